@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite, the same locally and in CI (.ci/run). Fails on the first failing step.
+// Steps: lint, typecheck, deno check of the edge functions, every Vitest group, the PWA build, and the
+// Playwright journeys in Debian Chromium (installed with apt-get when missing and we are root).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+
+const only = process.argv.slice(2);
+const want = (step) => only.length === 0 || only.includes(step);
+const t0 = Date.now();
+
+function run(name, cmd, args, env = {}) {
+  const started = Date.now();
+  console.log(`\n▶ ${name}: ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  if (r.status !== 0) {
+    console.error(`\n✖ ${name} failed (exit ${r.status ?? r.signal}) after ${secs}s`);
+    process.exit(r.status || 1);
+  }
+  console.log(`✔ ${name} (${secs}s)`);
+}
+
+function ensureChromium() {
+  if (existsSync('/usr/bin/chromium')) return;
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot) {
+    console.error('Debian chromium is missing: run `sudo apt-get install -y chromium` and retry.');
+    process.exit(1);
+  }
+  run('install chromium', 'sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null']);
+}
+
+if (want('lint')) run('lint', 'npx', ['eslint', '--max-warnings=0', '.']);
+if (want('typecheck')) run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+if (want('deno')) {
+  const entries = readdirSync('supabase/functions', { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !d.name.startsWith('_') && existsSync(`supabase/functions/${d.name}/index.ts`))
+    .map((d) => `supabase/functions/${d.name}/index.ts`);
+  run('deno check', 'npx', ['deno', 'check', '--quiet', '--config', 'supabase/functions/deno.json', ...entries], {
+    DENO_NO_UPDATE_CHECK: '1',
+  });
+}
+if (want('vitest')) run('vitest', 'npx', ['vitest', 'run']);
+if (want('build')) run('build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
+if (want('e2e') && existsSync('e2e') && readdirSync('e2e').some((f) => f.endsWith('.e2e.ts'))) {
+  ensureChromium();
+  run('e2e', 'node', ['--import', 'tsx', 'e2e/run.ts']);
+}
+console.log(`\nAll test steps passed in ${((Date.now() - t0) / 1000).toFixed(0)}s.`);

@@ -1,0 +1,68 @@
+// Every environment variable the local stack reads, parsed in one place.
+// Invariant: nothing else in supabase/local reads process.env directly.
+import { resolve } from 'node:path';
+
+export interface StackConfig {
+  /** Port of the single public origin (gateway). 0 picks a free port. */
+  port: number;
+  /** Host the gateway binds to. */
+  host: string;
+  /** Where PostgreSQL data, generated keys and logs live. */
+  dataDir: string;
+  /** External PostgreSQL instead of the embedded one (superuser URL). */
+  databaseUrl: string | undefined;
+  /** Public URL the browser uses; defaults to http://localhost:<port>. */
+  publicUrl: string | undefined;
+  /** Directory with the built PWA (vite build output). */
+  webDir: string;
+  /** Seed demo data into a fresh database. */
+  seed: boolean;
+  smtp: { url: string; from: string } | undefined;
+  ai: { baseUrl: string; apiKey: string; model: string } | undefined;
+  chatwoot: { apiToken: string; webhookSecret: string | undefined } | undefined;
+  /** Access-token lifetime in seconds (Supabase default 3600). */
+  jwtExpiry: number;
+  /** Rate limit: requests per window per IP and per e-mail on auth endpoints. */
+  authRateLimit: { perIp: number; perEmail: number; windowMs: number };
+  logLevel: 'quiet' | 'info' | 'debug';
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+export function readConfig(env: Env = process.env, cwd = process.cwd()): StackConfig {
+  const smtpUrl = env.SMTP_URL;
+  const aiBase = env.AI_BASE_URL;
+  const level = env.LOG_LEVEL;
+  return {
+    port: int(env, 'PORT', 8080),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(cwd, env.DATA_DIR ?? '.data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrl: env.PUBLIC_URL || undefined,
+    webDir: resolve(cwd, env.WEB_DIR ?? 'dist'),
+    seed: env.SEED !== 'false',
+    smtp: smtpUrl ? { url: smtpUrl, from: env.SMTP_FROM ?? 'Poradňa <no-reply@poradna.test>' } : undefined,
+    ai:
+      aiBase && env.AI_API_KEY && env.AI_MODEL
+        ? { baseUrl: aiBase, apiKey: env.AI_API_KEY, model: env.AI_MODEL }
+        : undefined,
+    chatwoot: env.CHATWOOT_API_TOKEN
+      ? { apiToken: env.CHATWOOT_API_TOKEN, webhookSecret: env.CHATWOOT_WEBHOOK_SECRET || undefined }
+      : undefined,
+    jwtExpiry: int(env, 'JWT_EXPIRY', 3600),
+    authRateLimit: {
+      perIp: int(env, 'AUTH_RATE_LIMIT_IP', 30),
+      perEmail: int(env, 'AUTH_RATE_LIMIT_EMAIL', 10),
+      windowMs: int(env, 'AUTH_RATE_LIMIT_WINDOW_MS', 60_000),
+    },
+    logLevel: level === 'quiet' || level === 'debug' ? level : 'info',
+  };
+}

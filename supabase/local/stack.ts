@@ -1,0 +1,220 @@
+// Starts and stops the whole local Supabase-compatible stack in one Node process.
+// Order: bind the public port (fail fast) -> PostgreSQL -> bootstrap + migrations + seed -> PostgREST
+// -> auth, realtime, functions. Invariant: stop() leaves no child process running, and a stack killed
+// with SIGKILL is cleaned up by the next start on the same DATA_DIR (process-registry.ts).
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { getRequestListener } from '@hono/node-server';
+import pg from 'pg';
+import { WebSocket } from 'ws';
+import type { StackConfig } from './config.ts';
+import { StartError } from './errors.ts';
+import { freePort } from './free-port.ts';
+import { loadOrCreateKeys, type StackKeys } from './keys.ts';
+import { createMailer, type Mailer } from './mailbox.ts';
+import { migrate, repoRoot } from './migrate.ts';
+import { externalPostgres, startEmbeddedPostgres, type RunningPostgres } from './postgres.ts';
+import { startPostgrest, type RunningPostgrest } from './postgrest.ts';
+import { ProcessRegistry } from './process-registry.ts';
+import { createAuthApp } from './auth/app.ts';
+import { createRealtimeServer, type RealtimeServer } from './realtime/server.ts';
+import { createGateway } from './gateway/app.ts';
+import { restProxy } from './gateway/rest-proxy.ts';
+import { functionsHost } from './gateway/functions-host.ts';
+import { devMailApp } from './gateway/dev-mail.ts';
+import { envScript, staticWeb } from './gateway/static-web.ts';
+import { startWorkers, type Workers } from './workers.ts';
+
+// Edge functions expect a WebSocket global as Deno provides; Node 20 has none without a flag.
+(globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
+
+export interface RunningStack {
+  url: string;
+  port: number;
+  keys: StackKeys;
+  /** Superuser connection string of the stack's database. */
+  databaseUrl: string;
+  pool: pg.Pool;
+  mailer: Mailer;
+  postgresPid: number | undefined;
+  postgrestPid: number | undefined;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  log?: (line: string) => void;
+  functionsDir?: string;
+  /** Extra env passed to edge functions (tests inject fakes' URLs here). */
+  functionEnv?: Record<string, string>;
+}
+
+async function secretsFor(dataDir: string): Promise<{ authenticatorPassword: string }> {
+  const file = join(dataDir, 'secrets.json');
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as { authenticatorPassword: string };
+  } catch {
+    const s = { authenticatorPassword: randomBytes(18).toString('base64url') };
+    await writeFile(file, JSON.stringify(s), { mode: 0o600 });
+    return s;
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolveListen, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      if (err.code === 'EADDRINUSE')
+        reject(new StartError(`Port ${port} is already in use; stop what uses it or start with PORT=<another port>.`));
+      else if (err.code === 'EACCES')
+        reject(new StartError(`Port ${port} needs privileges; start with PORT=8080 or another port above 1024.`));
+      else reject(err);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      const addr = server.address();
+      resolveListen(typeof addr === 'object' && addr ? addr.port : port);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+export async function startStack(config: StackConfig, opts: StartOptions = {}): Promise<RunningStack> {
+  const log = opts.log ?? ((l: string) => console.log(l));
+  try {
+    await mkdir(config.dataDir, { recursive: true });
+  } catch (err) {
+    throw new StartError(`DATA_DIR ${config.dataDir} cannot be created (${(err as Error).message}); point DATA_DIR at a writable directory.`);
+  }
+  const registry = new ProcessRegistry(config.dataDir);
+  const reclaimed = await registry.reclaim();
+  if (typeof reclaimed === 'object')
+    throw new StartError(`DATA_DIR ${config.dataDir} is in use by a running stack (pid ${reclaimed.inUseBy}); stop it or choose another DATA_DIR.`);
+  if (reclaimed === 'reclaimed') log('Cleaned up processes left by a stack that did not stop cleanly.');
+
+  const keys = await loadOrCreateKeys(config.dataDir);
+  const secrets = await secretsFor(config.dataDir);
+  const mailer = createMailer(config.smtp, log);
+
+  let ready = false;
+  let stopping = false;
+  let postgrest: RunningPostgrest | undefined;
+  let postgres: RunningPostgres | undefined;
+  let pool: pg.Pool | undefined;
+  let realtime: RealtimeServer | undefined;
+  let workers: Workers | undefined;
+  let boundPort = config.port;
+  const publicUrl = () => config.publicUrl ?? `http://localhost:${boundPort}`;
+
+  // The server binds first so that a busy port fails before anything else starts.
+  const server = createServer();
+  boundPort = await listen(server, config.port, config.host);
+
+  const cleanup = async () => {
+    stopping = true;
+    ready = false;
+    await workers?.stop().catch(() => undefined);
+    await realtime?.close().catch(() => undefined);
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+    await pool?.end().catch(() => undefined);
+    await postgrest?.stop().catch(() => undefined);
+    await postgres?.stop().catch(() => undefined);
+    await registry.clear();
+  };
+
+  try {
+    postgres = config.databaseUrl
+      ? externalPostgres(config.databaseUrl)
+      : await startEmbeddedPostgres(config.dataDir, await freePort(), log);
+    await registry.add(postgres.pid);
+
+    const migrated = await migrate(postgres.url, { seed: config.seed, authenticatorPassword: secrets.authenticatorPassword });
+    if (migrated.applied.length) log(`Applied migrations: ${migrated.applied.join(', ')}`);
+    if (migrated.seeded) log('Seeded demo data.');
+    for (const f of migrated.changedAfterApply) log(`Warning: migration ${f} changed after it was applied; write a new migration instead.`);
+
+    pool = new pg.Pool({ connectionString: postgres.url, max: 20 });
+    pool.on('error', (err) => log(`database pool: ${err.message}`));
+
+    const u = new URL(postgres.url);
+    const authenticatorUri = `postgres://authenticator:${encodeURIComponent(secrets.authenticatorPassword)}@${u.host}${u.pathname}`;
+    const startRest = async () => {
+      const p = await startPostgrest({ dbUri: authenticatorUri, jwtSecret: keys.jwtSecret, port: await freePort(), log });
+      await registry.add(p.pid);
+      postgrest = p;
+      // Supervise: a crashed PostgREST comes back by itself.
+      void p.exited.then(async (code) => {
+        if (stopping) return;
+        await registry.remove(p.pid);
+        log(`PostgREST exited (${code}); restarting.`);
+        postgrest = undefined;
+        for (let delay = 500; !stopping; delay = Math.min(delay * 2, 10_000)) {
+          try {
+            await startRest();
+            return;
+          } catch (err) {
+            log(`PostgREST restart failed: ${(err as Error).message}`);
+            await new Promise((r) => setTimeout(r, delay));
+          }
+        }
+      });
+    };
+    await startRest();
+
+    const functionEnv = () => ({
+      SUPABASE_URL: publicUrl(),
+      SUPABASE_INTERNAL_URL: `http://127.0.0.1:${boundPort}`,
+      SUPABASE_ANON_KEY: keys.anonKey,
+      SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
+      SUPABASE_DB_URL: postgres!.url,
+      ...(config.chatwoot ? { CHATWOOT_API_TOKEN: config.chatwoot.apiToken } : {}),
+      ...(config.chatwoot?.webhookSecret ? { CHATWOOT_WEBHOOK_SECRET: config.chatwoot.webhookSecret } : {}),
+      ...opts.functionEnv,
+    });
+
+    realtime = await createRealtimeServer({ pool, databaseUrl: postgres.url, keys, log });
+    const app = createGateway({
+      keys,
+      auth: createAuthApp({ pool, keys, config, mailer, publicUrl }),
+      rest: restProxy(() => postgrest?.url),
+      functions: functionsHost({
+        functionsDir: opts.functionsDir ?? join(repoRoot, 'supabase', 'functions'),
+        configToml: join(repoRoot, 'supabase', 'config.toml'),
+        jwtSecret: keys.jwtSecret,
+        env: functionEnv,
+      }),
+      devMail: devMailApp(mailer),
+      web: staticWeb(config.webDir, () => envScript(publicUrl, keys.anonKey)),
+      ready: () => ready,
+    });
+    server.on('request', getRequestListener(app.fetch));
+    const rt = realtime;
+    server.on('upgrade', (req, socket, head) => {
+      if ((req.url ?? '').startsWith('/realtime/v1/websocket')) rt.handleUpgrade(req, socket, head);
+      else socket.destroy();
+    });
+    workers = await startWorkers({ pool, config, env: functionEnv, log });
+    ready = true;
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+
+  return {
+    url: publicUrl(),
+    port: boundPort,
+    keys,
+    databaseUrl: postgres.url,
+    pool,
+    mailer,
+    postgresPid: postgres.pid,
+    get postgrestPid() {
+      return postgrest?.pid;
+    },
+    stop: cleanup,
+  };
+}

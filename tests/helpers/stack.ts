@@ -1,0 +1,38 @@
+// Starts a throwaway local stack: its own DATA_DIR under the OS temp dir and free ports, so test runs
+// never collide with each other or with `npm start`.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readConfig, type StackConfig } from '../../supabase/local/config.ts';
+import { startStack, type RunningStack, type StartOptions } from '../../supabase/local/stack.ts';
+
+export interface TestStack extends RunningStack {
+  dataDir: string;
+  /** Stops the stack and deletes its DATA_DIR. */
+  destroy(): Promise<void>;
+}
+
+export async function startTestStack(
+  overrides: Partial<StackConfig> = {},
+  opts: StartOptions & { dataDir?: string } = {},
+): Promise<TestStack> {
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'poradna-test-')));
+  const config: StackConfig = {
+    ...readConfig({}),
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    authRateLimit: { perIp: 1000, perEmail: 1000, windowMs: 60_000 },
+    ...overrides,
+  };
+  const logs: string[] = [];
+  const stack = await startStack(config, { log: (l) => logs.push(l), ...opts });
+  return Object.assign(stack, {
+    url: `http://127.0.0.1:${stack.port}`,
+    dataDir,
+    destroy: async () => {
+      await stack.stop();
+      if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  });
+}
