@@ -27,6 +27,9 @@ async function waitGone(pid: number, ms: number): Promise<boolean> {
   return !alive(pid);
 }
 
+/** DATA_DIRs owned by stacks running in this very process (the pid file cannot tell those apart). */
+const ownedHere = new Set<string>();
+
 export class ProcessRegistry {
   private readonly file: string;
   private children: number[] = [];
@@ -37,6 +40,13 @@ export class ProcessRegistry {
 
   /** Kills leftovers of a crashed stack; fails if another live stack owns this DATA_DIR. */
   async reclaim(): Promise<'clean' | 'reclaimed' | { inUseBy: number }> {
+    if (ownedHere.has(this.file)) return { inUseBy: process.pid };
+    const result = await this.reclaimFromFile();
+    if (result === 'clean' || result === 'reclaimed') ownedHere.add(this.file);
+    return result;
+  }
+
+  private async reclaimFromFile(): Promise<'clean' | 'reclaimed' | { inUseBy: number }> {
     let prev: PidFile;
     try {
       prev = JSON.parse(await readFile(this.file, 'utf8')) as PidFile;
@@ -76,6 +86,7 @@ export class ProcessRegistry {
   }
 
   async clear(): Promise<void> {
+    ownedHere.delete(this.file);
     await rm(this.file, { force: true });
   }
 

@@ -95,8 +95,15 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
     throw new StartError(`DATA_DIR ${config.dataDir} is in use by a running stack (pid ${reclaimed.inUseBy}); stop it or choose another DATA_DIR.`);
   if (reclaimed === 'reclaimed') log('Cleaned up processes left by a stack that did not stop cleanly.');
 
-  const keys = await loadOrCreateKeys(config.dataDir);
-  const secrets = await secretsFor(config.dataDir);
+  let keys: StackKeys;
+  let secrets: { authenticatorPassword: string };
+  try {
+    keys = await loadOrCreateKeys(config.dataDir);
+    secrets = await secretsFor(config.dataDir);
+  } catch (err) {
+    await registry.clear();
+    throw new StartError(`DATA_DIR ${config.dataDir} cannot be used (${(err as Error).message}); point DATA_DIR at a writable directory.`);
+  }
   const mailer = createMailer(config.smtp, log);
 
   let ready = false;
@@ -111,7 +118,12 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
 
   // The server binds first so that a busy port fails before anything else starts.
   const server = createServer();
-  boundPort = await listen(server, config.port, config.host);
+  try {
+    boundPort = await listen(server, config.port, config.host);
+  } catch (err) {
+    await registry.clear();
+    throw err;
+  }
 
   const cleanup = async () => {
     stopping = true;

@@ -1,0 +1,23 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    target: 'es2022',
+  },
+  server: {
+    // `npm run dev` proxies the API to a running stack (npm start) on 8080.
+    proxy: {
+      '/auth/v1': 'http://localhost:8080',
+      '/rest/v1': 'http://localhost:8080',
+      '/functions/v1': 'http://localhost:8080',
+      '/realtime/v1': { target: 'ws://localhost:8080', ws: true },
+      '/env.js': 'http://localhost:8080',
+      '/_dev': 'http://localhost:8080',
+    },
+  },
+});
