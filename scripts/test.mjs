@@ -45,6 +45,6 @@ if (want('vitest')) run('vitest', 'npx', ['vitest', 'run']);
 if (want('build')) run('build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 if (want('e2e') && existsSync('e2e') && readdirSync('e2e').some((f) => f.endsWith('.e2e.ts'))) {
   ensureChromium();
-  run('e2e', 'node', ['--import', 'tsx', 'e2e/run.ts']);
+  run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']);
 }
 console.log(`\nAll test steps passed in ${((Date.now() - t0) / 1000).toFixed(0)}s.`);

@@ -1,0 +1,24 @@
+// start-conversation {specialist_id, card_id?, welcome_text?} -> {conversation_id, created}.
+// The database refuses specialists the caller's account may not use (403).
+import { requireUser } from '../_shared/caller.ts';
+import { rpcError } from '../_shared/db-errors.ts';
+import { handle, HttpError, json, readJsonObject } from '../_shared/http.ts';
+import type { FunctionHandler } from '../_shared/types.ts';
+import { optionalString, uuid } from '../_shared/validate.ts';
+
+const handler: FunctionHandler = (req, env) =>
+  handle(async () => {
+    if (req.method !== 'POST') throw new HttpError(405, 'Use POST');
+    const caller = await requireUser(req, env);
+    const body = await readJsonObject(req);
+    const args = {
+      p_specialist_id: uuid(body, 'specialist_id'),
+      p_card_id: optionalString(body, 'card_id', 200),
+      p_welcome_text: optionalString(body, 'welcome_text', 4000),
+    };
+    const { data, error } = await caller.db.rpc('start_conversation', args);
+    if (error) throw rpcError(error);
+    return json(data);
+  })(req);
+
+export default handler;
