@@ -209,7 +209,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       if ((req.url ?? '').startsWith('/realtime/v1/websocket')) rt.handleUpgrade(req, socket, head);
       else socket.destroy();
     });
-    workers = await startWorkers({ pool, config, env: functionEnv, log });
+    workers = await startWorkers({ pool, databaseUrl: postgres.url, config, env: functionEnv, log });
     ready = true;
   } catch (err) {
     await cleanup();

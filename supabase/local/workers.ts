@@ -1,17 +1,99 @@
-// Background workers of the stack (AI replies and other durable jobs arrive with the functions issue).
-import type pg from 'pg';
+// Background workers of the local stack. The AI reply worker wakes on NOTIFY 'ai_reply_jobs' (sent by
+// the job trigger) and polls once a second as a safety net, then drains due jobs one at a time.
+// On Supabase the same processOneJob runs in the ai-reply-worker function (cron or database webhook).
+import { createClient } from '@supabase/supabase-js';
+import pg from 'pg';
 import type { StackConfig } from './config.ts';
 import type { FunctionEnv } from '../functions/_shared/types.ts';
+import { processOneJob } from '../functions/_shared/ai/process-job.ts';
+import { localProvider } from '../functions/_shared/ai/local-responder.ts';
+import { openAiProvider } from '../functions/_shared/ai/openai-provider.ts';
+import type { ReplyProvider } from '../functions/_shared/ai/types.ts';
 
 export interface Workers {
   stop(): Promise<void>;
+  /** Wakes the AI worker now (tests and NOTIFY use it). */
+  kick(): void;
 }
 
-export async function startWorkers(_deps: {
+export async function startWorkers(deps: {
   pool: pg.Pool;
+  databaseUrl: string;
   config: StackConfig;
   env: () => FunctionEnv;
   log: (line: string) => void;
+  provider?: ReplyProvider;
 }): Promise<Workers> {
-  return { stop: async () => {} };
+  const provider = deps.provider ?? (deps.config.ai ? openAiProvider(deps.config.ai) : localProvider);
+  const env = deps.env();
+  const db = createClient(env.SUPABASE_INTERNAL_URL ?? env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  });
+  const worker = `local-${process.pid}`;
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let lastError = '';
+
+  const drain = async () => {
+    for (let i = 0; i < 100 && !stopped; i++) {
+      try {
+        const outcome = await processOneJob(db, provider, worker);
+        lastError = '';
+        if (outcome === 'idle') return;
+      } catch (err) {
+        // A persistent problem (database down) would repeat every second: say it once until it changes.
+        const msg = (err as Error).message;
+        if (msg !== lastError) deps.log(`ai worker: ${msg}`);
+        lastError = msg;
+        return;
+      }
+    }
+  };
+  const kick = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain().finally(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        kick();
+      }
+    });
+  };
+
+  // LISTEN on a dedicated connection; reconnect if PostgreSQL restarts.
+  let listener: pg.Client | undefined;
+  const listen = async (): Promise<void> => {
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: deps.databaseUrl });
+    c.on('error', () => undefined);
+    c.on('end', () => {
+      if (!stopped) setTimeout(() => void listen().catch(() => undefined), 1000);
+    });
+    c.on('notification', () => kick());
+    try {
+      await c.connect();
+      await c.query('listen ai_reply_jobs');
+      listener = c;
+    } catch {
+      await c.end().catch(() => undefined);
+    }
+  };
+  await listen();
+  const poll = setInterval(kick, 1000);
+  kick();
+
+  return {
+    kick,
+    stop: async () => {
+      stopped = true;
+      clearInterval(poll);
+      await listener?.end().catch(() => undefined);
+      await running;
+    },
+  };
 }
