@@ -127,6 +127,9 @@ create table if not exists auth.one_time_tokens (
   created_at timestamptz not null default now()
 );
 create index if not exists one_time_tokens_user_idx on auth.one_time_tokens (user_id, token_type);
+-- The 6-digit code mailed beside the link, hashed with the user id so equal codes of two users differ.
+alter table auth.one_time_tokens add column if not exists otp_hash text;
+create index if not exists one_time_tokens_otp_idx on auth.one_time_tokens (otp_hash) where otp_hash is not null;
 
 -- Supabase's helpers: the claims PostgREST puts into request.jwt.claims.
 create or replace function auth.jwt() returns jsonb

@@ -1,0 +1,57 @@
+// The Slovak mails the auth service sends. Each carries the absolute link on its own line (the dev
+// mailbox and mail clients pick links out of plain text) and the 6-digit code for verifyOtp.
+import type { LinkType } from './one-time-tokens.ts';
+
+interface Template {
+  subject: string;
+  intro: string;
+  action: string;
+}
+
+const TEMPLATES: Record<LinkType, Template> = {
+  magiclink: {
+    subject: 'Prihlásenie do Poradne',
+    intro: 'dostali sme žiadosť o prihlásenie do Poradne pomocou e-mailového odkazu.',
+    action: 'Prihlásiš sa kliknutím na tento odkaz:',
+  },
+  recovery: {
+    subject: 'Obnovenie hesla v Poradni',
+    intro: 'dostali sme žiadosť o obnovenie hesla k tvojmu účtu v Poradni.',
+    action: 'Nové heslo si nastavíš po kliknutí na tento odkaz:',
+  },
+  signup: {
+    subject: 'Potvrdenie registrácie v Poradni',
+    intro: 'ďakujeme za registráciu v Poradni.',
+    action: 'Svoju e-mailovú adresu potvrdíš kliknutím na tento odkaz:',
+  },
+  invite: {
+    subject: 'Pozvánka do Poradne',
+    intro: 'bol si pozvaný do Poradne.',
+    action: 'Pozvánku prijmeš kliknutím na tento odkaz:',
+  },
+  email_change: {
+    subject: 'Potvrdenie zmeny e-mailu v Poradni',
+    intro: 'dostali sme žiadosť o zmenu e-mailovej adresy tvojho účtu v Poradni na túto adresu.',
+    action: 'Zmenu potvrdíš kliknutím na tento odkaz:',
+  },
+};
+
+export function renderMail(type: LinkType, link: string, code: string): { subject: string; text: string } {
+  const t = TEMPLATES[type];
+  const text = [
+    'Ahoj,',
+    '',
+    t.intro,
+    t.action,
+    '',
+    link,
+    '',
+    `Alebo zadaj tento kód: ${code}`,
+    '',
+    'Odkaz aj kód platia 1 hodinu a dajú sa použiť iba raz.',
+    'Ak si o nič nežiadal, tento e-mail pokojne ignoruj.',
+    '',
+    'Tím Poradne',
+  ].join('\n');
+  return { subject: t.subject, text };
+}

@@ -1,0 +1,120 @@
+// Refresh-token rotation, the reuse grace for concurrent tabs, reuse detection, and rate limits.
+// Reuse detection and rate limits run on a stack of their own with a 1-second reuse interval and
+// low limits; clients there pick their IP through X-Forwarded-For so tests never share a window.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { anonClient, uniqueEmail } from '../helpers/clients.ts';
+import { startTestStack, type TestStack } from '../helpers/stack.ts';
+import { authFetch, clientFromIp, freshIp } from './auth-helpers.ts';
+
+const stack = inject('stack');
+const PASSWORD = 'heslo-123';
+
+async function signedIn(s: { url: string; anonKey: string }, ip = freshIp()) {
+  const client = clientFromIp(s, ip);
+  const { data, error } = await client.auth.signUp({ email: uniqueEmail('refresh'), password: PASSWORD });
+  expect(error).toBeNull();
+  return { client, session: data.session! };
+}
+
+async function refreshRaw(s: { url: string; anonKey: string }, token: string) {
+  const res = await authFetch(s, '/token?grant_type=refresh_token', { method: 'POST', body: JSON.stringify({ refresh_token: token }) });
+  return { status: res.status, body: (await res.json()) as { code?: string; refresh_token?: string; access_token?: string } };
+}
+
+describe('refresh rotation (shared stack)', () => {
+  it('rotates the refresh token on every refresh', async () => {
+    const { client, session } = await signedIn(stack);
+    const { data, error } = await client.auth.refreshSession();
+    expect(error).toBeNull();
+    expect(data.session?.refresh_token).toBeTruthy();
+    expect(data.session?.refresh_token).not.toBe(session.refresh_token);
+    expect(data.user?.id).toBe(session.user.id);
+  });
+
+  it('gives a tab that races the refresh the current child, not a new token or a logout', async () => {
+    const { session } = await signedIn(stack);
+    const [a, b] = await Promise.all([refreshRaw(stack, session.refresh_token), refreshRaw(stack, session.refresh_token)]);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(a.body.refresh_token).toBe(b.body.refresh_token);
+    const next = await refreshRaw(stack, a.body.refresh_token!);
+    expect(next.status).toBe(200);
+  });
+
+  it('answers an unknown refresh token with refresh_token_not_found', async () => {
+    const { error } = await anonClient(stack).auth.refreshSession({ refresh_token: 'no-such-token' });
+    expect(error).toMatchObject({ status: 400, code: 'refresh_token_not_found' });
+  });
+});
+
+describe('own stack: reuse detection and rate limits', () => {
+  let own: TestStack;
+  let ref: { url: string; anonKey: string };
+  beforeAll(async () => {
+    own = await startTestStack({ authRateLimit: { perIp: 3, perEmail: 3, windowMs: 60_000 }, refreshReuseIntervalSec: 1 });
+    ref = { url: own.url, anonKey: own.keys.anonKey };
+  });
+  afterAll(async () => {
+    await own.destroy();
+  });
+
+  it('revokes the whole session when a rotated token comes back after the grace interval', async () => {
+    const { client, session } = await signedIn(ref);
+    const first = await refreshRaw(ref, session.refresh_token);
+    expect(first.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1300));
+    const reuse = await client.auth.refreshSession({ refresh_token: session.refresh_token });
+    expect(reuse.error).toMatchObject({ status: 400, code: 'refresh_token_already_used' });
+    expect((await refreshRaw(ref, first.body.refresh_token!)).body.code).toBe('refresh_token_not_found');
+    const user = await authFetch(ref, '/user', { token: first.body.access_token! });
+    expect(user.status).toBe(403);
+    expect(((await user.json()) as { code: string }).code).toBe('session_not_found');
+  });
+
+  it('revokes at once when an older ancestor (not the immediate parent) is reused', async () => {
+    const { session } = await signedIn(ref);
+    const r2 = await refreshRaw(ref, session.refresh_token);
+    const r3 = await refreshRaw(ref, r2.body.refresh_token!);
+    expect(r3.status).toBe(200);
+    expect((await refreshRaw(ref, session.refresh_token)).body.code).toBe('refresh_token_already_used');
+    expect((await refreshRaw(ref, r3.body.refresh_token!)).body.code).toBe('refresh_token_not_found');
+  });
+
+  it('limits sign-ups per IP with 429 over_request_rate_limit', async () => {
+    const client = clientFromIp(ref, freshIp());
+    for (let i = 0; i < 3; i++) {
+      expect((await client.auth.signUp({ email: uniqueEmail('rl'), password: PASSWORD })).error).toBeNull();
+    }
+    const over = await client.auth.signUp({ email: uniqueEmail('rl'), password: PASSWORD });
+    expect(over.error).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
+    const elsewhere = await clientFromIp(ref, freshIp()).auth.signUp({ email: uniqueEmail('rl'), password: PASSWORD });
+    expect(elsewhere.error).toBeNull();
+  });
+
+  it('limits magic-link mails per address across IPs with over_email_send_rate_limit', async () => {
+    const email = uniqueEmail('rl-otp');
+    for (let i = 0; i < 3; i++) {
+      expect((await clientFromIp(ref, freshIp()).auth.signInWithOtp({ email })).error).toBeNull();
+    }
+    const over = await clientFromIp(ref, freshIp()).auth.signInWithOtp({ email });
+    expect(over.error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit' });
+  });
+
+  it('locks an address after repeated wrong passwords, even from new IPs and with the right one', async () => {
+    const email = uniqueEmail('rl-pw');
+    expect((await clientFromIp(ref, freshIp()).auth.signUp({ email, password: PASSWORD })).error).toBeNull();
+    for (let i = 0; i < 3; i++) {
+      const wrong = await clientFromIp(ref, freshIp()).auth.signInWithPassword({ email, password: 'zle-heslo' });
+      expect(wrong.error).toMatchObject({ code: 'invalid_credentials' });
+    }
+    const locked = await clientFromIp(ref, freshIp()).auth.signInWithPassword({ email, password: PASSWORD });
+    expect(locked.error).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
+  });
+
+  it('limits password recovery per IP', async () => {
+    const client = clientFromIp(ref, freshIp());
+    for (let i = 0; i < 3; i++) expect((await client.auth.resetPasswordForEmail(uniqueEmail('rl-rec'))).error).toBeNull();
+    const over = await client.auth.resetPasswordForEmail(uniqueEmail('rl-rec'));
+    expect(over.error).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
+  });
+});
