@@ -5,7 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', '.data', 'e2e/artifacts', 'bench/artifacts', 'public', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  { ignores: ['node_modules', 'dist', '.data', 'e2e/artifacts', 'bench/artifacts', 'public', '**/*.js', '**/*.mjs', '**/*.cjs', 'supabase/functions/*/index.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

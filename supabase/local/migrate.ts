@@ -63,7 +63,7 @@ export async function migrate(
       } catch (err) {
         await client.query('rollback');
         const e = err as Error & { position?: string };
-        throw new Error(`migration ${file} failed: ${e.message}${e.position ? ` (at character ${e.position})` : ''}`);
+        throw new Error(`migration ${file} failed: ${e.message}${e.position ? ` (at character ${e.position})` : ''}`, { cause: err });
       }
       result.applied.push(file);
     }
@@ -85,7 +85,7 @@ export async function migrate(
         await client.query('commit');
       } catch (err) {
         await client.query('rollback');
-        throw new Error(`seed.sql failed: ${(err as Error).message}`);
+        throw new Error(`seed.sql failed: ${(err as Error).message}`, { cause: err });
       }
       result.seeded = Boolean(seedSql);
     }

@@ -185,7 +185,7 @@ export async function startEmbeddedPostgres(
   // After start-up only problems are worth showing.
   child.stderr?.on('data', (b: Buffer) => {
     const text = b.toString();
-    if (/PANIC|FATAL:  (?!terminating connection due to administrator|the database system is shutting down)/.test(text)) log(text.trim());
+    if (/PANIC|FATAL: {2}(?!terminating connection due to administrator|the database system is shutting down)/.test(text)) log(text.trim());
   });
   const url = `postgres://postgres:${encodeURIComponent(cred.password)}@127.0.0.1:${port}/${DB_NAME}`;
   return {

@@ -203,7 +203,8 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       web: staticWeb(config.webDir, () => envScript(publicUrl, keys.anonKey)),
       ready: () => ready,
     });
-    server.on('request', getRequestListener(app.fetch));
+    const listener = getRequestListener(app.fetch);
+    server.on('request', (req, res) => void listener(req, res));
     const rt = realtime;
     server.on('upgrade', (req, socket, head) => {
       if ((req.url ?? '').startsWith('/realtime/v1/websocket')) rt.handleUpgrade(req, socket, head);

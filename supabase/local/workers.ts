@@ -1,10 +1,10 @@
 // Background workers of the local stack. The AI reply worker wakes on NOTIFY 'ai_reply_jobs' (sent by
 // the job trigger) and polls once a second as a safety net, then drains due jobs one at a time.
 // On Supabase the same processOneJob runs in the ai-reply-worker function (cron or database webhook).
-import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import type { StackConfig } from './config.ts';
 import type { FunctionEnv } from '../functions/_shared/types.ts';
+import { serviceClient } from '../functions/_shared/clients.ts';
 import { processOneJob } from '../functions/_shared/ai/process-job.ts';
 import { localProvider } from '../functions/_shared/ai/local-responder.ts';
 import { openAiProvider } from '../functions/_shared/ai/openai-provider.ts';
@@ -26,9 +26,7 @@ export async function startWorkers(deps: {
 }): Promise<Workers> {
   const provider = deps.provider ?? (deps.config.ai ? openAiProvider(deps.config.ai) : localProvider);
   const env = deps.env();
-  const db = createClient(env.SUPABASE_INTERNAL_URL ?? env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-  });
+  const db = serviceClient({ ...env, SUPABASE_URL: env.SUPABASE_INTERNAL_URL ?? env.SUPABASE_URL });
   const worker = `local-${process.pid}`;
   let stopped = false;
   let running: Promise<void> | undefined;

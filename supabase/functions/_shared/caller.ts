@@ -1,8 +1,8 @@
 // Who is calling: the user behind the bearer JWT (checked with the auth service, so a signed-out
 // session is refused) and whether they are a super admin (checked in the database, never trusted
 // from the client). 401 without a user token, 403 for a non-admin on admin functions.
-import type { SupabaseClient, User } from '@supabase/supabase-js';
-import { bearerToken, serviceClient, userClient } from './clients.ts';
+import type { User } from '@supabase/supabase-js';
+import { bearerToken, serviceClient, userClient, type Db } from './clients.ts';
 import { HttpError } from './http.ts';
 import type { FunctionEnv } from './types.ts';
 
@@ -10,7 +10,7 @@ export interface Caller {
   user: User;
   token: string;
   /** Acts as the caller: RLS applies. */
-  db: SupabaseClient;
+  db: Db;
 }
 
 export async function requireUser(req: Request, env: FunctionEnv): Promise<Caller> {

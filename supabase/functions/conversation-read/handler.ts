@@ -11,12 +11,12 @@ const handler: FunctionHandler = (req, env) =>
     if (req.method !== 'POST') throw new HttpError(405, 'Use POST');
     const caller = await requireUser(req, env);
     const body = await readJsonObject(req);
-    const { data, error } = await caller.db.rpc('mark_read', {
+    const res = await caller.db.rpc('mark_read', {
       p_conversation_id: uuid(body, 'conversationId'),
       p_message_id: uuid(body, 'last_read_message_id'),
     });
-    if (error) throw rpcError(error);
-    return json({ ok: true, cursor: data });
+    if (res.error) throw rpcError(res.error);
+    return json({ ok: true, cursor: res.data as unknown });
   })(req);
 
 export default handler;

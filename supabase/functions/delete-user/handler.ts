@@ -14,9 +14,9 @@ const handler: FunctionHandler = (req, env) =>
     const body = await readJsonObject(req);
     const userEmail = email(body, 'userEmail');
     const admin = serviceClient(env);
-    const { data, error } = await admin.rpc('admin_delete_user', { p_email: userEmail });
-    if (error) throw rpcError(error);
-    return json({ success: true, deleted: data });
+    const res = await admin.rpc('admin_delete_user', { p_email: userEmail });
+    if (res.error) throw rpcError(res.error);
+    return json({ success: true, deleted: res.data as unknown });
   })(req);
 
 export default handler;

@@ -9,9 +9,9 @@ const handler: FunctionHandler = (req, env) =>
   handle(async () => {
     if (req.method !== 'POST') throw new HttpError(405, 'Use POST');
     const caller = await requireUser(req, env);
-    const { data, error } = await caller.db.rpc('ensure_first_conversation');
-    if (error) throw rpcError(error);
-    return json(data);
+    const res = await caller.db.rpc('ensure_first_conversation');
+    if (res.error) throw rpcError(res.error);
+    return json(res.data);
   })(req);
 
 export default handler;

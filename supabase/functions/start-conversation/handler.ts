@@ -16,9 +16,9 @@ const handler: FunctionHandler = (req, env) =>
       p_card_id: optionalString(body, 'card_id', 200),
       p_welcome_text: optionalString(body, 'welcome_text', 4000),
     };
-    const { data, error } = await caller.db.rpc('start_conversation', args);
-    if (error) throw rpcError(error);
-    return json(data);
+    const res = await caller.db.rpc('start_conversation', args);
+    if (res.error) throw rpcError(res.error);
+    return json(res.data);
   })(req);
 
 export default handler;

@@ -55,7 +55,7 @@ export function createGateway(parts: GatewayParts): Hono {
 
   const guard = apiKeyGuard(parts.keys);
   // The mailed link (GET /auth/v1/verify) is opened from a mail client and carries no API key.
-  app.use('/auth/v1/*', async (c, next) => {
+  app.use('/auth/v1/*', async (c: Context, next) => {
     if (c.req.method === 'GET' && c.req.path === '/auth/v1/verify') return next();
     return guard(c, next);
   });

@@ -14,7 +14,7 @@ const NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 /** Reads `[functions.<name>] verify_jwt = false` entries from supabase/config.toml. */
 export async function readVerifyJwtFlags(configToml: string): Promise<Map<string, boolean>> {
   const flags = new Map<string, boolean>();
-  let text = '';
+  let text: string;
   try {
     text = await readFile(configToml, 'utf8');
   } catch {

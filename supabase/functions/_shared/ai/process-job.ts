@@ -3,7 +3,7 @@
 // client_correlation_id, which is unique per conversation, so a worker that crashes after answering
 // and a retry of the same job still leave one message. Provider failures retry with backoff and the
 // last attempt writes a system message instead, never silence.
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Db } from '../clients.ts';
 import { ProviderError, type HistoryMessage, type ReplyProvider, type SpecialistProfile } from './types.ts';
 
 export const MAX_ATTEMPTS = 4;
@@ -22,7 +22,7 @@ export function backoffMs(attempts: number): number {
   return Math.min(60_000, 2000 * 3 ** Math.max(0, attempts - 1));
 }
 
-async function loadContext(db: SupabaseClient, job: AiJob): Promise<{ specialist: SpecialistProfile; history: HistoryMessage[] }> {
+async function loadContext(db: Db, job: AiJob): Promise<{ specialist: SpecialistProfile; history: HistoryMessage[] }> {
   const sp = await db.from('specialists').select('id, name, role, seniority, bio, skills').eq('id', job.specialist_id).single();
   if (sp.error) throw new Error(`specialist ${job.specialist_id}: ${sp.error.message}`);
   const anchor = await db.from('messages').select('created_at').eq('id', job.message_id).single();
@@ -31,7 +31,7 @@ async function loadContext(db: SupabaseClient, job: AiJob): Promise<{ specialist
     .from('messages')
     .select('direction, text, created_at')
     .eq('conversation_id', job.conversation_id)
-    .lte('created_at', (anchor.data as { created_at: string }).created_at)
+    .lte('created_at', anchor.data.created_at as string)
     .order('created_at', { ascending: false })
     .limit(20);
   if (hist.error) throw new Error(`history: ${hist.error.message}`);
@@ -46,7 +46,7 @@ async function loadContext(db: SupabaseClient, job: AiJob): Promise<{ specialist
 export type JobOutcome = 'done' | 'retry' | 'failed' | 'idle';
 
 /** Claims and processes at most one due job. */
-export async function processOneJob(db: SupabaseClient, provider: ReplyProvider, worker: string): Promise<JobOutcome> {
+export async function processOneJob(db: Db, provider: ReplyProvider, worker: string): Promise<JobOutcome> {
   const claimed = await db.rpc('claim_ai_reply_job', { p_worker: worker });
   if (claimed.error) throw new Error(`claim_ai_reply_job: ${claimed.error.message}`);
   const job = (claimed.data as AiJob[] | null)?.[0];
@@ -62,7 +62,7 @@ export async function processOneJob(db: SupabaseClient, provider: ReplyProvider,
     } finally {
       clearTimeout(timer);
     }
-  } catch (err) {
+  } catch (err: unknown) {
     const retryable = !(err instanceof ProviderError) || err.retryable;
     const final = !retryable || job.attempts >= MAX_ATTEMPTS;
     const res = await db.rpc('fail_ai_reply_job', {
@@ -71,7 +71,7 @@ export async function processOneJob(db: SupabaseClient, provider: ReplyProvider,
       p_retry_in_ms: backoffMs(job.attempts),
       p_final_text: final ? FAILURE_TEXT : null,
     });
-    if (res.error) throw new Error(`fail_ai_reply_job: ${res.error.message}`);
+    if (res.error) throw new Error(`fail_ai_reply_job: ${res.error.message}`, { cause: err });
     return final ? 'failed' : 'retry';
   }
   const done = await db.rpc('complete_ai_reply_job', { p_job_id: job.id, p_text: text });
