@@ -9,4 +9,6 @@ export interface RealtimeDeps {
   databaseUrl: string;
   keys: StackKeys;
   log: (line: string) => void;
+  /** A socket that sends nothing (not even a heartbeat) for this long is closed; default 60 s. */
+  idleTimeoutMs?: number;
 }

@@ -1,16 +1,124 @@
-// Placeholder replaced by the Phoenix-protocol realtime service.
-import type { IncomingMessage } from 'node:http';
+// /realtime/v1/websocket: Supabase Realtime's Phoenix protocol (vsn 2.0.0, and 1.0.0) for
+// postgres_changes, fed by the NOTIFY triggers of supabase/local/sql/realtime.sql.
+// Invariants: an upgrade without the anon or service_role key, or with an unknown vsn, is refused
+// with an HTTP error before any WebSocket exists; a socket silent for idleTimeoutMs (no heartbeat or
+// any other frame) is closed; a frame over 1 MB closes its socket (ws maxPayload, close code 1009);
+// close() ends the listener and every socket.
+import { timingSafeEqual } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { Catalog } from './catalog.ts';
+import { ChannelRegistry } from './channel-registry.ts';
+import { Connection, type ConnectionContext } from './connection.ts';
 import type { RealtimeDeps } from './deps.ts';
+import { Dispatcher } from './dispatcher.ts';
+import { Listener } from './listener.ts';
+import { SUPPORTED_VSN, type Vsn } from './protocol.ts';
+import { RlsChecker } from './rls-check.ts';
 
 export interface RealtimeServer {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   close(): Promise<void>;
 }
 
-export async function createRealtimeServer(_deps: RealtimeDeps): Promise<RealtimeServer> {
+const MAX_FRAME_BYTES = 1024 * 1024;
+
+function sameKey(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function refuse(socket: Duplex, status: number, message: string): void {
+  const body = JSON.stringify({ message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+export async function createRealtimeServer(deps: RealtimeDeps): Promise<RealtimeServer> {
+  const { log } = deps;
+  const idleTimeoutMs = deps.idleTimeoutMs ?? 60_000;
+  const registry = new ChannelRegistry();
+  const catalog = new Catalog(deps.pool);
+  const dispatcher = new Dispatcher(registry, catalog, new RlsChecker(deps.pool), log);
+  const connections = new Set<Connection>();
+  let nextId = 0;
+  const ctx: ConnectionContext = {
+    registry,
+    catalog,
+    jwtSecret: new TextEncoder().encode(deps.keys.jwtSecret),
+    nextBindingId: () => ++nextId,
+    log,
+  };
+  const tellAll = (status: 'ok' | 'error', message: string) =>
+    dispatcher.enqueue(() => {
+      for (const c of connections) c.notifyPostgres(status, message);
+    });
+
+  const listener = new Listener({
+    databaseUrl: deps.databaseUrl,
+    log,
+    onNotification: (payload) => dispatcher.handle(payload),
+    onUp: (reconnected) => {
+      if (!reconnected) return;
+      catalog.clear(); // the database may have been replaced or migrated meanwhile
+      tellAll('ok', 'Subscribed to PostgreSQL');
+    },
+    onDown: () =>
+      tellAll('error', 'Lost the connection to PostgreSQL; changes made until it is back are not delivered'),
+  });
+  await listener.start();
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+  let closing = false;
+
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const c of connections) if (now - c.lastSeen > idleTimeoutMs) c.close(1000, 'heartbeat timeout');
+    },
+    Math.max(50, Math.min(5_000, Math.floor(idleTimeoutMs / 4))),
+  );
+  sweep.unref();
+
   return {
-    handleUpgrade: (_req, socket) => socket.destroy(),
-    close: async () => {},
+    handleUpgrade(req, socket, head) {
+      socket.on('error', () => socket.destroy());
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname.replace(/\/+$/, '') !== '/realtime/v1/websocket')
+        return refuse(socket, 404, 'Not found');
+      const header = req.headers.apikey;
+      const apikey = url.searchParams.get('apikey') ?? (typeof header === 'string' ? header : null);
+      if (!apikey) return refuse(socket, 401, 'No API key found in request');
+      if (!sameKey(apikey, deps.keys.anonKey) && !sameKey(apikey, deps.keys.serviceRoleKey))
+        return refuse(socket, 401, 'Invalid API key');
+      const vsn = url.searchParams.get('vsn') ?? '1.0.0';
+      if (!SUPPORTED_VSN.includes(vsn as Vsn))
+        return refuse(socket, 400, `Unsupported protocol version ${vsn}; use 1.0.0 or 2.0.0`);
+      if (closing) return refuse(socket, 503, 'Realtime is shutting down');
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const conn = new Connection(ws, vsn as Vsn, apikey, ctx);
+        connections.add(conn);
+        ws.on('close', () => connections.delete(conn));
+      });
+    },
+
+    async close() {
+      closing = true;
+      clearInterval(sweep);
+      await listener.stop();
+      for (const c of connections) c.close(1001, 'server shutting down');
+      const deadline = Date.now() + 1_000;
+      while (connections.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      for (const c of connections) {
+        c.terminate();
+        c.dispose();
+      }
+      connections.clear();
+      await new Promise<void>((r) => wss.close(() => r()));
+    },
   };
 }

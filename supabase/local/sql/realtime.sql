@@ -33,6 +33,67 @@ begin
   return null;
 end $$;
 
+-- Per published table, local_stack.realtime_visible_<table oid>(pk, claims, want_rows) answers which
+-- of several subscribers may see one row, decided by PostgreSQL itself: for each claim set (a jsonb
+-- array; element i = subscriber group i) it switches to the claims' role, sets request.jwt.claims
+-- (and the legacy request.jwt.claim.sub/role), and reads the row by primary key. One call answers for
+-- every subscriber of a change, so fan-out costs one round trip. The query is static SQL, so its plan
+-- is cached across the loop (dynamic EXECUTE would re-plan it for every subscriber, ~4x slower).
+-- SECURITY INVOKER on purpose: the caller is the realtime service's superuser connection, whose
+-- session user may switch to any role. Each check runs in its own subtransaction: an error (e.g.
+-- "permission denied" for a role without grants) rolls back that check, role switch included, and
+-- means "not visible". Rows are returned only when want_rows (truncated NOTIFY payloads).
+create or replace function local_stack.create_realtime_visibility(p_schema text, p_table text, p_pk text[])
+returns void
+language plpgsql
+as $gen$
+declare
+  fn text := 'realtime_visible_' || format('%I.%I', p_schema, p_table)::regclass::oid;
+  pk_match text;
+begin
+  select string_agg(format('t.%1$I = k.%1$I', c), ' and ') into pk_match from unnest(p_pk) c;
+  if pk_match is null then
+    execute format('drop function if exists local_stack.%I(jsonb, jsonb, boolean)', fn);
+    return;
+  end if;
+  execute format($fn$
+    create or replace function local_stack.%1$I(p_pk jsonb, p_claims jsonb, p_want_rows boolean)
+    returns table (claims_index int, row_data jsonb)
+    language plpgsql
+    security invoker
+    as $body$
+    declare
+      k %2$I.%3$I := jsonb_populate_record(null::%2$I.%3$I, p_pk);
+      v_claims jsonb;
+      v_index bigint;
+      v_row jsonb;
+      v_prev_role text := current_setting('role');
+    begin
+      for v_claims, v_index in select e.value, e.ordinality - 1 from jsonb_array_elements(p_claims) with ordinality e loop
+        begin
+          perform set_config('role', v_claims ->> 'role', true);
+          perform set_config('request.jwt.claims', v_claims::text, true);
+          perform set_config('request.jwt.claim.sub', coalesce(v_claims ->> 'sub', ''), true);
+          perform set_config('request.jwt.claim.role', coalesce(v_claims ->> 'role', ''), true);
+          select to_jsonb(t) into v_row from %2$I.%3$I t where %4$s;
+          perform set_config('role', v_prev_role, true);
+          if v_row is not null then
+            claims_index := v_index;
+            row_data := case when p_want_rows then v_row end;
+            return next;
+          end if;
+        exception when others then
+          null;
+        end;
+      end loop;
+      perform set_config('request.jwt.claims', '', true);
+      perform set_config('request.jwt.claim.sub', '', true);
+      perform set_config('request.jwt.claim.role', '', true);
+    end $body$;
+    revoke all on function local_stack.%1$I(jsonb, jsonb, boolean) from public;
+  $fn$, fn, p_schema, p_table, pk_match);
+end $gen$;
+
 -- (Re)creates the trigger on every published table; drops it from tables no longer published.
 create or replace function local_stack.sync_realtime_triggers() returns void
 language plpgsql
@@ -51,6 +112,18 @@ begin
     execute format('drop trigger local_realtime_notify on %I.%I', t.nspname, t.relname);
   end loop;
 
+  -- Visibility functions of tables no longer published (or dropped) go too.
+  for t in
+    select p.oid::regprocedure as sig
+    from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+    where n.nspname = 'local_stack' and p.proname ~ '^realtime_visible_[0-9]+$'
+      and substring(p.proname from 18) not in (
+        select format('%I.%I', pt.schemaname, pt.tablename)::regclass::oid::text
+        from pg_publication_tables pt where pt.pubname = 'supabase_realtime')
+  loop
+    execute format('drop function %s', t.sig);
+  end loop;
+
   for t in select schemaname, tablename from pg_publication_tables where pubname = 'supabase_realtime' loop
     select array_agg(a.attname order by array_position(i.indkey::int2[], a.attnum)) into pk
     from pg_index i
@@ -61,5 +134,6 @@ begin
       'create trigger local_realtime_notify after insert or update or delete on %I.%I for each row execute function local_stack.realtime_notify(%s)',
       t.schemaname, t.tablename,
       coalesce((select string_agg(quote_literal(x), ',') from unnest(pk) x), ''));
+    perform local_stack.create_realtime_visibility(t.schemaname, t.tablename, coalesce(pk, '{}'));
   end loop;
 end $$;

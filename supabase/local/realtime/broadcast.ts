@@ -1,0 +1,44 @@
+// Broadcast within a topic: every other channel joined to the same topic gets the message (the sender
+// too when it joined with broadcast.self). Nothing is stored or authorized beyond the join itself,
+// which is why private channels are refused at join (join.ts).
+import { decodeBroadcastPush, encodeBroadcast } from './broadcast-codec.ts';
+import type { Channel } from './channel.ts';
+import type { ChannelRegistry } from './channel-registry.ts';
+import { encodeRaw, type Frame } from './protocol.ts';
+
+export type BroadcastBody =
+  { kind: 'json'; event: string; payloadJson: string } | { kind: 'binary'; event: string; payload: Buffer };
+
+export function fanOutBroadcast(registry: ChannelRegistry, from: Channel, body: BroadcastBody): void {
+  let json: string | undefined;
+  let binary: Buffer | null | undefined;
+  for (const ch of registry.onTopic(from.topic)) {
+    if (!ch.open || (ch === from && !from.broadcastSelf)) continue;
+    if (body.kind === 'binary') {
+      // Raw bytes have no JSON form; only vsn 2.0.0 clients can receive them.
+      if (ch.sink.vsn !== '2.0.0') continue;
+      binary ??= encodeBroadcast(ch.topic, body.event, body.payload, false);
+      if (binary) ch.sink.send(binary);
+      continue;
+    }
+    json ??= `{"type":"broadcast","event":${JSON.stringify(body.event)},"payload":${body.payloadJson}}`;
+    ch.sink.send(encodeRaw(ch.sink.vsn, null, null, ch.topic, 'broadcast', json));
+  }
+}
+
+/** A binary (vsn 2.0.0) broadcast push, or null when it is malformed or its JSON payload is not JSON. */
+export function binaryBroadcast(
+  buf: Buffer,
+): { from: Pick<Frame, 'joinRef' | 'ref' | 'topic'>; body: BroadcastBody } | null {
+  const push = decodeBroadcastPush(buf);
+  if (!push) return null;
+  const from = { joinRef: push.joinRef, ref: push.ref, topic: push.topic };
+  if (!push.json) return { from, body: { kind: 'binary', event: push.event, payload: push.payload } };
+  const text = push.payload.toString('utf8');
+  try {
+    JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return { from, body: { kind: 'json', event: push.event, payloadJson: text } };
+}

@@ -1,0 +1,44 @@
+// The state of one joined channel (one topic on one socket) and of its postgres_changes bindings.
+import type { Condition } from './filters.ts';
+import type { Vsn } from './protocol.ts';
+import type { VerifiedToken } from './jwt.ts';
+
+export type ChangeType = 'INSERT' | 'UPDATE' | 'DELETE';
+
+export interface PgBinding {
+  /** Server-assigned, unique for the server's lifetime; realtime-js routes events by it. */
+  id: number;
+  /** null = every event type ('*'). */
+  type: ChangeType | null;
+  schema: string;
+  /** null = every table of the schema. */
+  table: string | null;
+  conditions: Condition[];
+  /** Columns to send (the binding's `select`), or null for all. */
+  select: string[] | null;
+}
+
+/** What a channel needs from the socket it lives on. */
+export interface ChannelSink {
+  readonly vsn: Vsn;
+  send(data: string | Buffer): void;
+}
+
+export interface Channel {
+  sink: ChannelSink;
+  topic: string;
+  joinRef: string | null;
+  token: VerifiedToken;
+  /** Claims as JSON; subscribers with identical claims share one RLS check. */
+  claimsKey: string;
+  bindings: PgBinding[];
+  broadcastSelf: boolean;
+  broadcastAck: boolean;
+  /** Cleared when the channel is left or closed; deliveries prepared earlier then skip it. */
+  open: boolean;
+  tokenTimer: NodeJS.Timeout | undefined;
+}
+
+export function claimsKeyOf(token: VerifiedToken): string {
+  return JSON.stringify(token.claims);
+}

@@ -1,0 +1,248 @@
+// One client socket: heartbeats, joins, leaves, token updates, broadcast and presence pushes.
+// Invariants: a socket's frames are handled one at a time in arrival order (a join finishes before
+// the next frame of that socket is looked at); a malformed frame is dropped or answered with an error
+// reply and never ends the socket; a client that cannot keep up (too much unsent data) is cut off
+// rather than buffered without bound.
+import { WebSocket, type RawData } from 'ws';
+import { binaryBroadcast, fanOutBroadcast, type BroadcastBody } from './broadcast.ts';
+import type { Catalog } from './catalog.ts';
+import { claimsKeyOf, type Channel, type ChannelSink } from './channel.ts';
+import type { ChannelRegistry } from './channel-registry.ts';
+import { planJoin } from './join.ts';
+import { verifyToken, type VerifiedToken } from './jwt.ts';
+import { decodeText, encode, replyError, replyOk, systemMessage, type Frame, type Vsn } from './protocol.ts';
+
+export interface ConnectionContext {
+  registry: ChannelRegistry;
+  catalog: Catalog;
+  jwtSecret: Uint8Array;
+  nextBindingId: () => number;
+  log: (line: string) => void;
+}
+
+/** Unsent bytes above which a socket counts as stuck and is closed. */
+const MAX_BUFFERED = 16 * 1024 * 1024;
+/** Longest wait before a token's expiry is looked at again (setTimeout's limit is ~24 days). */
+const TOKEN_RECHECK_MS = 60 * 60 * 1000;
+
+export class Connection implements ChannelSink {
+  readonly channels = new Map<string, Channel>();
+  lastSeen = Date.now();
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ws: WebSocket,
+    readonly vsn: Vsn,
+    /** Used as the token of a join that carries no access_token, as Supabase does. */
+    private readonly apikey: string,
+    private readonly ctx: ConnectionContext,
+  ) {
+    ws.on('message', (data, isBinary) => {
+      this.lastSeen = Date.now();
+      this.queue = this.queue
+        .then(() => this.onMessage(data, isBinary))
+        .catch((err: Error) => ctx.log(`realtime: frame handling failed: ${err.message}`));
+    });
+    ws.on('close', () => this.dispose());
+    ws.on('error', (err) => ctx.log(`realtime: socket error: ${err.message}`));
+  }
+
+  send(data: string | Buffer): void {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.ws.bufferedAmount > MAX_BUFFERED) {
+      this.ctx.log('realtime: closing a socket that does not read its messages');
+      this.ws.terminate();
+      return;
+    }
+    this.ws.send(data);
+  }
+
+  close(code: number, reason: string): void {
+    this.ws.close(code, reason);
+  }
+
+  terminate(): void {
+    this.ws.terminate();
+  }
+
+  dispose(): void {
+    for (const ch of this.channels.values()) this.drop(ch);
+  }
+
+  private async onMessage(data: RawData, isBinary: boolean): Promise<void> {
+    const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    if (isBinary) {
+      const push = this.vsn === '2.0.0' ? binaryBroadcast(buf) : null;
+      if (push) this.broadcast(push.from, push.body);
+      return;
+    }
+    const frame = decodeText(this.vsn, buf.toString('utf8'));
+    if (!frame) return;
+    if (frame.topic === 'phoenix') {
+      if (frame.event === 'heartbeat') this.send(replyOk(this.vsn, frame));
+      return;
+    }
+    if (frame.event === 'phx_join') {
+      try {
+        await this.join(frame);
+      } catch (err) {
+        this.ctx.log(`realtime: join of ${frame.topic} failed: ${(err as Error).message}`);
+        this.send(replyError(this.vsn, frame, 'Realtime was unable to reach the database; try again'));
+      }
+      return;
+    }
+    const ch = this.channels.get(frame.topic);
+    if (!ch || (frame.joinRef !== null && frame.joinRef !== ch.joinRef)) {
+      if (frame.ref !== null) this.send(replyError(this.vsn, frame, 'unmatched topic'));
+      return;
+    }
+    switch (frame.event) {
+      case 'phx_leave':
+        this.drop(ch);
+        this.send(replyOk(this.vsn, frame));
+        return;
+      case 'access_token':
+        return this.updateToken(ch, frame);
+      case 'broadcast': {
+        const { event, payload } = frame.payload;
+        if (typeof event !== 'string')
+          return void this.send(replyError(this.vsn, frame, 'broadcast needs an event name'));
+        this.broadcast(frame, { kind: 'json', event, payloadJson: JSON.stringify(payload ?? {}) });
+        return;
+      }
+      case 'presence':
+        // Presence is accepted and not tracked: the product does not use it.
+        this.send(replyOk(this.vsn, frame));
+        return;
+      default:
+        if (frame.ref !== null) this.send(replyError(this.vsn, frame, `unexpected event "${frame.event}"`));
+    }
+  }
+
+  private broadcast(from: Pick<Frame, 'joinRef' | 'ref' | 'topic'>, body: BroadcastBody): void {
+    const ch = this.channels.get(from.topic);
+    if (!ch) {
+      if (from.ref !== null) this.send(replyError(this.vsn, from, 'unmatched topic'));
+      return;
+    }
+    fanOutBroadcast(this.ctx.registry, ch, body);
+    if (ch.broadcastAck && from.ref !== null) this.send(replyOk(this.vsn, from));
+  }
+
+  private async join(frame: Frame): Promise<void> {
+    const sub = frame.topic.startsWith('realtime:') ? frame.topic.slice('realtime:'.length) : null;
+    if (!sub) {
+      this.send(
+        replyError(
+          this.vsn,
+          frame,
+          sub === null ? 'Topics must start with "realtime:"' : 'You must provide a topic name',
+        ),
+      );
+      return;
+    }
+    // Phoenix semantics: a second join of a topic replaces the first.
+    const previous = this.channels.get(frame.topic);
+    if (previous) this.closeChannel(previous);
+
+    const raw = frame.payload.access_token ?? frame.payload.user_token;
+    const verified = await verifyToken(
+      typeof raw === 'string' && raw !== '' ? raw : this.apikey,
+      this.ctx.jwtSecret,
+    );
+    if (!verified.ok) return void this.send(replyError(this.vsn, frame, verified.reason));
+    const planned = await planJoin(frame.payload, this.ctx.catalog, this.ctx.nextBindingId);
+    if (!planned.ok) return void this.send(replyError(this.vsn, frame, planned.reason));
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+
+    const { plan } = planned;
+    const ch: Channel = {
+      sink: this,
+      topic: frame.topic,
+      joinRef: frame.joinRef ?? frame.ref,
+      token: verified.token,
+      claimsKey: claimsKeyOf(verified.token),
+      bindings: plan.bindings,
+      broadcastSelf: plan.broadcastSelf,
+      broadcastAck: plan.broadcastAck,
+      open: true,
+      tokenTimer: undefined,
+    };
+    this.channels.set(ch.topic, ch);
+    this.ctx.registry.add(ch);
+    this.send(replyOk(this.vsn, frame, { postgres_changes: plan.echo }));
+    if (plan.bindings.length)
+      this.send(
+        systemMessage(this.vsn, ch.joinRef, ch.topic, 'postgres_changes', 'ok', 'Subscribed to PostgreSQL'),
+      );
+    if (plan.presenceEnabled)
+      this.send(
+        encode(this.vsn, {
+          joinRef: ch.joinRef,
+          ref: null,
+          topic: ch.topic,
+          event: 'presence_state',
+          payload: {},
+        }),
+      );
+    this.watchExpiry(ch);
+  }
+
+  private async updateToken(ch: Channel, frame: Frame): Promise<void> {
+    const raw = frame.payload.access_token;
+    if (typeof raw !== 'string' || raw === '') return;
+    const verified = await verifyToken(raw, this.ctx.jwtSecret);
+    if (!ch.open) return;
+    if (!verified.ok) return this.shutdown(ch, verified.reason);
+    this.setToken(ch, verified.token);
+  }
+
+  private setToken(ch: Channel, token: VerifiedToken): void {
+    ch.token = token;
+    ch.claimsKey = claimsKeyOf(token);
+    this.watchExpiry(ch);
+  }
+
+  /** A channel whose token expires is shut down at that moment, as Supabase does. */
+  private watchExpiry(ch: Channel): void {
+    clearTimeout(ch.tokenTimer);
+    const ms = ch.token.exp * 1000 - Date.now();
+    if (ms <= 0) return this.shutdown(ch, 'Token has expired 0 seconds ago');
+    ch.tokenTimer = setTimeout(() => this.watchExpiry(ch), Math.min(ms + 50, TOKEN_RECHECK_MS));
+    ch.tokenTimer.unref();
+  }
+
+  /** Supabase's shutdown: a system error message, then phx_close. */
+  private shutdown(ch: Channel, message: string): void {
+    this.send(systemMessage(this.vsn, ch.joinRef, ch.topic, 'system', 'error', message));
+    this.closeChannel(ch);
+  }
+
+  private closeChannel(ch: Channel): void {
+    this.drop(ch);
+    this.send(
+      encode(this.vsn, {
+        joinRef: ch.joinRef,
+        ref: ch.joinRef,
+        topic: ch.topic,
+        event: 'phx_close',
+        payload: {},
+      }),
+    );
+  }
+
+  private drop(ch: Channel): void {
+    if (!ch.open) return;
+    ch.open = false;
+    clearTimeout(ch.tokenTimer);
+    this.ctx.registry.remove(ch);
+    if (this.channels.get(ch.topic) === ch) this.channels.delete(ch.topic);
+  }
+
+  /** Sends a system message on every channel that has postgres_changes bindings. */
+  notifyPostgres(status: 'ok' | 'error', message: string): void {
+    for (const ch of this.channels.values())
+      if (ch.bindings.length)
+        this.send(systemMessage(this.vsn, ch.joinRef, ch.topic, 'postgres_changes', status, message));
+  }
+}

@@ -1,0 +1,218 @@
+// Turns each change into postgres_changes messages for the channels that asked for it and may see it.
+// Invariants:
+// - Order: messages leave in NOTIFY order (= commit order). Preparation (the RLS round trip) of
+//   consecutive events overlaps, delivery is chained.
+// - INSERT/UPDATE reach a subscriber only if PostgreSQL, queried as that subscriber (role + claims),
+//   returns the row now; a row that is invisible or already gone sends nothing.
+// - DELETE: RLS cannot be checked on a row that no longer exists. Like Supabase, deletes are not
+//   RLS-checked; to limit what leaks, old_record carries only the primary key, and a subscriber gets
+//   it only if its filter can be evaluated on the old row (all columns, from the trigger) and matches.
+//   A subscriber may therefore learn the primary key of a deleted row it could not see.
+import type { Catalog, TableInfo } from './catalog.ts';
+import type { Channel, PgBinding } from './channel.ts';
+import type { ChannelRegistry } from './channel-registry.ts';
+import { parseChange, type ChangeEvent } from './change-event.ts';
+import { matches } from './filters.ts';
+import { encodeRaw } from './protocol.ts';
+import type { RlsChecker } from './rls-check.ts';
+
+interface Candidate {
+  channel: Channel;
+  /** Bindings whose filter already matched (or that have none). */
+  sure: PgBinding[];
+  /** Bindings whose filter needs the row read from the database (truncated payload). */
+  deferred: PgBinding[];
+  /** Index of the channel's claims (as they were when the event arrived) in the RLS check. */
+  group: number;
+}
+
+interface Delivery {
+  channel: Channel;
+  frame: string;
+}
+
+type Row = Record<string, unknown>;
+
+function pick(row: Row, cols: readonly string[]): Row {
+  const out: Row = {};
+  for (const c of cols) if (c in row) out[c] = row[c];
+  return out;
+}
+
+export class Dispatcher {
+  private tail: Promise<void> = Promise.resolve();
+  private backlog = 0;
+  private warnedBacklog = false;
+
+  constructor(
+    private readonly registry: ChannelRegistry,
+    private readonly catalog: Catalog,
+    private readonly rls: RlsChecker,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  handle(payload: string): void {
+    const ev = parseChange(payload);
+    if (!ev) {
+      this.log('realtime: ignored a NOTIFY payload that is not a change event');
+      return;
+    }
+    const channels = this.registry.candidates(ev.schema, ev.table);
+    if (channels.length === 0) return;
+    const prepared = this.prepare(ev, channels).catch((err: Error) => {
+      this.log(`realtime: dropped ${ev.type} on ${ev.schema}.${ev.table}: ${err.message}`);
+      return [] as Delivery[];
+    });
+    this.enqueue(async () => {
+      for (const d of await prepared) if (d.channel.open) d.channel.sink.send(d.frame);
+    });
+  }
+
+  /** Runs `fn` after every delivery queued before it. */
+  enqueue(fn: () => Promise<void> | void): void {
+    this.backlog++;
+    if (this.backlog > 1000 && !this.warnedBacklog) {
+      this.warnedBacklog = true;
+      this.log(`realtime: ${this.backlog} changes waiting for delivery`);
+    }
+    this.tail = this.tail
+      .then(fn)
+      .catch((err: Error) => this.log(`realtime: delivery failed: ${err.message}`))
+      .finally(() => {
+        if (--this.backlog === 0) this.warnedBacklog = false;
+      });
+  }
+
+  /** Resolves when everything queued so far has been delivered. */
+  async idle(): Promise<void> {
+    await this.tail;
+  }
+
+  private async prepare(ev: ChangeEvent, channels: Channel[]): Promise<Delivery[]> {
+    const info = await this.catalog.get(ev.schema, ev.table, ev.record ?? ev.oldRecord);
+    if (!info) return [];
+    const filterSource = ev.type === 'DELETE' ? (ev.oldRecord ?? ev.pk) : ev.record;
+    const candidates: Candidate[] = [];
+    for (const channel of channels) {
+      const c: Candidate = { channel, sure: [], deferred: [], group: -1 };
+      for (const b of channel.bindings) {
+        if (b.type !== null && b.type !== ev.type) continue;
+        if (b.schema !== '*' && b.schema !== ev.schema) continue;
+        if (b.table !== null && b.table !== ev.table) continue;
+        const m =
+          b.conditions.length === 0 ? true : filterSource ? matches(b.conditions, filterSource) : undefined;
+        if (m === true) c.sure.push(b);
+        else if (m === undefined && ev.type !== 'DELETE') c.deferred.push(b);
+      }
+      if (c.sure.length || c.deferred.length) candidates.push(c);
+    }
+    if (candidates.length === 0) return [];
+    if (ev.type === 'DELETE') {
+      const old = pick(ev.oldRecord ?? ev.pk, info.pk);
+      const shared = new Map<string, string>();
+      return candidates.flatMap((c) => this.frames(c.channel, c.sure, info, ev, null, old, shared));
+    }
+
+    // One RLS check per distinct claim set.
+    const groups = new Map<string, number>();
+    const claims: Row[] = [];
+    for (const c of candidates) {
+      let g = groups.get(c.channel.claimsKey);
+      if (g === undefined) {
+        groups.set(c.channel.claimsKey, (g = claims.length));
+        claims.push(c.channel.token.claims);
+      }
+      c.group = g;
+    }
+    if (!info.visibilityFn) {
+      this.log(
+        `realtime: ${ev.schema}.${ev.table} has no visibility function; run select local_stack.sync_realtime_triggers()`,
+      );
+      return [];
+    }
+    const visible = await this.rls.visible({
+      fn: info.visibilityFn,
+      pk: ev.pk,
+      claims,
+      wantRows: ev.truncated || !ev.record,
+    });
+    const out: Delivery[] = [];
+    // Serialized `data` per select, shared by every subscriber that gets the event's own record.
+    const shared = new Map<string, string>();
+    for (const c of candidates) {
+      // Judged with the claims the channel had when the change arrived, even if an access_token
+      // update landed while the check ran: dropping the event instead would leave a gap.
+      if (!visible.has(c.group)) continue;
+      const record = ev.record ?? visible.get(c.group) ?? null;
+      if (!record) continue;
+      const ids = [...c.sure, ...c.deferred.filter((b) => matches(b.conditions, record) === true)];
+      if (ids.length === 0) continue;
+      const old =
+        ev.type === 'UPDATE'
+          ? info.replicaFull && ev.oldRecord
+            ? ev.oldRecord
+            : pick(ev.oldRecord ?? ev.pk, info.pk)
+          : null;
+      out.push(
+        ...this.frames(
+          c.channel,
+          ids,
+          info,
+          ev,
+          record,
+          old,
+          record === ev.record ? shared : new Map<string, string>(),
+        ),
+      );
+    }
+    return out;
+  }
+
+  /** One frame per distinct `select` among the matched bindings (usually exactly one). */
+  private frames(
+    channel: Channel,
+    bindings: PgBinding[],
+    info: TableInfo,
+    ev: ChangeEvent,
+    record: Row | null,
+    old: Row | null,
+    cache: Map<string, string>,
+  ): Delivery[] {
+    const bySelect = new Map<string, PgBinding[]>();
+    for (const b of bindings) {
+      const key = b.select ? JSON.stringify(b.select) : '';
+      bySelect.set(key, [...(bySelect.get(key) ?? []), b]);
+    }
+    const out: Delivery[] = [];
+    for (const [key, group] of bySelect) {
+      const dataJson = cache.get(key) ?? this.dataJson(group[0]!.select, info, ev, record, old);
+      cache.set(key, dataJson);
+      const payload = `{"ids":[${group.map((b) => b.id).join(',')}],"data":${dataJson}}`;
+      out.push({
+        channel,
+        frame: encodeRaw(channel.sink.vsn, channel.joinRef, null, channel.topic, 'postgres_changes', payload),
+      });
+    }
+    return out;
+  }
+
+  private dataJson(
+    select: string[] | null,
+    info: TableInfo,
+    ev: ChangeEvent,
+    record: Row | null,
+    old: Row | null,
+  ): string {
+    const data: Row = {
+      schema: ev.schema,
+      table: ev.table,
+      commit_timestamp: ev.commitTimestamp,
+      type: ev.type,
+      columns: select ? info.columnList.filter((c) => select.includes(c.name)) : info.columnList,
+    };
+    if (record) data.record = select ? pick(record, select) : record;
+    if (old) data.old_record = select ? pick(old, select) : old;
+    data.errors = null;
+    return JSON.stringify(data);
+  }
+}

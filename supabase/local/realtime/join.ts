@@ -1,0 +1,120 @@
+// Turns a phx_join's config into validated bindings. Invariant: every binding is checked against the
+// live catalog (schema, table, publication, filter columns and values, select columns); anything not
+// understood fails the whole join with a reason, so a client never holds a subscription that silently
+// receives nothing. The reply echoes each binding, in order, with its id — realtime-js compares
+// event/schema/table/filter position by position and unsubscribes on any mismatch.
+import type { Catalog } from './catalog.ts';
+import type { ChangeType, PgBinding } from './channel.ts';
+import { parseFilter } from './filters.ts';
+import { isObject, type JsonObject, type JsonValue } from './protocol.ts';
+
+export interface JoinPlan {
+  bindings: PgBinding[];
+  /** response.postgres_changes of the ok reply. */
+  echo: JsonObject[];
+  broadcastSelf: boolean;
+  broadcastAck: boolean;
+  presenceEnabled: boolean;
+}
+
+export type JoinResult = { ok: true; plan: JoinPlan } | { ok: false; reason: string };
+
+const EVENTS = new Map<string, ChangeType | null>([
+  ['*', null],
+  ['INSERT', 'INSERT'],
+  ['UPDATE', 'UPDATE'],
+  ['DELETE', 'DELETE'],
+]);
+
+function optionalString(v: JsonValue | undefined): string | null | false {
+  if (v === undefined || v === null) return null;
+  return typeof v === 'string' ? v : false;
+}
+
+async function planBinding(
+  raw: JsonValue,
+  i: number,
+  catalog: Catalog,
+  id: number,
+): Promise<{ binding: PgBinding; echo: JsonObject } | string> {
+  const where = `postgres_changes[${i}]`;
+  if (!isObject(raw)) return `${where} must be an object`;
+  const event = typeof raw.event === 'string' ? raw.event : '';
+  const type = EVENTS.get(event.toUpperCase());
+  if (type === undefined) return `${where}: invalid event "${event}"; use *, INSERT, UPDATE or DELETE`;
+  const schema = raw.schema;
+  if (typeof schema !== 'string' || schema === '') return `${where}: schema is required`;
+  const tableRaw = optionalString(raw.table);
+  const filterRaw = optionalString(raw.filter);
+  if (tableRaw === false || filterRaw === false) return `${where}: table and filter must be strings`;
+  const table = tableRaw === null || tableRaw === '*' ? null : tableRaw;
+  const filter = filterRaw ?? '';
+  let select: string[] | null = null;
+  if (raw.select !== undefined && raw.select !== null) {
+    if (!Array.isArray(raw.select) || !raw.select.every((c) => typeof c === 'string'))
+      return `${where}: select must be a list of column names`;
+    select = raw.select;
+  }
+
+  const binding: PgBinding = { id, type, schema, table, conditions: [], select };
+  if (table === null) {
+    if (filter !== '') return `${where}: a filter needs a table`;
+    if (select) return `${where}: select needs a table`;
+    if (schema !== '*' && !(await catalog.schemaExists(schema)))
+      return `${where}: schema "${schema}" does not exist`;
+  } else {
+    if (schema === '*') return `${where}: schema "*" cannot be combined with a table`;
+    const info = await catalog.load(schema, table);
+    if (!info) return `${where}: table ${schema}.${table} does not exist`;
+    if (!info.published)
+      return `${where}: table ${schema}.${table} is not in the supabase_realtime publication; run: alter publication supabase_realtime add table ${schema}.${table}`;
+    // Without a primary key a change cannot be re-read as the subscriber, so RLS could not be applied.
+    if (info.pk.length === 0)
+      return `${where}: table ${schema}.${table} has no primary key; realtime needs one to apply RLS`;
+    if (!info.visibilityFn)
+      return `${where}: table ${schema}.${table} is not prepared for realtime; run: select local_stack.sync_realtime_triggers()`;
+    if (filter !== '') {
+      const parsed = parseFilter(filter, info.columns, `${schema}.${table}`);
+      if (!parsed.ok) return `${where}: ${parsed.reason}`;
+      binding.conditions = parsed.conditions;
+    }
+    const unknown = select?.find((c) => !info.columns.has(c));
+    if (unknown !== undefined)
+      return `${where}: unknown column "${unknown}" in select for table ${schema}.${table}`;
+  }
+
+  const echo: JsonObject = { id };
+  for (const key of ['event', 'schema', 'table', 'filter', 'select'] as const)
+    if (raw[key] !== undefined) echo[key] = raw[key];
+  return { binding, echo };
+}
+
+export async function planJoin(
+  payload: JsonObject,
+  catalog: Catalog,
+  nextId: () => number,
+): Promise<JoinResult> {
+  const config = isObject(payload.config) ? payload.config : {};
+  if (config.private === true)
+    return {
+      ok: false,
+      reason:
+        'Private channels (broadcast/presence authorization) are not supported by the local realtime service',
+    };
+  const changes = config.postgres_changes ?? [];
+  if (!Array.isArray(changes)) return { ok: false, reason: 'config.postgres_changes must be a list' };
+  const plan: JoinPlan = {
+    bindings: [],
+    echo: [],
+    broadcastSelf: isObject(config.broadcast) && config.broadcast.self === true,
+    broadcastAck: isObject(config.broadcast) && config.broadcast.ack === true,
+    presenceEnabled: isObject(config.presence) && config.presence.enabled === true,
+  };
+  for (let i = 0; i < changes.length; i++) {
+    const r = await planBinding(changes[i]!, i, catalog, nextId());
+    if (typeof r === 'string') return { ok: false, reason: r };
+    plan.bindings.push(r.binding);
+    plan.echo.push(r.echo);
+  }
+  return { ok: true, plan };
+}

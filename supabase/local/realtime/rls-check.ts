@@ -1,0 +1,60 @@
+// Asks PostgreSQL which subscriber groups may see a row, reading it as each of them (RLS, grants and
+// all) through the table's local_stack.realtime_visible_<oid> (supabase/local/sql/realtime.sql): one
+// round trip per event however many subscribers. Concurrency is capped so a burst of events cannot take every
+// connection of the shared pool from the rest of the stack.
+import type pg from 'pg';
+
+export interface VisibilityQuery {
+  /** TableInfo.visibilityFn: a name the catalog built from a table oid, safe to splice into SQL. */
+  fn: string;
+  pk: Record<string, unknown>;
+  /** One claims object per subscriber group; the result is keyed by index into this list. */
+  claims: readonly Record<string, unknown>[];
+  /** Return the row as read (truncated NOTIFY payloads carry no record). */
+  wantRows: boolean;
+}
+
+/** index of a claims group that may see the row -> the row (null unless wantRows). */
+export type Visibility = Map<number, Record<string, unknown> | null>;
+
+export class RlsChecker {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly maxConcurrent = 6,
+  ) {}
+
+  async visible(q: VisibilityQuery): Promise<Visibility> {
+    if (q.claims.length === 0) return new Map();
+    await this.acquire();
+    try {
+      const { rows } = await this.pool.query<{
+        claims_index: number;
+        row_data: Record<string, unknown> | null;
+      }>(`select claims_index, row_data from ${q.fn}($1::jsonb, $2::jsonb, $3)`, [
+        JSON.stringify(q.pk),
+        JSON.stringify(q.claims),
+        q.wantRows,
+      ]);
+      return new Map(rows.map((r) => [r.claims_index, r.row_data]));
+    } finally {
+      this.release();
+    }
+  }
+
+  private async acquire(): Promise<void> {
+    if (this.running < this.maxConcurrent) {
+      this.running++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+  }
+}
