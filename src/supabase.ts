@@ -1,7 +1,17 @@
+// The one supabase-js client of the app. Session in localStorage (supabase-js' default key, derived
+// from the backend host). Auth links are handled by /auth/callback and /auth/reset-password
+// themselves (hash tokens or ?code=), so the client must not consume the address on its own.
 import { createClient } from '@supabase/supabase-js';
 import { readAppEnv } from './env.ts';
 
-const env = readAppEnv();
-export const supabase = createClient(env.supabaseUrl, env.anonKey, {
-  auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true },
+export const appEnv = readAppEnv();
+
+export const supabase = createClient(appEnv.supabaseUrl, appEnv.anonKey, {
+  auth: {
+    persistSession: true,
+    autoRefreshToken: true,
+    detectSessionInUrl: false,
+    flowType: 'implicit',
+    storage: window.localStorage,
+  },
 });

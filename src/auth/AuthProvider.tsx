@@ -1,0 +1,40 @@
+// Holds the auth state for the whole app. The client is passed in (supabase.auth in the app, a fake
+// in tests); loading stays true until its first event, INITIAL_SESSION, arrives.
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { AuthChangeEvent, Session, Subscription } from '@supabase/supabase-js';
+import { AuthContext, type AuthState } from './auth-context.ts';
+import { isSessionValid } from './session-validity.ts';
+import { consumeSignOutIntent } from './sign-out-intent.ts';
+
+export interface AuthClientLike {
+  onAuthStateChange(callback: (event: AuthChangeEvent, session: Session | null) => void): {
+    data: { subscription: Pick<Subscription, 'unsubscribe'> };
+  };
+}
+
+interface AuthProviderProps {
+  client: AuthClientLike;
+  /** Called when the client drops the session without the user asking (e.g. a dead refresh token). */
+  onSessionLost?: () => void;
+  children: ReactNode;
+}
+
+export function AuthProvider({ client, onSessionLost, children }: AuthProviderProps) {
+  const [session, setSession] = useState<Session | null>(null);
+  const [loading, setLoading] = useState(true);
+
+  useEffect(() => {
+    const { data } = client.onAuthStateChange((event, next) => {
+      if (event === 'SIGNED_OUT' && !consumeSignOutIntent()) onSessionLost?.();
+      setSession(next);
+      setLoading(false);
+    });
+    return () => data.subscription.unsubscribe();
+  }, [client, onSessionLost]);
+
+  const value = useMemo<AuthState>(
+    () => ({ user: session?.user ?? null, session, loading, isValidSession: isSessionValid(session) }),
+    [session, loading],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

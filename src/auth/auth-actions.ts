@@ -1,0 +1,83 @@
+// The product's auth actions (user-area.md section 7), each answering with the Slovak error text to
+// show, or null on success.
+import { isAuthApiError } from '@supabase/supabase-js';
+import { appEnv, supabase } from '../supabase.ts';
+import { sk } from '../text/sk.ts';
+import { consumeSignOutIntent, markSignOutIntended } from './sign-out-intent.ts';
+
+export type ActionResult = { error: string | null };
+
+const origin = () => window.location.origin;
+export const callbackUrl = () => `${origin()}/auth/callback`;
+export const resetPasswordUrl = () => `${origin()}/auth/reset-password`;
+
+async function attempt(run: () => Promise<{ error: unknown }>, failure: string): Promise<ActionResult> {
+  try {
+    const { error } = await run();
+    if (error) console.warn('auth:', error);
+    return { error: error ? failure : null };
+  } catch (err) {
+    console.error('auth:', err);
+    return { error: failure };
+  }
+}
+
+export async function signIn(email: string, password: string): Promise<ActionResult> {
+  try {
+    const { error } = await supabase.auth.signInWithPassword({ email, password });
+    if (!error) return { error: null };
+    if (isAuthApiError(error) && (error.code === 'invalid_credentials' || /invalid login credentials/i.test(error.message))) {
+      return { error: sk.errors.invalidCredentials };
+    }
+    return { error: sk.errors.signInFailed };
+  } catch (err) {
+    console.error('auth:', err);
+    return { error: sk.errors.generic };
+  }
+}
+
+export const signInWithMagicLink = (email: string) =>
+  attempt(() => supabase.auth.signInWithOtp({ email, options: { emailRedirectTo: callbackUrl(), shouldCreateUser: true } }), sk.errors.magicLinkFailed);
+
+export const resetPassword = (email: string, failure: string = sk.errors.forgotFailed) =>
+  attempt(() => supabase.auth.resetPasswordForEmail(email, { redirectTo: resetPasswordUrl() }), failure);
+
+export const updatePassword = (password: string) =>
+  attempt(() => supabase.auth.updateUser({ password }), sk.errors.passwordChangeFailed);
+
+export async function signOut(): Promise<ActionResult> {
+  markSignOutIntended();
+  const result = await attempt(() => supabase.auth.signOut({ scope: 'global' }), sk.errors.signOutFailed);
+  // The session stayed, so no SIGNED_OUT will come to consume the mark.
+  if (result.error) consumeSignOutIntent();
+  return result;
+}
+
+/** Drops a session that is no longer valid from this browser only. */
+export async function clearLocalSession(): Promise<void> {
+  markSignOutIntended();
+  try {
+    await supabase.auth.signOut({ scope: 'local' });
+  } catch (err) {
+    console.warn('auth: local sign-out', err);
+  }
+}
+
+/**
+ * Registration by e-mail through the auth-link function. Anti-enumeration: the caller always shows
+ * 'E-mail bol odoslaný'; this returns the server's message when it gave one.
+ */
+export async function registerByEmail(email: string): Promise<string | null> {
+  try {
+    const res = await fetch(`${appEnv.supabaseUrl}/functions/v1/auth-link`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', apikey: appEnv.anonKey, Authorization: `Bearer ${appEnv.anonKey}` },
+      body: JSON.stringify({ email, redirectTo: resetPasswordUrl() }),
+    });
+    const body: unknown = await res.json().catch(() => null);
+    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') return body.message;
+  } catch (err) {
+    console.warn('auth-link:', err);
+  }
+  return null;
+}

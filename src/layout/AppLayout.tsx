@@ -1,0 +1,29 @@
+// The standard layout of /app and /admin: impersonation banner, header, page, bottom navigation.
+import { Outlet, useLocation } from 'react-router-dom';
+import { BottomNav } from './BottomNav.tsx';
+import { Header } from './Header.tsx';
+import { ImpersonationBanner } from './ImpersonationBanner.tsx';
+import { layoutRules } from './layout-rules.ts';
+import { PageTransition } from './PageTransition.tsx';
+
+export function AppLayout() {
+  const { pathname } = useLocation();
+  const rules = layoutRules(pathname);
+  return (
+    <div className={`flex flex-col ${rules.lockPageScroll ? 'h-dvh overflow-hidden' : 'min-h-dvh'}`}>
+      <ImpersonationBanner />
+      {rules.showHeader && <Header rules={rules} />}
+      <main
+        id="main"
+        className={`mx-auto flex w-full max-w-3xl flex-1 flex-col ${rules.lockPageScroll ? 'min-h-0' : ''} ${
+          rules.showBottomNav ? 'pb-[calc(48px+env(safe-area-inset-bottom))]' : ''
+        }`}
+      >
+        <PageTransition className={`flex flex-1 flex-col ${rules.lockPageScroll ? 'min-h-0' : ''}`}>
+          <Outlet />
+        </PageTransition>
+      </main>
+      {rules.showBottomNav && <BottomNav />}
+    </div>
+  );
+}

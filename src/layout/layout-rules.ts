@@ -1,0 +1,29 @@
+// Which bars, title and back button a path gets (user-area.md section 2, admin-area.md route table).
+import { sk } from '../text/sk.ts';
+
+export interface LayoutRules {
+  showHeader: boolean;
+  showBottomNav: boolean;
+  /** The single chat scrolls inside itself; the page must not. */
+  lockPageScroll: boolean;
+  title: string | null;
+  backTo: string | null;
+}
+
+const SINGLE_CHAT = /^\/app\/chats\/[^/]+\/?$/;
+
+export function layoutRules(pathname: string): LayoutRules {
+  const rules: LayoutRules = { showHeader: true, showBottomNav: true, lockPageScroll: false, title: null, backTo: null };
+  if (SINGLE_CHAT.test(pathname)) {
+    return { ...rules, showHeader: false, showBottomNav: false, lockPageScroll: true, backTo: '/app/chats' };
+  }
+  if (/^\/app\/archived\/?$/.test(pathname)) {
+    return { ...rules, showBottomNav: false, title: sk.titles.archived, backTo: '/app/chats' };
+  }
+  if (pathname.includes('/assign')) return { ...rules, backTo: '/app/chats' };
+  if (pathname === '/admin' || pathname.startsWith('/admin/')) {
+    const depth = pathname.split('/').filter(Boolean).length;
+    return { ...rules, title: sk.titles.admin, backTo: depth > 2 ? '/admin/accounts' : null };
+  }
+  return rules;
+}

@@ -1,0 +1,18 @@
+// Conversation-row time (user-area.md section 9): under 1 h 'Teraz', under 24 h '{n}h', under 7 days
+// '{n}d', otherwise a Slovak short date. A time in the future (clock skew) counts as 'Teraz'.
+import { format } from 'date-fns';
+import { sk as skLocale } from 'date-fns/locale';
+import { sk } from '../text/sk.ts';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+export function formatRelativeTime(value: Date | string | number, now: Date = new Date()): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  const elapsed = now.getTime() - date.getTime();
+  if (elapsed < HOUR) return sk.time.now;
+  if (elapsed < DAY) return sk.time.hours(Math.floor(elapsed / HOUR));
+  if (elapsed < 7 * DAY) return sk.time.days(Math.floor(elapsed / DAY));
+  return format(date, 'P', { locale: skLocale });
+}

@@ -1,0 +1,83 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen } from '@testing-library/react';
+import type { AuthChangeEvent, Session } from '@supabase/supabase-js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useAuth } from '../../../src/auth/auth-context.ts';
+import { AuthProvider, type AuthClientLike } from '../../../src/auth/AuthProvider.tsx';
+import { markSignOutIntended } from '../../../src/auth/sign-out-intent.ts';
+
+afterEach(cleanup);
+
+type Listener = (event: AuthChangeEvent, session: Session | null) => void;
+
+function fakeClient() {
+  let listener: Listener | undefined;
+  const unsubscribe = vi.fn();
+  const client: AuthClientLike = {
+    onAuthStateChange(cb) {
+      listener = cb;
+      return { data: { subscription: { unsubscribe } } };
+    },
+  };
+  const emit = (event: AuthChangeEvent, session: Session | null) => act(() => listener?.(event, session));
+  return { client, emit, unsubscribe };
+}
+
+const session = (expiresInS: number) =>
+  ({ access_token: 'jwt', refresh_token: 'r', expires_in: 3600, expires_at: Math.floor(Date.now() / 1000) + expiresInS, token_type: 'bearer', user: { id: 'u1', email: 'eva@example.sk' } }) as unknown as Session;
+
+function Probe() {
+  const { user, loading, isValidSession } = useAuth();
+  return <p>{loading ? 'loading' : `${user?.email ?? 'anonymous'} ${isValidSession ? 'valid' : 'invalid'}`}</p>;
+}
+
+describe('AuthProvider', () => {
+  it('is loading until the first session result, then exposes user and validity', () => {
+    const { client, emit } = fakeClient();
+    render(
+      <AuthProvider client={client}>
+        <Probe />
+      </AuthProvider>,
+    );
+    expect(screen.getByText('loading')).toBeTruthy();
+    emit('INITIAL_SESSION', null);
+    expect(screen.getByText('anonymous invalid')).toBeTruthy();
+    emit('SIGNED_IN', session(3600));
+    expect(screen.getByText('eva@example.sk valid')).toBeTruthy();
+    emit('TOKEN_REFRESHED', session(-10));
+    expect(screen.getByText('eva@example.sk invalid')).toBeTruthy();
+  });
+
+  it('announces a sign-out the user did not ask for, but not one they did', () => {
+    const { client, emit } = fakeClient();
+    const onSessionLost = vi.fn();
+    render(
+      <AuthProvider client={client} onSessionLost={onSessionLost}>
+        <Probe />
+      </AuthProvider>,
+    );
+    emit('INITIAL_SESSION', session(3600));
+    markSignOutIntended();
+    emit('SIGNED_OUT', null);
+    expect(onSessionLost).not.toHaveBeenCalled();
+    emit('SIGNED_IN', session(3600));
+    emit('SIGNED_OUT', null);
+    expect(onSessionLost).toHaveBeenCalledTimes(1);
+  });
+
+  it('unsubscribes on unmount', () => {
+    const { client, unsubscribe } = fakeClient();
+    const { unmount } = render(
+      <AuthProvider client={client}>
+        <Probe />
+      </AuthProvider>,
+    );
+    unmount();
+    expect(unsubscribe).toHaveBeenCalled();
+  });
+
+  it("throws 'useAuth must be used within an AuthProvider' outside the provider", () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(() => render(<Probe />)).toThrow('useAuth must be used within an AuthProvider');
+  });
+});

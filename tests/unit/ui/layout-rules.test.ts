@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { layoutRules } from '../../../src/layout/layout-rules.ts';
+import { rememberedOrigin } from '../../../src/routes/remembered-origin.ts';
+
+describe('layoutRules (user-area.md section 2)', () => {
+  it('shows the logo and both bars on the main tabs', () => {
+    for (const path of ['/app/chats', '/app/specialists', '/app/settings', '/app/_demo/scroll']) {
+      expect(layoutRules(path)).toEqual({ showHeader: true, showBottomNav: true, lockPageScroll: false, title: null, backTo: null });
+    }
+  });
+  it('hides both bars and stops page scrolling on a single chat', () => {
+    expect(layoutRules('/app/chats/5f0c')).toMatchObject({ showHeader: false, showBottomNav: false, lockPageScroll: true });
+  });
+  it("titles the archived list 'Archivované' with a back button and no bottom navigation", () => {
+    expect(layoutRules('/app/archived')).toMatchObject({ showHeader: true, showBottomNav: false, title: 'Archivované', backTo: '/app/chats' });
+  });
+  it('gives paths containing /assign a back button to /app/chats', () => {
+    expect(layoutRules('/app/specialists/assign')).toMatchObject({ backTo: '/app/chats' });
+  });
+  it("titles /admin paths 'Admin', with a back button to the accounts on deeper paths", () => {
+    expect(layoutRules('/admin/accounts')).toMatchObject({ title: 'Admin', backTo: null });
+    expect(layoutRules('/admin/accounts/42/settings')).toMatchObject({ title: 'Admin', backTo: '/admin/accounts' });
+  });
+});
+
+describe('rememberedOrigin', () => {
+  it('returns the guarded page the user came from, with its query', () => {
+    expect(rememberedOrigin({ from: { pathname: '/app/settings', search: '?x=1', hash: '' } })).toBe('/app/settings?x=1');
+  });
+  it('falls back to /app/chats for nothing, auth pages or odd values', () => {
+    expect(rememberedOrigin(null)).toBe('/app/chats');
+    expect(rememberedOrigin({ from: { pathname: '/auth/login' } })).toBe('/app/chats');
+    expect(rememberedOrigin({ from: { pathname: '//evil.example' } })).toBe('/app/chats');
+    expect(rememberedOrigin({ from: { pathname: 42 } })).toBe('/app/chats');
+  });
+});
