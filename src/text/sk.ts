@@ -63,7 +63,7 @@ export const sk = {
     sendLink: 'Poslať odkaz',
     backToLogin: 'Späť na prihlásenie',
     verifying: 'Overujeme odkaz...',
-    resetTitle: 'Nové heslo', // ours
+    resetTitle: 'Nastav si nové heslo', // ours
     newPassword: 'Nové heslo', // ours
     confirmPassword: 'Potvrď heslo', // ours
     savePassword: 'Zmeniť heslo', // ours
