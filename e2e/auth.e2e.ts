@@ -138,6 +138,23 @@ test('password sign-in goes to the app; a wrong password shows the Slovak error'
   await expect(page.getByText('Úspešne prihlásený!')).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Hlavná navigácia' }).getByRole('link')).toHaveText(['Cháty', 'Špecialisti', 'Nastavenia']);
 
+  await shot(page, 'app-chats');
+
+  // Layout per path: no bottom navigation on the archive, no bars on a single chat, 40 demo items.
+  await page.goto('/app/archived');
+  await expect(page.getByRole('heading', { name: 'Archivované' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Hlavná navigácia' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Späť' }).click();
+  await expect(page).toHaveURL(/\/app\/chats$/);
+  await page.goto('/app/chats/00000000-0000-0000-0000-000000000000');
+  await expect(page.getByTestId('plan-badge')).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'Hlavná navigácia' })).toHaveCount(0);
+  await expect(page).toHaveTitle('Chat – Poradňa');
+  await page.goto('/app/_demo/scroll');
+  await expect(page.getByRole('main').getByRole('listitem')).toHaveCount(40);
+  await page.goto('/admin/accounts');
+  await expect(page).toHaveURL(/\/app\/chats$/);
+
   // A signed-in user is sent away from the auth screens.
   await page.goto('/auth/login');
   await expect(page).toHaveURL(/\/app\/chats$/);

@@ -6,7 +6,7 @@ export const DEMO_ITEMS = 40;
 export function DemoScrollPage() {
   return (
     <section className="p-4">
-      <h2 className="mb-3 text-lg font-semibold">{sk.demo.title}</h2>
+      <h1 className="mb-3 text-xl font-semibold">{sk.demo.title}</h1>
       <ul className="flex flex-col gap-2">
         {Array.from({ length: DEMO_ITEMS }, (_, i) => (
           <li key={i} className="card px-4 py-3">
