@@ -1,0 +1,132 @@
+// Applies server rows (a pull page, a realtime record, a command's reply) to IndexedDB in one
+// transaction, through the pure merges, then refreshes the touched conversations' summaries.
+// Rows of another account are never stored (defence in depth behind RLS, invariant 5).
+import type { SyncDb } from './db/schema.ts';
+import { expiredCopies, planRemoteMessage } from './dedup.ts';
+import type { FeedMeta, LocalMessage } from './local-types.ts';
+import { mergeConversation } from './merge/conversation.ts';
+import { messageKeyOf } from './merge/message.ts';
+import { mergeReadCursor } from './merge/read-cursor.ts';
+import { summaryOfLocal } from './merge/specialist.ts';
+import type { RemoteConversation, RemoteDeleted, RemoteMessage, RemoteReadCursor } from './remote-types.ts';
+import { refreshSummaries } from './summary-store.ts';
+
+export interface RemoteChanges {
+  conversations?: RemoteConversation[];
+  messages?: RemoteMessage[];
+  readCursors?: RemoteReadCursor[];
+  deleted?: RemoteDeleted[];
+}
+
+/** How the feed cursor moves with these changes (R5.1–R5.3). */
+export type CursorMove = { kind: 'none' } | { kind: 'page'; cursor: number } | { kind: 'event'; changeSeq: number };
+
+export interface ApplyResult {
+  /** A realtime row skipped ahead of the cursor: rows in between are missing (R5.3). */
+  gap: boolean;
+  cursor: number;
+  changed: boolean;
+  /** Conversations that got a specialist message (clears their typing indicator, R7.5). */
+  specialistReplies: string[];
+}
+
+export function initialFeed(accountId: string | null): FeedMeta {
+  return { key: 'feed', accountId, cursor: 0, pulledAt: null };
+}
+
+export async function readFeed(db: SyncDb): Promise<FeedMeta> {
+  const row = await db.meta.get('feed');
+  return row?.key === 'feed' ? row : initialFeed(null);
+}
+
+async function applyMessage(db: SyncDb, r: RemoteMessage, userId: string): Promise<boolean> {
+  const byKey = await db.messages.get(messageKeyOf(r));
+  const byServerId = byKey ? undefined : await db.messages.where('serverId').equals(r.id.toLowerCase()).first();
+  const byExternalId = r.chatwoot_message_id ? await db.messages.where('chatwootMessageId').equals(r.chatwoot_message_id).toArray() : [];
+  const lookForCopies = !byKey && !byServerId && !r.client_correlation_id && r.direction === 'user' && r.sender_user_id === userId;
+  const confirmedCopies: LocalMessage[] = lookForCopies
+    ? await db.messages.where('conversationId').equals(r.conversation_id).filter((m) => m.origin === 'optimistic' && m.state === 'sent').toArray()
+    : [];
+  const plan = planRemoteMessage(r, { byKey, byServerId, byExternalId, confirmedCopies }, userId);
+  if (plan.remove.length) await db.messages.bulkDelete(plan.remove);
+  if (plan.put) await db.messages.put(plan.put);
+  return plan.put !== null || plan.remove.length > 0;
+}
+
+async function applyDeleted(db: SyncDb, d: RemoteDeleted, touched: Set<string>): Promise<void> {
+  if (d.table === 'conversations') {
+    await db.messages.where('conversationId').equals(d.id).delete();
+    await db.readCursors.delete(d.id);
+    await db.typing.delete(d.id);
+    await db.conversations.delete(d.id);
+  } else if (d.table === 'messages') {
+    const rows = await db.messages.where('serverId').equals(d.id.toLowerCase()).toArray();
+    for (const m of rows) touched.add(m.conversationId);
+    await db.messages.bulkDelete(rows.map((m) => m.key));
+  }
+}
+
+export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, userId: string, move: CursorMove = { kind: 'none' }): Promise<ApplyResult> {
+  return db.transaction('rw', db.syncTables, async () => {
+    const feed = await readFeed(db);
+    const mine = (accountId: string | null) => feed.accountId === null || accountId === null || accountId === feed.accountId;
+    const touched = new Set<string>();
+    const specialistReplies: string[] = [];
+    let changed = false;
+    for (const r of changes.conversations ?? []) {
+      if (!mine(r.account_id)) continue;
+      const local = await db.conversations.get(r.id);
+      const known = r.specialist_id ? await db.specialists.get(r.specialist_id) : undefined;
+      const merged = mergeConversation(r, local, known ? summaryOfLocal(known) : null);
+      if (!merged) continue;
+      await db.conversations.put(merged);
+      touched.add(r.id);
+      changed = true;
+    }
+    for (const r of changes.messages ?? []) {
+      if (!mine(r.account_id)) continue;
+      if (!(await applyMessage(db, r, userId))) continue;
+      touched.add(r.conversation_id);
+      changed = true;
+      if (r.direction === 'specialist') specialistReplies.push(r.conversation_id);
+    }
+    for (const r of changes.readCursors ?? []) {
+      if (r.user_id !== userId || !mine(r.account_id)) continue;
+      const local = await db.readCursors.get(r.conversation_id);
+      const target = r.last_read_message_id ? await db.messages.where('serverId').equals(r.last_read_message_id.toLowerCase()).first() : undefined;
+      const merged = mergeReadCursor(r, local, target?.orderKey ?? '');
+      if (!merged) continue;
+      await db.readCursors.put(merged);
+      touched.add(r.conversation_id);
+      changed = true;
+    }
+    for (const d of changes.deleted ?? []) {
+      await applyDeleted(db, d, touched);
+      changed = true;
+    }
+    for (const id of specialistReplies) await db.typing.delete(id);
+    await refreshSummaries(db, touched);
+    let cursor = feed.cursor;
+    let gap = false;
+    if (move.kind === 'page') cursor = Math.max(cursor, move.cursor);
+    else if (move.kind === 'event') {
+      if (move.changeSeq === cursor + 1) cursor = move.changeSeq;
+      else if (move.changeSeq > cursor + 1) gap = true;
+    }
+    if (cursor !== feed.cursor || move.kind === 'page') await db.meta.put({ ...feed, cursor });
+    return { gap, cursor, changed, specialistReplies };
+  });
+}
+
+/** R3.5: drops confirmed copies the server row never matched within the keep time. */
+export async function sweepExpiredCopies(db: SyncDb, now: number): Promise<number> {
+  return db.transaction('rw', db.syncTables, async () => {
+    const candidates = await db.messages.where('state').equals('sent').filter((m) => m.serverId === null).toArray();
+    const keys = expiredCopies(candidates, now);
+    if (keys.length === 0) return 0;
+    const conversations = new Set(candidates.filter((m) => keys.includes(m.key)).map((m) => m.conversationId));
+    await db.messages.bulkDelete(keys);
+    await refreshSummaries(db, conversations);
+    return keys.length;
+  });
+}

@@ -1,0 +1,18 @@
+// The command API the UI calls (bound to one engine in engine.ts).
+import type { SendMessageInput, SentHandle } from './send-message.ts';
+import type { PendingStart, StartInput } from './start-conversation.ts';
+import type { PendingRequest, RequestSpecialistInput } from './request-specialist.ts';
+
+export interface SyncCommands {
+  /** Stores the message (sending) and queues it; null when ignored (blank text, completed conversation). */
+  sendMessage(input: SendMessageInput): Promise<SentHandle | null>;
+  /** Removes a failed message and sends its text again; false when `key` is not a failed message. */
+  retryMessage(key: string): Promise<boolean>;
+  archive(conversationId: string): Promise<boolean>;
+  unarchive(conversationId: string): Promise<boolean>;
+  /** Moves this user's read cursor to `messageId` (a server id) if that is forward. */
+  markRead(conversationId: string, messageId: string): Promise<boolean>;
+  startConversation(input: StartInput): Promise<PendingStart>;
+  ensureFirstConversation(): Promise<PendingStart>;
+  requestSpecialist(input: RequestSpecialistInput): Promise<PendingRequest>;
+}

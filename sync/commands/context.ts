@@ -1,0 +1,14 @@
+// What every command needs. Commands only touch IndexedDB; `notify` tells whoever pushes (this tab's
+// engine or, through the tab channel, the leader tab) that the outbox changed.
+import type { SyncDb } from '../db/schema.ts';
+import type { IdSource } from '../ids.ts';
+
+export interface CommandContext {
+  db: SyncDb;
+  userId: string;
+  /** The account the user acts in (own or impersonated); null while unknown. */
+  accountId: () => string | null;
+  now: () => number;
+  newId: IdSource;
+  notify: () => void;
+}

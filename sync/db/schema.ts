@@ -1,0 +1,93 @@
+// The local store: one IndexedDB database per signed-in user (R1.11). Versions only ever get added;
+// each later version says what it changes and upgrades the rows an earlier one left.
+//
+// v1  conversations, messages, read cursors, specialists, account, outbox, meta
+// v2  results of server-side commands, typing starts, message origin/confirmedAt, specialist `active`
+import { Dexie, type DexieOptions, type EntityTable, type Table, type Transaction } from 'dexie';
+import type {
+  CommandResult,
+  LocalAccount,
+  LocalConversation,
+  LocalMessage,
+  LocalReadCursor,
+  LocalSpecialist,
+  LocalTyping,
+  MetaRow,
+} from '../local-types.ts';
+import type { OutboxEntry } from '../outbox.ts';
+
+export const DB_PREFIX = 'poradna-sync-';
+
+export function dbNameFor(userId: string): string {
+  return `${DB_PREFIX}${userId}`;
+}
+
+export interface StoreVersion {
+  version: number;
+  stores: Record<string, string | null>;
+  upgrade?: (tx: Transaction) => Promise<void>;
+}
+
+/** v1 → v2: rows written by v1 lacked these fields. */
+async function upgradeToV2(tx: Transaction): Promise<void> {
+  await tx.table('messages').toCollection().modify((m: Partial<LocalMessage>) => {
+    m.origin ??= m.serverId ? 'server' : 'optimistic';
+    m.confirmedAt ??= null;
+  });
+  await tx.table('specialists').toCollection().modify((s: Partial<LocalSpecialist>) => {
+    s.active ??= 1;
+  });
+}
+
+export const STORE_VERSIONS: readonly StoreVersion[] = [
+  {
+    version: 1,
+    stores: {
+      conversations: 'id, archived, sortAt, specialistId, chatwootConversationId',
+      messages: 'key, serverId, conversationId, [conversationId+orderKey], chatwootMessageId',
+      readCursors: 'conversationId',
+      specialists: 'id',
+      account: 'id',
+      outbox: '++seq, &key',
+      meta: 'key',
+    },
+  },
+  {
+    version: 2,
+    stores: {
+      messages: 'key, serverId, conversationId, [conversationId+orderKey], chatwootMessageId, state',
+      specialists: 'id, active',
+      results: 'id',
+      typing: 'conversationId',
+    },
+    upgrade: upgradeToV2,
+  },
+];
+
+export const SCHEMA_VERSION = STORE_VERSIONS[STORE_VERSIONS.length - 1]!.version;
+
+export class SyncDb extends Dexie {
+  conversations!: EntityTable<LocalConversation, 'id'>;
+  messages!: EntityTable<LocalMessage, 'key'>;
+  readCursors!: EntityTable<LocalReadCursor, 'conversationId'>;
+  specialists!: EntityTable<LocalSpecialist, 'id'>;
+  account!: EntityTable<LocalAccount, 'id'>;
+  outbox!: EntityTable<OutboxEntry, 'seq'>;
+  meta!: Table<MetaRow, MetaRow['key']>;
+  results!: EntityTable<CommandResult, 'id'>;
+  typing!: EntityTable<LocalTyping, 'conversationId'>;
+
+  constructor(name: string, options: DexieOptions = {}, upTo = SCHEMA_VERSION) {
+    super(name, options);
+    for (const v of STORE_VERSIONS) {
+      if (v.version > upTo) break;
+      const declared = this.version(v.version).stores(v.stores);
+      if (v.upgrade) declared.upgrade(v.upgrade);
+    }
+  }
+
+  /** Every table a merge may touch; the engine's write transactions take all of them. */
+  get syncTables() {
+    return [this.conversations, this.messages, this.readCursors, this.specialists, this.account, this.outbox, this.meta, this.results, this.typing];
+  }
+}

@@ -1,0 +1,88 @@
+// The engine's options and their defaults.
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { systemClock, type Clock } from './clock.ts';
+import { SPEC_TIMINGS, type Timings } from './constants.ts';
+import type { IdbEnvironment } from './db/open.ts';
+import { randomId, type IdSource } from './ids.ts';
+import { defaultChannelFactory, defaultLocks, type ChannelFactory, type LockManagerLike } from './leader.ts';
+import { browserNetwork, type NetworkSource } from './network.ts';
+import type { ServerApi } from './server/api.ts';
+import { createSupabaseServerApi } from './server/supabase-api.ts';
+import { createSupabaseRealtimeTransport } from './transports/supabase-realtime.ts';
+import type { Transport } from './transports/transport.ts';
+
+export interface TransportFactories {
+  /** Realtime for the account, one per subscription attempt; null for none. Default: Supabase Realtime. */
+  realtime?: ((accountId: string) => Transport) | null;
+  /** Auxiliary transports (the Chatwoot cable), created once per leadership. */
+  auxiliary?: () => Transport[];
+}
+
+export interface SyncEngineOptions {
+  userId: string;
+  /** The signed-in supabase-js client; gives the default server API and realtime. */
+  supabase?: SupabaseClient;
+  server?: ServerApi;
+  /** The account acted in (own, or impersonated by a super admin); looked up when absent. */
+  accountId?: string | null;
+  clock?: Clock;
+  timings?: Partial<Timings>;
+  idb?: IdbEnvironment;
+  network?: NetworkSource;
+  newId?: IdSource;
+  transports?: TransportFactories;
+  /** null: no Web Locks (every engine leads). Default: navigator.locks when present. */
+  locks?: LockManagerLike | null;
+  /** null: no tab channel. Default: BroadcastChannel when present. */
+  channels?: ChannelFactory | null;
+  /** Create the first conversation when the account has none after the first pull (default true). */
+  ensureFirstConversation?: boolean;
+  /** Call the edge functions rather than their RPCs (default true). */
+  useFunctions?: boolean;
+  pullLimit?: number;
+}
+
+export interface ResolvedOptions {
+  userId: string;
+  server: ServerApi;
+  accountId: string | null;
+  clock: Clock;
+  timings: Timings;
+  idb: IdbEnvironment;
+  network: NetworkSource;
+  newId: IdSource;
+  realtime: ((accountId: string) => Transport) | null;
+  auxiliary: () => Transport[];
+  locks: LockManagerLike | null;
+  channels: ChannelFactory | null;
+  ensureFirst: boolean;
+  pullLimit: number | undefined;
+}
+
+let instances = 0;
+
+export function resolveOptions(o: SyncEngineOptions): ResolvedOptions {
+  const supabase = o.supabase;
+  const server = o.server ?? (supabase ? createSupabaseServerApi(supabase, o.useFunctions === undefined ? {} : { useFunctions: o.useFunctions }) : null);
+  if (!server) throw new Error('createSyncEngine needs `supabase` or `server`');
+  const instance = ++instances;
+  const defaultRealtime = supabase
+    ? (accountId: string) => createSupabaseRealtimeTransport({ supabase, accountId, topic: `sync:${accountId}:${instance}` })
+    : null;
+  return {
+    userId: o.userId,
+    server,
+    accountId: o.accountId ?? null,
+    clock: o.clock ?? systemClock,
+    timings: { ...SPEC_TIMINGS, ...o.timings },
+    idb: o.idb ?? {},
+    network: o.network ?? browserNetwork(),
+    newId: o.newId ?? randomId,
+    realtime: o.transports?.realtime === undefined ? defaultRealtime : o.transports.realtime,
+    auxiliary: o.transports?.auxiliary ?? (() => []),
+    locks: o.locks === undefined ? defaultLocks() : o.locks,
+    channels: o.channels === undefined ? defaultChannelFactory() : o.channels,
+    ensureFirst: o.ensureFirstConversation ?? true,
+    pullLimit: o.pullLimit,
+  };
+}

@@ -1,0 +1,243 @@
+// createSyncEngine: the one entry point of sync/. It owns the user's database, binds the commands,
+// runs the machine while this tab leads, and publishes the debounced status.
+import { createActor, type Actor } from 'xstate';
+import { readFeed, sweepExpiredCopies } from './apply.ts';
+import { scopeToAccount } from './account-scope.ts';
+import type { SyncCommands } from './commands/api.ts';
+import { archive, unarchive } from './commands/archive.ts';
+import type { CommandContext } from './commands/context.ts';
+import { markRead } from './commands/mark-read.ts';
+import { requestSpecialist } from './commands/request-specialist.ts';
+import { pruneResults } from './commands/results.ts';
+import { retryMessage } from './commands/retry-message.ts';
+import { sendMessage } from './commands/send-message.ts';
+import { ensureFirstConversation, startConversation } from './commands/start-conversation.ts';
+import { dexieOptions } from './db/open.ts';
+import { dbNameFor, SyncDb } from './db/schema.ts';
+import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
+import { handleTransportEvent } from './events.ts';
+import { electLeader, openTabChannel, type Leadership, type TabChannel } from './leader.ts';
+import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
+import { pullFeed, pullReference } from './pull.ts';
+import { flushOutbox } from './push.ts';
+import { createStatusStore, rawStatus, type SyncStatus } from './status.ts';
+import { createPollingTransport } from './transports/polling.ts';
+import { statusCell, type Transport } from './transports/transport.ts';
+
+export type { SyncEngineOptions } from './engine-deps.ts';
+
+export interface SyncEngine {
+  readonly userId: string;
+  /** Read-only for the UI (queries.ts with useLiveQuery); writes go through `commands`. */
+  readonly db: SyncDb;
+  readonly commands: SyncCommands;
+  accountId(): string | null;
+  status(): SyncStatus;
+  subscribeStatus(fn: (s: SyncStatus) => void): () => void;
+  readonly status$: { subscribe(fn: (s: SyncStatus) => void): { unsubscribe(): void } };
+  start(): Promise<void>;
+  /** `abrupt` closes at once, as a killed tab would (tests). */
+  stop(opts?: { abrupt?: boolean }): Promise<void>;
+  /** Stops and deletes the user's database (R1.11). */
+  signOut(): Promise<void>;
+  /** Pull and push now (the retry button, visibility). */
+  syncNow(): void;
+  /** Tests: resolves once no pull, push or event work is running in this engine. */
+  settled(): Promise<void>;
+}
+
+const REFERENCE_MAX_AGE_MS = 5 * 60_000;
+const RESULT_MAX_AGE_MS = 24 * 3600_000;
+
+function downTransport(reason: string): Transport {
+  const cell = statusCell();
+  return {
+    name: 'unavailable',
+    status: cell.get,
+    subscribe(h) {
+      cell.attach(h);
+      queueMicrotask(() => cell.set('error', reason));
+    },
+    close: async () => cell.close(),
+  };
+}
+
+export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
+  const o = resolveOptions(options);
+  const { clock, timings, server, userId } = o;
+  const now = () => clock.now();
+  const db = new SyncDb(dbNameFor(userId), dexieOptions(o.idb));
+  const status = createStatusStore(clock, timings.statusDebounceMs, { connection: 'online', error: null, loaded: false, leader: false });
+  let accountId = o.accountId;
+  let actor: Actor<typeof syncMachine> | null = null;
+  let leadership: Leadership | null = null;
+  let channel: TabChannel | null = null;
+  const cleanups: (() => void)[] = [];
+  const inFlight = new Set<Promise<unknown>>();
+  let referenceAt = -Infinity;
+  let ensuredFirst = false;
+  let stopped = false;
+
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    void p.then(
+      () => inFlight.delete(p),
+      () => inFlight.delete(p),
+    );
+    return p;
+  };
+  const send = (e: SyncEvent) => {
+    if (actor && actor.getSnapshot().status === 'active') actor.send(e);
+  };
+  const notify = () => {
+    if (actor) send({ type: 'FLUSH' });
+    else channel?.post({ type: 'outbox' });
+  };
+  const ctx: CommandContext = { db, userId, accountId: () => accountId, now, newId: o.newId, notify };
+
+  async function ensureAccount(): Promise<string> {
+    if (accountId === null) accountId = (await readFeed(db)).accountId ?? (await server.fetchAccountId(userId));
+    await scopeToAccount(db, accountId);
+    return accountId;
+  }
+
+  async function pull(): Promise<{ changed: boolean }> {
+    const account = await ensureAccount();
+    const r = await pullFeed(db, server, userId, now, o.pullLimit);
+    status.patch({ loaded: true });
+    if (now() - referenceAt > REFERENCE_MAX_AGE_MS) {
+      referenceAt = now();
+      await pullReference(db, server, account, now).catch(() => {
+        referenceAt = -Infinity; // recorded in meta; tried again with the next pull
+      });
+    }
+    if (o.ensureFirst && !ensuredFirst) {
+      ensuredFirst = true;
+      const [conversations, queued] = await Promise.all([db.conversations.count(), db.outbox.filter((e) => e.op.kind === 'ensure-first').count()]);
+      if (conversations === 0 && queued === 0) await ensureFirstConversation(ctx);
+    }
+    return { changed: r.changed };
+  }
+
+  const deps: MachineDeps = {
+    clock,
+    timings,
+    activity: { lastActivityAt: now() },
+    pull: () => track(pull()),
+    flush: () => track(flushOutbox({ db, server, userId, now, timings, onPullNeeded: () => send({ type: 'REQUEST_PULL' }) })),
+    createLink: o.realtime ? () => (accountId === null ? downTransport('account not known yet') : o.realtime!(accountId)) : null,
+    createPolling: () => createPollingTransport(clock, timings, deps.activity),
+    auxTransports: o.auxiliary,
+    onEvent: (e) => track(handleTransportEvent(db, userId, e, now())),
+    onTick: (t) => {
+      void track(
+        (async () => {
+          await sweepExpiredCopies(db, t);
+          await db.typing.filter((x) => t - x.startedAt >= timings.typingTimeoutMs).delete();
+          await pruneResults(db, t - RESULT_MAX_AGE_MS);
+        })(),
+      ).catch(() => undefined);
+    },
+  };
+
+  function lead() {
+    if (stopped) return;
+    actor = createActor(syncMachine, {
+      input: { deps, online: o.network.online() },
+      clock: { setTimeout: (fn, ms: number) => clock.setTimeout(fn as () => void, ms), clearTimeout: (id) => clock.clearTimeout(id as ReturnType<typeof setTimeout>) },
+    });
+    actor.subscribe((snap) => {
+      status.setConnection(rawStatus(snap.context));
+    });
+    actor.start();
+    status.patch({ leader: true });
+    send({ type: 'REQUEST_PULL', reason: 'start' });
+    send({ type: 'FLUSH' });
+  }
+
+  async function typingAfterSend(conversationId: string) {
+    const t = await db.typing.get(conversationId);
+    if (t) send({ type: 'TYPING_STARTED', conversationId, at: t.startedAt });
+  }
+
+  const commands: SyncCommands = {
+    sendMessage: async (input) => {
+      const h = await sendMessage(ctx, input);
+      if (h) await typingAfterSend(input.conversationId);
+      return h;
+    },
+    retryMessage: (key) => retryMessage(ctx, key),
+    archive: (id) => archive(ctx, id),
+    unarchive: (id) => unarchive(ctx, id),
+    markRead: (conversationId, messageId) => markRead(ctx, conversationId, messageId),
+    startConversation: (input) => startConversation(ctx, input),
+    ensureFirstConversation: () => ensureFirstConversation(ctx),
+    requestSpecialist: (input) => requestSpecialist(ctx, input),
+  };
+
+  async function stop(opts: { abrupt?: boolean } = {}) {
+    stopped = true;
+    for (const c of cleanups.splice(0)) c();
+    leadership?.release();
+    leadership = null;
+    actor?.stop();
+    actor = null;
+    channel?.close();
+    channel = null;
+    status.dispose();
+    if (!opts.abrupt) await Promise.allSettled([...inFlight]);
+    db.close();
+  }
+
+  return {
+    userId,
+    db,
+    commands,
+    accountId: () => accountId,
+    status: () => status.get(),
+    subscribeStatus: (fn) => status.subscribe(fn),
+    status$: {
+      subscribe: (fn) => {
+        const off = status.subscribe(fn);
+        return { unsubscribe: () => void off() };
+      },
+    },
+    async start() {
+      await db.open();
+      const feed = await readFeed(db);
+      if (accountId !== null) await scopeToAccount(db, accountId);
+      else accountId = feed.accountId;
+      if (feed.pulledAt !== null && (accountId === null || feed.accountId === accountId)) status.patch({ loaded: true });
+      channel = openTabChannel(`${dbNameFor(userId)}:tabs`, o.channels);
+      cleanups.push(
+        channel.subscribe((m) => {
+          if (m.type === 'outbox') send({ type: 'FLUSH' });
+          else if (m.type === 'status?' && actor) channel?.post({ type: 'status', status: status.get() });
+          else if (m.type === 'status' && !actor) status.replace({ ...m.status, leader: false });
+        }),
+      );
+      cleanups.push(status.subscribe((s) => actor && channel?.post({ type: 'status', status: s })));
+      cleanups.push(
+        o.network.subscribe((sig) => {
+          if (sig === 'online') send({ type: 'ONLINE' });
+          else if (sig === 'offline') send({ type: 'OFFLINE' });
+          else send({ type: 'REQUEST_PULL', reason: 'other' });
+        }),
+      );
+      leadership = electLeader(`${dbNameFor(userId)}:leader`, o.locks, lead);
+      channel.post({ type: 'status?' });
+    },
+    stop,
+    async signOut() {
+      await stop();
+      await db.delete();
+    },
+    syncNow() {
+      send({ type: 'REQUEST_PULL', reason: 'other' });
+      send({ type: 'FLUSH' });
+    },
+    async settled() {
+      while (inFlight.size) await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// Transport events into IndexedDB. A realtime row is merged at once (the per-row change_seq makes that
+// safe in any order) and moves the feed cursor only when it is the next number; one that skips ahead
+// asks for a pull (R5.3). Chatwoot events show provisional copies and ask for a pull.
+import { applyRemoteChanges, type ApplyResult } from './apply.ts';
+import type { SyncDb } from './db/schema.ts';
+import { planExternalMessage } from './external.ts';
+import { correlationKey } from './merge/message.ts';
+import { parseConversation, parseMessage, parseReadCursor } from './parse-remote.ts';
+import type { RemoteTable } from './remote-types.ts';
+import { refreshSummaries } from './summary-store.ts';
+import type { ExternalMessage, TransportEvent } from './transports/transport.ts';
+
+export interface EventOutcome {
+  needPull: boolean;
+  changed: boolean;
+  specialistReplies: string[];
+}
+
+const NOTHING: EventOutcome = { needPull: false, changed: false, specialistReplies: [] };
+const PULL: EventOutcome = { needPull: true, changed: false, specialistReplies: [] };
+
+function rowChanges(table: RemoteTable, record: unknown): { changes: Parameters<typeof applyRemoteChanges>[1]; changeSeq: number } {
+  if (table === 'conversations') {
+    const r = parseConversation(record);
+    return { changes: { conversations: [r] }, changeSeq: r.change_seq };
+  }
+  if (table === 'messages') {
+    const r = parseMessage(record);
+    return { changes: { messages: [r] }, changeSeq: r.change_seq };
+  }
+  const r = parseReadCursor(record);
+  return { changes: { readCursors: [r] }, changeSeq: r.change_seq };
+}
+
+function outcome(r: ApplyResult): EventOutcome {
+  return { needPull: r.gap, changed: r.changed, specialistReplies: r.specialistReplies };
+}
+
+async function onRow(db: SyncDb, userId: string, e: Extract<TransportEvent, { kind: 'row' }>): Promise<EventOutcome> {
+  if (e.op === 'DELETE') {
+    const old = e.oldRecord as { id?: unknown } | null;
+    if (e.table === 'read_cursors' || typeof old?.id !== 'string') return PULL;
+    return outcome(await applyRemoteChanges(db, { deleted: [{ table: e.table, id: old.id }] }, userId));
+  }
+  let parsed: ReturnType<typeof rowChanges>;
+  try {
+    parsed = rowChanges(e.table, e.record);
+  } catch {
+    return PULL; // a record we cannot read: the pull brings the row
+  }
+  return outcome(await applyRemoteChanges(db, parsed.changes, userId, { kind: 'event', changeSeq: parsed.changeSeq }));
+}
+
+async function onExternal(db: SyncDb, ext: ExternalMessage, now: number): Promise<EventOutcome> {
+  return db.transaction('rw', db.syncTables, async () => {
+    const conversation = await db.conversations.where('chatwootConversationId').equals(ext.chatwootConversationId).first();
+    if (!conversation) return PULL;
+    const byCorrelation = ext.correlationId ? await db.messages.get(correlationKey(ext.correlationId)) : undefined;
+    const byExternalId = await db.messages.where('chatwootMessageId').equals(ext.chatwootMessageId).first();
+    const row = planExternalMessage(ext, conversation.id, { byCorrelation, byExternalId }, now);
+    if (!row) return PULL;
+    await db.messages.put(row);
+    if (row.direction === 'specialist') await db.typing.delete(conversation.id);
+    await refreshSummaries(db, [conversation.id]);
+    return { needPull: true, changed: true, specialistReplies: row.direction === 'specialist' ? [conversation.id] : [] };
+  });
+}
+
+async function onTyping(db: SyncDb, chatwootConversationId: string, on: boolean, now: number): Promise<EventOutcome> {
+  const conversation = await db.conversations.where('chatwootConversationId').equals(chatwootConversationId).first();
+  if (!conversation) return NOTHING;
+  if (on) await db.typing.put({ conversationId: conversation.id, startedAt: now });
+  else await db.typing.delete(conversation.id);
+  return NOTHING;
+}
+
+export async function handleTransportEvent(db: SyncDb, userId: string, e: TransportEvent, now: number): Promise<EventOutcome> {
+  switch (e.kind) {
+    case 'row':
+      return onRow(db, userId, e);
+    case 'external-message':
+      return onExternal(db, e.message, now);
+    case 'typing':
+      return onTyping(db, e.chatwootConversationId, e.on, now);
+    case 'changed':
+    case 'poll':
+      return PULL;
+  }
+}

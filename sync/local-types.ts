@@ -1,0 +1,136 @@
+// Rows as IndexedDB holds them and the UI reads them: camelCase, timestamps normalized
+// (timestamps.ts), flags as 0/1 so they can be indexed.
+import type { JsonObject } from './json.ts';
+
+export type MessageState = 'sending' | 'sent' | 'failed';
+/** server: a row of the server; optimistic: typed here, not yet matched; external: a provisional copy from Chatwoot's socket. */
+export type MessageOrigin = 'server' | 'optimistic' | 'external';
+export type Sender = 'user' | 'ai' | 'system';
+export type Flag = 0 | 1;
+
+export interface LocalMessage {
+  /** Primary key: 'c:<correlation id>' when the message has one, else 's:<server id>' (or 'x:<external id>'). */
+  key: string;
+  serverId: string | null;
+  conversationId: string;
+  accountId: string | null;
+  text: string;
+  type: string;
+  direction: string;
+  source: string | null;
+  chatwootMessageId: string | null;
+  /** Normalized ISO timestamp with microseconds (UTC). */
+  createdAt: string;
+  /** createdAt + ' ' + id: the order of messages (R4.1). */
+  orderKey: string;
+  readAt: string | null;
+  payload: JsonObject | null;
+  correlationId: string | null;
+  senderUserId: string | null;
+  /** change_seq of the server row last merged; 0 for local-only copies. */
+  changeSeq: number;
+  state: MessageState;
+  origin: MessageOrigin;
+  /** The failure text shown for a failed send. */
+  error: string | null;
+  /** Client time the server accepted an optimistic copy without returning its row (external path). */
+  confirmedAt: number | null;
+}
+
+export interface LocalSpecialistSummary {
+  id: string;
+  name: string;
+  role: string | null;
+  avatarUrl: string | null;
+  seniority: string | null;
+  isAi: boolean;
+}
+
+export interface LocalLastMessage {
+  key: string;
+  id: string | null;
+  text: string;
+  direction: string;
+  createdAt: string;
+}
+
+export interface LocalConversation {
+  id: string;
+  accountId: string;
+  specialistId: string | null;
+  status: string;
+  lastMessageAt: string | null;
+  /** What the UI shows: the pending local value while an archive entry is queued, else the server's. */
+  archivedAt: string | null;
+  serverArchivedAt: string | null;
+  pendingArchive: Flag;
+  archived: Flag;
+  chatwootConversationId: string | null;
+  createdAt: string;
+  updatedAt: string | null;
+  changeSeq: number;
+  specialist: LocalSpecialistSummary | null;
+  lastMessage: LocalLastMessage | null;
+  unreadCount: number;
+  /** Newest of last_message_at and the last local message (R4.2); list order, descending. */
+  sortAt: string;
+}
+
+export interface LocalReadCursor {
+  conversationId: string;
+  messageId: string | null;
+  /** orderKey of the cursor's message; '' before any. */
+  orderKey: string;
+  lastReadAt: string | null;
+  changeSeq: number;
+  /** A local move not yet confirmed by the server. */
+  pending: Flag;
+  /** The server's position, restored when the server refuses the local move for good. */
+  serverMessageId: string | null;
+  serverOrderKey: string;
+}
+
+export interface LocalSpecialist extends LocalSpecialistSummary {
+  bio: string | null;
+  skills: string[];
+  chatwootInboxId: number | null;
+  /** 1 when the account may use it (get_active_specialists). */
+  active: Flag;
+}
+
+export interface LocalAccount {
+  id: string;
+  name: string;
+  plan: string | null;
+  specialistsMode: string | null;
+}
+
+export interface LocalTyping {
+  conversationId: string;
+  startedAt: number;
+}
+
+export interface FeedMeta {
+  key: 'feed';
+  accountId: string | null;
+  cursor: number;
+  /** Client time of the last completed pull; null before the first. */
+  pulledAt: number | null;
+}
+
+export interface ReferenceMeta {
+  key: 'reference';
+  loadedAt: number | null;
+  error: string | null;
+}
+
+export type MetaRow = FeedMeta | ReferenceMeta;
+
+export interface CommandResult {
+  id: string;
+  ok: boolean;
+  conversationId: string | null;
+  created: boolean | null;
+  error: string | null;
+  at: number;
+}

@@ -1,0 +1,88 @@
+// R1: the outbox. Commands queue entries in the same transaction as their local change; push.ts
+// sends them. Entries coalesce by key (one archive state and one read cursor per conversation), and a
+// revision number tells a response for an older value apart from the current one (R1.9).
+import type { Timings } from './constants.ts';
+import type { SyncDb } from './db/schema.ts';
+import type { JsonObject } from './json.ts';
+
+export type OutboxOp =
+  | { kind: 'send'; conversationId: string; correlationId: string; messageKey: string; text: string; payload: JsonObject | null }
+  | { kind: 'archive'; conversationId: string; archivedAt: string | null }
+  | { kind: 'read'; conversationId: string; messageId: string }
+  | {
+      kind: 'start';
+      requestId: string;
+      specialistId: string;
+      cardId: string | null;
+      welcomeText: string | null;
+      /** request-specialist: the message to send once the conversation exists. */
+      thenSend: { correlationId: string; text: string } | null;
+    }
+  | { kind: 'ensure-first'; requestId: string };
+
+export interface OutboxEntry {
+  seq?: number;
+  key: string;
+  op: OutboxOp;
+  /** Bumped whenever a coalescing command replaces `op`. */
+  rev: number;
+  attempts: number;
+  nextAttemptAt: number;
+  createdAt: number;
+  lastError: string | null;
+}
+
+export function outboxKey(op: OutboxOp): string {
+  switch (op.kind) {
+    case 'send':
+      return `send:${op.correlationId}`;
+    case 'archive':
+      return `archive:${op.conversationId}`;
+    case 'read':
+      return `read:${op.conversationId}`;
+    case 'start':
+    case 'ensure-first':
+      return `${op.kind}:${op.requestId}`;
+  }
+}
+
+/** Queues `op` (inside the caller's transaction); an entry with the same key takes the new value. */
+export async function queue(db: SyncDb, op: OutboxOp, now: number): Promise<void> {
+  const key = outboxKey(op);
+  const existing = await db.outbox.where('key').equals(key).first();
+  if (existing?.seq !== undefined) {
+    await db.outbox.update(existing.seq, { op, rev: existing.rev + 1, attempts: 0, nextAttemptAt: now, lastError: null });
+  } else {
+    await db.outbox.add({ key, op, rev: 0, attempts: 0, nextAttemptAt: now, createdAt: now, lastError: null });
+  }
+}
+
+/** R1.3: delay before attempt `attempts + 1` after `attempts` transient failures. */
+export function retryDelay(attempts: number, t: Pick<Timings, 'retryStartMs' | 'retryFactor' | 'retryMaxMs'>): number {
+  return Math.min(t.retryStartMs * t.retryFactor ** Math.max(0, attempts - 1), t.retryMaxMs);
+}
+
+export interface DuePlan {
+  due: OutboxEntry[];
+  /** When the earliest entry not due now becomes due; null when none waits. */
+  nextDueAt: number | null;
+}
+
+/**
+ * R1.8: entries in queue order; a send waits while an earlier send of the same conversation is
+ * queued, so messages reach the server in the order they were typed.
+ */
+export function pickDue(entries: OutboxEntry[], now: number): DuePlan {
+  const sorted = [...entries].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+  const sendsAhead = new Set<string>();
+  const due: OutboxEntry[] = [];
+  let nextDueAt: number | null = null;
+  for (const e of sorted) {
+    const blocked = e.op.kind === 'send' && sendsAhead.has(e.op.conversationId);
+    if (e.op.kind === 'send') sendsAhead.add(e.op.conversationId);
+    if (blocked) continue;
+    if (e.nextAttemptAt <= now) due.push(e);
+    else nextDueAt = nextDueAt === null ? e.nextAttemptAt : Math.min(nextDueAt, e.nextAttemptAt);
+  }
+  return { due, nextDueAt };
+}

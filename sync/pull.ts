@@ -1,0 +1,58 @@
+// R5.1/R5.2: the change feed. One request for the whole account (sync_pull since the cursor), paged
+// until has_more is false; each page lands in one transaction together with the new cursor.
+import { applyRemoteChanges, readFeed } from './apply.ts';
+import { PULL_PAGE_LIMIT } from './constants.ts';
+import type { SyncDb } from './db/schema.ts';
+import { mergeSpecialists } from './merge/specialist.ts';
+import { ServerError, type ServerApi } from './server/api.ts';
+
+export interface PullResult {
+  pages: number;
+  /** Whether anything stored changed. */
+  changed: boolean;
+  cursor: number;
+}
+
+export async function pullFeed(db: SyncDb, server: ServerApi, userId: string, now: () => number, limit = PULL_PAGE_LIMIT): Promise<PullResult> {
+  let pages = 0;
+  let changed = false;
+  let cursor = (await readFeed(db)).cursor;
+  for (;;) {
+    const page = await server.pull(cursor, limit);
+    pages++;
+    const r = await applyRemoteChanges(
+      db,
+      { conversations: page.conversations, messages: page.messages, readCursors: page.read_cursors, deleted: page.deleted },
+      userId,
+      { kind: 'page', cursor: page.cursor },
+    );
+    changed ||= r.changed;
+    // A page that does not move the cursor but promises more would loop for ever.
+    if (page.has_more && r.cursor <= cursor) throw new ServerError('permanent', 'sync_pull did not advance its cursor', null);
+    cursor = r.cursor;
+    if (!page.has_more) break;
+  }
+  const feed = await readFeed(db);
+  await db.meta.put({ ...feed, pulledAt: now() });
+  return { pages, changed, cursor };
+}
+
+/** The account and the specialists it may use (the specialists screen and conversation avatars). */
+export async function pullReference(db: SyncDb, server: ServerApi, accountId: string, now: () => number): Promise<void> {
+  try {
+    const [account, specialists] = await Promise.all([server.fetchAccount(accountId), server.fetchActiveSpecialists(accountId)]);
+    const local = mergeSpecialists(specialists, new Set(specialists.map((s) => s.id)));
+    await db.transaction('rw', db.account, db.specialists, db.meta, async () => {
+      await db.account.clear();
+      await db.account.put({ id: account.id, name: account.name, plan: account.plan, specialistsMode: account.specialists_mode });
+      await db.specialists.toCollection().modify({ active: 0 });
+      await db.specialists.bulkPut(local);
+      await db.meta.put({ key: 'reference', loadedAt: now(), error: null });
+    });
+  } catch (err) {
+    const previous = await db.meta.get('reference');
+    const loadedAt = previous?.key === 'reference' ? previous.loadedAt : null;
+    await db.meta.put({ key: 'reference', loadedAt, error: err instanceof Error ? err.message : String(err) });
+    throw err;
+  }
+}

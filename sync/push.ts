@@ -1,0 +1,158 @@
+// Sends the outbox (R1.3–R1.10). One entry at a time in queue order; each outcome is written in one
+// transaction: success merges the server's reply and removes the entry (unless a newer value replaced
+// it meanwhile, R1.9), a permanent refusal fails or reverts, a transient failure schedules a retry.
+import { applyRemoteChanges } from './apply.ts';
+import type { Timings } from './constants.ts';
+import type { SyncDb } from './db/schema.ts';
+import { revertArchive } from './merge/conversation.ts';
+import { revertCursor } from './merge/read-cursor.ts';
+import { pickDue, retryDelay, type OutboxEntry, type OutboxOp } from './outbox.ts';
+import { errorText, isTransient, type ServerApi } from './server/api.ts';
+import { toServerError } from './server/classify.ts';
+import { refreshSummaries } from './summary-store.ts';
+import { TEXT_REQUEST_FAILED, TEXT_SEND_FAILED, TEXT_START_FAILED } from './texts.ts';
+import { writeOptimisticMessage } from './commands/write-message.ts';
+
+export interface PushDeps {
+  db: SyncDb;
+  server: ServerApi;
+  userId: string;
+  now: () => number;
+  timings: Pick<Timings, 'retryStartMs' | 'retryFactor' | 'retryMaxMs'>;
+  /** A start created a conversation the feed has not brought yet. */
+  onPullNeeded: () => void;
+}
+
+export interface FlushResult {
+  pushed: number;
+  nextDueAt: number | null;
+}
+
+type Op<K extends OutboxOp['kind']> = Extract<OutboxOp, { kind: K }>;
+
+/** Removes the entry if it still holds the value that was sent; true when removed. */
+async function settle(db: SyncDb, entry: OutboxEntry): Promise<boolean> {
+  if (entry.seq === undefined) return false;
+  const current = await db.outbox.get(entry.seq);
+  if (!current || current.rev !== entry.rev) return false;
+  await db.outbox.delete(entry.seq);
+  return true;
+}
+
+async function onSend(d: PushDeps, entry: OutboxEntry, op: Op<'send'>): Promise<void> {
+  const res = await d.server.sendMessage({ conversationId: op.conversationId, text: op.text, correlationId: op.correlationId, payload: op.payload });
+  await d.db.transaction('rw', d.db.syncTables, async () => {
+    await settle(d.db, entry);
+    if ('row' in res) {
+      await applyRemoteChanges(d.db, { messages: [res.row] }, d.userId);
+    } else {
+      const m = await d.db.messages.get(op.messageKey);
+      if (m && m.serverId === null) await d.db.messages.put({ ...m, state: 'sent', confirmedAt: d.now() });
+    }
+  });
+}
+
+async function onArchive(d: PushDeps, entry: OutboxEntry, op: Op<'archive'>): Promise<void> {
+  const row = await d.server.setArchived(op.conversationId, op.archivedAt);
+  await d.db.transaction('rw', d.db.syncTables, async () => {
+    if (await settle(d.db, entry)) {
+      const c = await d.db.conversations.get(op.conversationId);
+      if (c) await d.db.conversations.put({ ...c, pendingArchive: 0 });
+    }
+    if (row) await applyRemoteChanges(d.db, { conversations: [row] }, d.userId);
+  });
+}
+
+async function onRead(d: PushDeps, entry: OutboxEntry, op: Op<'read'>): Promise<void> {
+  const row = await d.server.markRead(op.conversationId, op.messageId);
+  await d.db.transaction('rw', d.db.syncTables, async () => {
+    if (await settle(d.db, entry)) {
+      const c = await d.db.readCursors.get(op.conversationId);
+      if (c && c.messageId === op.messageId) await d.db.readCursors.put({ ...c, pending: 0 });
+    }
+    if (row) await applyRemoteChanges(d.db, { readCursors: [row] }, d.userId);
+  });
+}
+
+async function onStart(d: PushDeps, entry: OutboxEntry, op: Op<'start'> | Op<'ensure-first'>): Promise<void> {
+  const res =
+    op.kind === 'start'
+      ? await d.server.startConversation({ specialistId: op.specialistId, cardId: op.cardId, welcomeText: op.welcomeText })
+      : await d.server.ensureFirstConversation();
+  await d.db.transaction('rw', d.db.syncTables, async () => {
+    await settle(d.db, entry);
+    await d.db.results.put({ id: op.requestId, ok: true, conversationId: res.conversation_id, created: res.created, error: null, at: d.now() });
+    if (op.kind === 'start' && op.thenSend) {
+      await writeOptimisticMessage(d.db, {
+        conversationId: res.conversation_id,
+        text: op.thenSend.text,
+        correlationId: op.thenSend.correlationId,
+        payload: null,
+        userId: d.userId,
+        now: d.now(),
+      });
+    }
+  });
+  d.onPullNeeded();
+}
+
+/** R1.4/R1.6/R1.7/R1.10: the server said no for good. */
+async function onRefused(d: PushDeps, entry: OutboxEntry, err: unknown): Promise<void> {
+  const op = entry.op;
+  await d.db.transaction('rw', d.db.syncTables, async () => {
+    if (!(await settle(d.db, entry))) return;
+    if (op.kind === 'send') {
+      const m = await d.db.messages.get(op.messageKey);
+      if (m && m.state === 'sending') await d.db.messages.put({ ...m, state: 'failed', error: errorText(err, TEXT_SEND_FAILED) });
+    } else if (op.kind === 'archive') {
+      const c = await d.db.conversations.get(op.conversationId);
+      if (c) await d.db.conversations.put(revertArchive(c));
+    } else if (op.kind === 'read') {
+      const c = await d.db.readCursors.get(op.conversationId);
+      if (c) await d.db.readCursors.put(revertCursor(c));
+      await refreshSummaries(d.db, [op.conversationId]);
+    } else {
+      const text = op.kind === 'start' && op.thenSend ? TEXT_REQUEST_FAILED : TEXT_START_FAILED;
+      await d.db.results.put({ id: op.requestId, ok: false, conversationId: null, created: null, error: text, at: d.now() });
+    }
+  });
+}
+
+async function onTransient(d: PushDeps, entry: OutboxEntry, err: unknown): Promise<void> {
+  if (entry.seq === undefined) return;
+  const seq = entry.seq;
+  await d.db.transaction('rw', d.db.outbox, async () => {
+    const current = await d.db.outbox.get(seq);
+    if (!current) return;
+    const attempts = current.attempts + 1;
+    await d.db.outbox.update(seq, { attempts, nextAttemptAt: d.now() + retryDelay(attempts, d.timings), lastError: errorText(err, 'network error') });
+  });
+}
+
+async function pushOne(d: PushDeps, entry: OutboxEntry): Promise<boolean> {
+  const op = entry.op;
+  try {
+    if (op.kind === 'send') await onSend(d, entry, op);
+    else if (op.kind === 'archive') await onArchive(d, entry, op);
+    else if (op.kind === 'read') await onRead(d, entry, op);
+    else await onStart(d, entry, op);
+    return true;
+  } catch (err) {
+    const e = toServerError(err);
+    if (isTransient(e)) await onTransient(d, entry, e);
+    else await onRefused(d, entry, e);
+    return false;
+  }
+}
+
+/** Pushes every due entry; returns when the queue holds nothing due. */
+export async function flushOutbox(d: PushDeps): Promise<FlushResult> {
+  let pushed = 0;
+  for (let round = 0; round < 100; round++) {
+    const plan = pickDue(await d.db.outbox.toArray(), d.now());
+    if (plan.due.length === 0) return { pushed, nextDueAt: plan.nextDueAt };
+    for (const entry of plan.due) if (await pushOne(d, entry)) pushed++;
+  }
+  const plan = pickDue(await d.db.outbox.toArray(), d.now());
+  return { pushed, nextDueAt: plan.due.length ? d.now() : plan.nextDueAt };
+}

@@ -1,0 +1,102 @@
+// Read-only queries for the UI, made for dexie-react-hooks' useLiveQuery: each takes the engine's
+// `db` and returns a promise of plain rows (R4.2/R4.3).
+import { ASSISTANT_SPECIALIST_ID, UNREAD_BADGE_CAP } from './constants.ts';
+import type { SyncDb } from './db/schema.ts';
+import type { FeedMeta, LocalAccount, LocalConversation, LocalMessage, LocalSpecialist, LocalTyping, ReferenceMeta } from './local-types.ts';
+import { compareConversations } from './ordering.ts';
+import { conversationMessages } from './summary-store.ts';
+
+export type ConversationFilter = 'all' | 'unread' | 'active' | 'completed';
+
+export interface ConversationListOptions {
+  archived?: boolean;
+  q?: string;
+  filter?: ConversationFilter;
+}
+
+/** Case- and diacritics-insensitive text for search ('Žiadosť' matches 'ziadost'). */
+export function foldText(s: string): string {
+  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+}
+
+export function matchesFilter(c: LocalConversation, filter: ConversationFilter): boolean {
+  switch (filter) {
+    case 'all':
+      return true;
+    case 'unread':
+      return c.unreadCount > 0;
+    case 'active':
+      return c.status === 'active';
+    case 'completed':
+      return c.status !== 'active';
+  }
+}
+
+export function matchesSearch(c: LocalConversation, q: string): boolean {
+  const needle = foldText(q.trim());
+  if (needle === '') return true;
+  return [c.specialist?.name, c.specialist?.role, c.lastMessage?.text].some((s) => typeof s === 'string' && foldText(s).includes(needle));
+}
+
+export async function conversationList(db: SyncDb, opts: ConversationListOptions = {}): Promise<LocalConversation[]> {
+  const rows = await db.conversations.where('archived').equals(opts.archived ? 1 : 0).toArray();
+  const filter = opts.filter ?? 'all';
+  return rows.filter((c) => matchesFilter(c, filter) && matchesSearch(c, opts.q ?? '')).sort(compareConversations);
+}
+
+export function archivedCount(db: SyncDb): Promise<number> {
+  return db.conversations.where('archived').equals(1).count();
+}
+
+export function conversation(db: SyncDb, id: string): Promise<LocalConversation | undefined> {
+  return db.conversations.get(id);
+}
+
+/** The conversation's messages in order: created_at, then id (R4.1). */
+export function messages(db: SyncDb, conversationId: string): Promise<LocalMessage[]> {
+  return conversationMessages(db, conversationId);
+}
+
+/** The newest message the server has stored: what markRead should be called with. */
+export async function lastServerMessage(db: SyncDb, conversationId: string): Promise<LocalMessage | undefined> {
+  const all = await conversationMessages(db, conversationId);
+  for (let i = all.length - 1; i >= 0; i--) if (all[i]!.serverId !== null && all[i]!.origin === 'server') return all[i];
+  return undefined;
+}
+
+export async function specialists(db: SyncDb): Promise<LocalSpecialist[]> {
+  const rows = await db.specialists.where('active').equals(1).toArray();
+  return rows.sort((a, b) => a.name.localeCompare(b.name, 'sk'));
+}
+
+export async function account(db: SyncDb): Promise<LocalAccount | undefined> {
+  return db.account.toCollection().first();
+}
+
+export function typing(db: SyncDb, conversationId: string): Promise<LocalTyping | undefined> {
+  return db.typing.get(conversationId);
+}
+
+export async function assistantConversation(db: SyncDb): Promise<LocalConversation | undefined> {
+  return db.conversations.where('specialistId').equals(ASSISTANT_SPECIALIST_ID).first();
+}
+
+/** Messages typed here and not yet accepted by the server (sign-out would lose them). */
+export function unsentCount(db: SyncDb): Promise<number> {
+  return db.messages.where('state').anyOf('sending', 'failed').count();
+}
+
+export async function feed(db: SyncDb): Promise<FeedMeta | undefined> {
+  const row = await db.meta.get('feed');
+  return row?.key === 'feed' ? row : undefined;
+}
+
+export async function reference(db: SyncDb): Promise<ReferenceMeta | undefined> {
+  const row = await db.meta.get('reference');
+  return row?.key === 'reference' ? row : undefined;
+}
+
+/** The badge text: '99+' above the cap. */
+export function unreadBadge(count: number): string {
+  return count > UNREAD_BADGE_CAP ? `${UNREAD_BADGE_CAP}+` : String(count);
+}

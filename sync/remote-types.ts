@@ -1,0 +1,86 @@
+// Rows as the server sends them (sync_pull, RPC replies, realtime records): snake_case, as to_jsonb
+// renders them. Never stored as-is; merge/*.ts turns them into Local* rows.
+import type { JsonObject } from './json.ts';
+
+export interface RemoteSpecialist {
+  id: string;
+  name: string;
+  role: string | null;
+  avatar_url: string | null;
+  seniority: string | null;
+  is_ai: boolean;
+  bio?: string | null;
+  skills?: string[] | null;
+  chatwoot_inbox_id?: number | null;
+}
+
+export interface RemoteConversation {
+  id: string;
+  account_id: string;
+  specialist_id: string | null;
+  status: string;
+  last_message_at: string | null;
+  archived_at: string | null;
+  chatwoot_conversation_id: string | null;
+  created_at: string;
+  updated_at: string | null;
+  change_seq: number;
+  /** Present in sync_pull rows, absent in realtime records. */
+  specialist?: RemoteSpecialist | null;
+}
+
+export interface RemoteMessage {
+  id: string;
+  conversation_id: string;
+  account_id: string | null;
+  text: string | null;
+  type: string;
+  direction: string;
+  source: string | null;
+  chatwoot_message_id: string | null;
+  created_at: string;
+  read_at: string | null;
+  payload: JsonObject | null;
+  client_correlation_id: string | null;
+  sender_user_id: string | null;
+  change_seq: number;
+}
+
+export interface RemoteReadCursor {
+  user_id: string;
+  conversation_id: string;
+  account_id: string | null;
+  last_read_message_id: string | null;
+  last_read_at: string | null;
+  updated_at: string | null;
+  change_seq: number;
+}
+
+export type RemoteTable = 'conversations' | 'messages' | 'read_cursors';
+
+export interface RemoteDeleted {
+  table: string;
+  id: string;
+}
+
+export interface RemotePullPage {
+  conversations: RemoteConversation[];
+  messages: RemoteMessage[];
+  read_cursors: RemoteReadCursor[];
+  deleted: RemoteDeleted[];
+  cursor: number;
+  has_more: boolean;
+  account_change_seq: number;
+}
+
+export interface RemoteAccount {
+  id: string;
+  name: string;
+  plan: string | null;
+  specialists_mode: string | null;
+}
+
+export interface RemoteStartResult {
+  conversation_id: string;
+  created: boolean;
+}

@@ -1,0 +1,63 @@
+// What the engine needs from the server, as one injected interface: the engine's own Supabase
+// implementation (supabase-api.ts) in the app, anything in tests. Every method throws ServerError.
+import type { JsonObject } from '../json.ts';
+import type {
+  RemoteAccount,
+  RemoteConversation,
+  RemoteMessage,
+  RemotePullPage,
+  RemoteReadCursor,
+  RemoteSpecialist,
+  RemoteStartResult,
+} from '../remote-types.ts';
+
+/** transient: retry later (network, timeouts, 5xx, 401/408/429); permanent: the server said no. */
+export type ErrorKind = 'transient' | 'permanent';
+
+export class ServerError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly status: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ServerError';
+  }
+}
+
+export interface SendInput {
+  conversationId: string;
+  text: string;
+  correlationId: string;
+  payload: JsonObject | null;
+}
+
+/** The direct path returns the stored row; an external path may only accept the message. */
+export type SendResult = { row: RemoteMessage } | { accepted: true };
+
+export interface StartInput {
+  specialistId: string;
+  cardId: string | null;
+  welcomeText: string | null;
+}
+
+export interface ServerApi {
+  pull(since: number, limit: number): Promise<RemotePullPage>;
+  sendMessage(input: SendInput): Promise<SendResult>;
+  markRead(conversationId: string, messageId: string): Promise<RemoteReadCursor | null>;
+  /** Refusal (no row updated) is a permanent ServerError. */
+  setArchived(conversationId: string, archivedAt: string | null): Promise<RemoteConversation | null>;
+  startConversation(input: StartInput): Promise<RemoteStartResult>;
+  ensureFirstConversation(): Promise<RemoteStartResult>;
+  fetchAccountId(userId: string): Promise<string>;
+  fetchAccount(accountId: string): Promise<RemoteAccount>;
+  fetchActiveSpecialists(accountId: string): Promise<RemoteSpecialist[]>;
+}
+
+export function isTransient(err: unknown): boolean {
+  return !(err instanceof ServerError) || err.kind === 'transient';
+}
+
+export function errorText(err: unknown, fallback: string): string {
+  return err instanceof Error && err.message ? err.message : fallback;
+}

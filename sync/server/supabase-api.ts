@@ -1,0 +1,155 @@
+// ServerApi over supabase-js: RPCs through PostgREST, the chat functions through functions.invoke
+// (user-area.md section 7). Each call is tried once; the engine owns retries (postgrest-js's own
+// retry of GETs is switched off so back-off stays with the outbox and the machine).
+import { FunctionsHttpError, type SupabaseClient } from '@supabase/supabase-js';
+import { isJsonObject } from '../json.ts';
+import {
+  parseAccount,
+  parseConversation,
+  parseMessage,
+  parsePullPage,
+  parseReadCursor,
+  parseSpecialist,
+  parseStartResult,
+  RemoteShapeError,
+} from '../parse-remote.ts';
+import type { RemoteSpecialist } from '../remote-types.ts';
+import { ServerError, type ServerApi } from './api.ts';
+import { serverErrorFromStatus, toServerError } from './classify.ts';
+
+interface PgResult {
+  data: unknown;
+  error: { message: string; code?: string } | null;
+  status: number;
+}
+
+export interface SupabaseApiOptions {
+  /** Use the edge functions (start-conversation, ensure-first-conversation, conversation-read) rather than their RPCs. */
+  useFunctions?: boolean;
+}
+
+function fromPg(r: PgResult): unknown {
+  if (!r.error) return r.data;
+  // A function PostgREST does not know yet is a deploy in progress, not a refusal.
+  if (r.error.code === 'PGRST202') throw new ServerError('transient', r.error.message, r.status);
+  throw serverErrorFromStatus(r.status, r.error.message);
+}
+
+/** A composite-returning RPC answers with an object; a setof one with a list. */
+function single(data: unknown): unknown {
+  return Array.isArray(data) ? data[0] : data;
+}
+
+async function call<T>(run: () => PromiseLike<T>, parse: (v: T) => unknown): Promise<unknown> {
+  let result: T;
+  try {
+    result = await run();
+  } catch (err) {
+    throw toServerError(err);
+  }
+  try {
+    return parse(result);
+  } catch (err) {
+    if (err instanceof RemoteShapeError) throw new ServerError('permanent', err.message, null);
+    throw err;
+  }
+}
+
+async function invoke(supabase: SupabaseClient, name: string, body: Record<string, unknown> | undefined): Promise<unknown> {
+  let res: { data: unknown; error: unknown };
+  try {
+    res = await supabase.functions.invoke(name, body === undefined ? { method: 'POST' } : { method: 'POST', body });
+  } catch (err) {
+    throw toServerError(err);
+  }
+  if (!res.error) return res.data;
+  if (res.error instanceof FunctionsHttpError) {
+    const response = res.error.context as Response;
+    let message = res.error.message;
+    try {
+      const j: unknown = await response.json();
+      if (isJsonObject(j) && typeof j.error === 'string') message = j.error;
+    } catch {
+      // keep the generic message
+    }
+    throw serverErrorFromStatus(response.status, message);
+  }
+  throw toServerError(res.error);
+}
+
+function shape<T>(parse: (v: unknown) => T, v: unknown): T {
+  try {
+    return parse(v);
+  } catch (err) {
+    if (err instanceof RemoteShapeError) throw new ServerError('permanent', err.message, null);
+    throw err;
+  }
+}
+
+export function createSupabaseServerApi(supabase: SupabaseClient, opts: SupabaseApiOptions = {}): ServerApi {
+  const useFunctions = opts.useFunctions ?? true;
+  return {
+    async pull(since, limit) {
+      const data = await call(() => supabase.rpc('sync_pull', { p_since: since, p_limit: limit }), fromPg);
+      return shape(parsePullPage, data);
+    },
+    async sendMessage(input) {
+      const data = await call(
+        () =>
+          supabase.rpc('send_message', {
+            p_conversation_id: input.conversationId,
+            p_text: input.text,
+            p_client_correlation_id: input.correlationId,
+            p_payload: input.payload,
+          }),
+        fromPg,
+      );
+      return { row: shape(parseMessage, single(data)) };
+    },
+    async markRead(conversationId, messageId) {
+      const data = useFunctions
+        ? await invoke(supabase, 'conversation-read', { conversationId, last_read_message_id: messageId }).then((d) => (isJsonObject(d) ? d.cursor : null))
+        : await call(() => supabase.rpc('mark_read', { p_conversation_id: conversationId, p_message_id: messageId }), fromPg);
+      const row = single(data);
+      return row === null || row === undefined ? null : shape(parseReadCursor, row);
+    },
+    async setArchived(conversationId, archivedAt) {
+      const data = await call(() => supabase.from('conversations').update({ archived_at: archivedAt }).eq('id', conversationId).select(), fromPg);
+      const row = single(data);
+      // RLS hides what the caller may not change: no row updated is a refusal.
+      if (row === undefined || row === null) throw new ServerError('permanent', 'Conversation not found', 404);
+      return shape(parseConversation, row);
+    },
+    async startConversation(input) {
+      const data = useFunctions
+        ? await invoke(supabase, 'start-conversation', { specialist_id: input.specialistId, card_id: input.cardId, welcome_text: input.welcomeText })
+        : await call(
+            () => supabase.rpc('start_conversation', { p_specialist_id: input.specialistId, p_card_id: input.cardId, p_welcome_text: input.welcomeText }),
+            fromPg,
+          );
+      return shape(parseStartResult, single(data));
+    },
+    async ensureFirstConversation() {
+      const data = useFunctions ? await invoke(supabase, 'ensure-first-conversation', undefined) : await call(() => supabase.rpc('ensure_first_conversation'), fromPg);
+      return shape(parseStartResult, single(data));
+    },
+    async fetchAccountId(userId) {
+      const data = await call(() => supabase.from('account_users').select('account_id').eq('user_id', userId).retry(false).single(), fromPg);
+      if (!isJsonObject(data) || typeof data.account_id !== 'string') throw new ServerError('permanent', 'Account ID not found', 404);
+      return data.account_id;
+    },
+    async fetchAccount(accountId) {
+      const data = await call(() => supabase.from('accounts').select('id, name, plan, specialists_mode').eq('id', accountId).retry(false).single(), fromPg);
+      return shape(parseAccount, data);
+    },
+    async fetchActiveSpecialists(accountId) {
+      const links = await call(() => supabase.rpc('get_active_specialists', { p_account_id: accountId }), fromPg);
+      const ids = (Array.isArray(links) ? links : [])
+        .map((l: unknown) => (isJsonObject(l) && typeof l.specialist_id === 'string' ? l.specialist_id : null))
+        .filter((id): id is string => id !== null);
+      if (ids.length === 0) return [];
+      const rows = await call(() => supabase.from('specialists').select('*').in('id', ids).retry(false), fromPg);
+      return (Array.isArray(rows) ? rows : []).map((r: unknown): RemoteSpecialist => shape(parseSpecialist, r));
+    },
+  };
+}

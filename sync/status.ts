@@ -1,0 +1,97 @@
+// R7.7: what the banners need, from the machine's context, published only once a new value has
+// held for the debounce time so a brief blip does not flash a banner.
+import type { Clock, TimerId } from './clock.ts';
+import type { SyncContext } from './machine.ts';
+import { TEXT_LOAD_FAILED, TEXT_LOAD_FAILED_AFTER_RECONNECT, TEXT_OFFLINE } from './texts.ts';
+
+export type Connection = 'online' | 'offline' | 'fallback' | 'error';
+
+export interface ConnectionStatus {
+  connection: Connection;
+  /** The spec's text for the banner, or null. */
+  error: string | null;
+}
+
+export interface SyncStatus extends ConnectionStatus {
+  /** The feed has been pulled at least once (now or in an earlier session): local data is complete. */
+  loaded: boolean;
+  /** This tab runs the sync (the others follow through IndexedDB). */
+  leader: boolean;
+}
+
+type StatusInputs = Pick<SyncContext, 'online' | 'pullFailed' | 'pullReason' | 'linkUp' | 'hasLink' | 'everConnected' | 'linkFailures'>;
+
+export function rawStatus(c: StatusInputs): ConnectionStatus {
+  if (!c.online) return { connection: 'offline', error: TEXT_OFFLINE };
+  if (c.pullFailed) return { connection: 'error', error: c.pullReason === 'reconnect' ? TEXT_LOAD_FAILED_AFTER_RECONNECT : TEXT_LOAD_FAILED };
+  if (c.linkUp) return { connection: 'online', error: null };
+  // Until the first subscription attempt has failed, realtime is just connecting.
+  if (c.hasLink && !c.everConnected && c.linkFailures === 0) return { connection: 'online', error: null };
+  return { connection: 'fallback', error: null };
+}
+
+export function sameConnection(a: ConnectionStatus, b: ConnectionStatus): boolean {
+  return a.connection === b.connection && a.error === b.error;
+}
+
+export interface StatusStore {
+  get(): SyncStatus;
+  /** A new raw connection status; published after it holds for the debounce time. */
+  setConnection(next: ConnectionStatus): void;
+  /** Published at once. */
+  patch(p: Partial<Pick<SyncStatus, 'loaded' | 'leader'>>): void;
+  /** Publishes a status as is (a follower tab mirroring the leader's). */
+  replace(s: SyncStatus): void;
+  subscribe(fn: (s: SyncStatus) => void): () => void;
+  dispose(): void;
+}
+
+export function createStatusStore(clock: Clock, debounceMs: number, initial: SyncStatus): StatusStore {
+  let current = initial;
+  let pending: ConnectionStatus | null = null;
+  let timer: TimerId | null = null;
+  const listeners = new Set<(s: SyncStatus) => void>();
+  const publish = (next: SyncStatus) => {
+    current = next;
+    for (const fn of [...listeners]) fn(current);
+  };
+  const cancel = () => {
+    if (timer !== null) clock.clearTimeout(timer);
+    timer = null;
+    pending = null;
+  };
+  return {
+    get: () => current,
+    setConnection(next) {
+      if (sameConnection(next, current)) {
+        cancel();
+        return;
+      }
+      if (pending && sameConnection(pending, next)) return;
+      cancel();
+      pending = next;
+      timer = clock.setTimeout(() => {
+        timer = null;
+        const p = pending;
+        pending = null;
+        if (p) publish({ ...current, ...p });
+      }, debounceMs);
+    },
+    patch(p) {
+      const next = { ...current, ...p };
+      if (next.loaded !== current.loaded || next.leader !== current.leader) publish(next);
+    },
+    replace(s) {
+      cancel();
+      publish(s);
+    },
+    subscribe(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+    dispose() {
+      cancel();
+      listeners.clear();
+    },
+  };
+}

@@ -1,0 +1,9 @@
+// The spec's texts that the engine itself produces (user-area.md sections 4, 7 and 8).
+export const TEXT_OFFLINE = 'Problém s internetom, skontrolujte svoje pripojenie';
+export const TEXT_LOAD_FAILED = 'Nepodarilo sa načítať konverzácie';
+export const TEXT_LOAD_FAILED_AFTER_RECONNECT = 'Nepodarilo sa načítať konverzácie po obnovení pripojenia';
+export const TEXT_SEND_FAILED = 'Failed to send message';
+export const TEXT_START_FAILED = 'Nepodarilo sa spustiť konverzáciu. Skúste to znova.';
+export const TEXT_REQUEST_NO_ACCOUNT = 'Nepodarilo sa identifikovať účet';
+export const TEXT_REQUEST_FAILED = 'Nepodarilo sa odoslať žiadosť. Skúste to znova.';
+export const REQUEST_SPECIALIST_PREFIX = 'Mám záujem o vytvorenie projektu s ';

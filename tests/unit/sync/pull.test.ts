@@ -1,0 +1,146 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scopeToAccount } from '../../../sync/account-scope.ts';
+import { applyRemoteChanges, readFeed } from '../../../sync/apply.ts';
+import { sendMessage } from '../../../sync/commands/send-message.ts';
+import type { SyncDb } from '../../../sync/db/schema.ts';
+import { handleTransportEvent } from '../../../sync/events.ts';
+import { pullFeed, pullReference } from '../../../sync/pull.ts';
+import { conversationList, messages, specialists } from '../../../sync/queries.ts';
+import { commandContext, freshDb } from './helpers/local-db.ts';
+import { FakeServer } from './helpers/fake-server.ts';
+
+let db: SyncDb;
+let server: FakeServer;
+const now = () => 1000;
+
+beforeEach(async () => {
+  ({ db } = await freshDb());
+  server = new FakeServer();
+  await scopeToAccount(db, server.accountId);
+});
+afterEach(() => db.close());
+
+describe('R5 change feed', () => {
+  it('R5.1 a pull pages sync_pull until has_more is false and stores the cursor with each page', async () => {
+    const c = server.addConversation();
+    for (let i = 0; i < 12; i++) server.addMessage(c.id, { text: `m${i}` });
+    const r = await pullFeed(db, server.api(), 'user-1', now, 5);
+    // 12 messages and the conversation's latest version (each message also bumped it): 13 rows.
+    expect(r.pages).toBe(3);
+    expect(r.cursor).toBe(server.seq);
+    expect((await readFeed(db)).cursor).toBe(server.seq);
+    expect((await messages(db, c.id)).map((m) => m.text)).toEqual(Array.from({ length: 12 }, (_, i) => `m${i}`));
+    expect(server.calls.filter((x) => x.method === 'pull').map((x) => x.args[0])).toEqual([0, 10, 20]);
+  });
+
+  it('R5.1 a failed page keeps what earlier pages stored; the next pull continues from there', async () => {
+    const c = server.addConversation();
+    for (let i = 0; i < 8; i++) server.addMessage(c.id);
+    const api = server.api();
+    let n = 0;
+    const flaky = { ...api, pull: (s: number, l: number) => (++n === 2 ? Promise.reject(new Error('fetch failed')) : api.pull(s, l)) };
+    await expect(pullFeed(db, flaky, 'user-1', now, 5)).rejects.toThrow('fetch failed');
+    expect((await readFeed(db)).cursor).toBe(10);
+    await pullFeed(db, flaky, 'user-1', now, 5);
+    expect(await db.messages.count()).toBe(8);
+  });
+
+  it('R5.2 the cursor never moves back, and a page that does not advance while promising more stops the loop', async () => {
+    server.addConversation();
+    await pullFeed(db, server.api(), 'user-1', now);
+    await applyRemoteChanges(db, {}, 'user-1', { kind: 'page', cursor: 1 });
+    expect((await readFeed(db)).cursor).toBe(server.seq);
+    const stuck = { ...server.api(), pull: async () => ({ ...server.page(0, 1), cursor: 0, has_more: true }) };
+    await expect(pullFeed(db, stuck, 'user-1', now)).rejects.toThrow('did not advance');
+  });
+
+  it('R5.3 a realtime row that is the next number moves the cursor; one that skips ahead asks for a pull', async () => {
+    const c = server.addConversation();
+    await pullFeed(db, server.api(), 'user-1', now);
+    const m1 = server.addMessage(c.id); // seq+1 (message) and seq+2 (conversation last_message_at)
+    const r1 = await handleTransportEvent(db, 'user-1', { kind: 'row', table: 'messages', op: 'INSERT', record: m1, oldRecord: {} }, 0);
+    expect(r1.needPull).toBe(false);
+    expect((await readFeed(db)).cursor).toBe(m1.change_seq);
+    server.addMessage(c.id);
+    const m3 = server.addMessage(c.id);
+    const r3 = await handleTransportEvent(db, 'user-1', { kind: 'row', table: 'messages', op: 'INSERT', record: m3, oldRecord: {} }, 0);
+    expect(r3.needPull).toBe(true);
+    // The row itself shows at once; the cursor waits for the pull.
+    expect((await db.messages.count())).toBe(2);
+    expect((await readFeed(db)).cursor).toBe(m1.change_seq);
+    // A duplicate or older delivery changes nothing.
+    const again = await handleTransportEvent(db, 'user-1', { kind: 'row', table: 'messages', op: 'INSERT', record: m1, oldRecord: {} }, 0);
+    expect(again).toMatchObject({ needPull: false, changed: false });
+    await pullFeed(db, server.api(), 'user-1', now);
+    expect(await db.messages.count()).toBe(3);
+  });
+
+  it('R5.3 an unreadable record asks for a pull instead of failing', async () => {
+    const r = await handleTransportEvent(db, 'user-1', { kind: 'row', table: 'messages', op: 'INSERT', record: { id: 1 }, oldRecord: {} }, 0);
+    expect(r.needPull).toBe(true);
+  });
+
+  it('R2.6 deletions remove the conversation with its messages and cursor', async () => {
+    const c = server.addConversation();
+    const m = server.addMessage(c.id);
+    await pullFeed(db, server.api(), 'user-1', now);
+    await applyRemoteChanges(db, { deleted: [{ table: 'messages', id: m.id }] }, 'user-1');
+    expect(await db.messages.count()).toBe(0);
+    expect((await db.conversations.get(c.id))?.lastMessage).toBeNull();
+    await handleTransportEvent(db, 'user-1', { kind: 'row', table: 'conversations', op: 'DELETE', record: {}, oldRecord: { id: c.id } }, 0);
+    expect(await db.conversations.count()).toBe(0);
+  });
+
+  it('R5.5 starting in another account clears the synced rows and the cursor but keeps queued commands', async () => {
+    const c = server.addConversation();
+    await pullFeed(db, server.api(), 'user-1', now);
+    await sendMessage(commandContext(db), { conversationId: c.id, text: 'čaká' });
+    expect(await scopeToAccount(db, 'acc-2')).toBe(true);
+    expect(await db.conversations.count()).toBe(0);
+    expect(await db.messages.count()).toBe(0);
+    expect((await readFeed(db)).cursor).toBe(0);
+    expect(await db.outbox.count()).toBe(1);
+    expect(await scopeToAccount(db, 'acc-2')).toBe(false);
+  });
+
+  it('invariant 5: rows of another account are never stored', async () => {
+    const c = server.addConversation({ account_id: 'acc-other' });
+    server.addMessage(c.id, { account_id: 'acc-other' });
+    await pullFeed(db, server.api(), 'user-1', now);
+    expect(await db.conversations.count()).toBe(0);
+    expect(await db.messages.count()).toBe(0);
+  });
+
+  it('R2.5 only the caller’s own read cursors are stored', async () => {
+    const c = server.addConversation();
+    const m = server.addMessage(c.id);
+    await pullFeed(db, server.api(), 'user-1', now);
+    const other = { user_id: 'user-2', conversation_id: c.id, account_id: 'acc-1', last_read_message_id: m.id, last_read_at: null, updated_at: null, change_seq: 99 };
+    await applyRemoteChanges(db, { readCursors: [other] }, 'user-1');
+    expect(await db.readCursors.count()).toBe(0);
+    expect((await db.conversations.get(c.id))?.unreadCount).toBe(1);
+  });
+
+  it('R2.7 a cursor that arrives before its message counts from that message once it is stored', async () => {
+    const c = server.addConversation();
+    const m1 = server.addMessage(c.id);
+    const m2 = server.addMessage(c.id);
+    await applyRemoteChanges(db, { conversations: [server.conversations.get(c.id)!] }, 'user-1');
+    const cursor = { user_id: 'user-1', conversation_id: c.id, account_id: 'acc-1', last_read_message_id: m1.id, last_read_at: null, updated_at: null, change_seq: 50 };
+    await applyRemoteChanges(db, { readCursors: [cursor] }, 'user-1');
+    await applyRemoteChanges(db, { messages: [m2, m1] }, 'user-1');
+    expect((await db.conversations.get(c.id))?.unreadCount).toBe(1);
+  });
+
+  it('pullReference stores the account and the specialists it may use', async () => {
+    await pullReference(db, server.api(), 'acc-1', now);
+    expect((await specialists(db)).map((s) => s.name)).toEqual(['Peter Človek', 'Zuzana AI']);
+    server.specialists = server.specialists.slice(0, 1);
+    await pullReference(db, server.api(), 'acc-1', now);
+    expect((await specialists(db)).map((s) => s.name)).toEqual(['Zuzana AI']);
+    server.fail('fetchAccount', 'transient');
+    await expect(pullReference(db, server.api(), 'acc-1', now)).rejects.toThrow();
+    expect((await db.meta.get('reference'))).toMatchObject({ loadedAt: 1000, error: 'fetch failed' });
+    expect(await conversationList(db)).toEqual([]);
+  });
+});

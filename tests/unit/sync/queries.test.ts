@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyRemoteChanges } from '../../../sync/apply.ts';
+import type { SyncDb } from '../../../sync/db/schema.ts';
+import { archivedCount, conversationList, foldText, lastServerMessage, unreadBadge, unsentCount } from '../../../sync/queries.ts';
+import { sendMessage } from '../../../sync/commands/send-message.ts';
+import { commandContext, freshDb } from './helpers/local-db.ts';
+import { FakeServer, HUMAN } from './helpers/fake-server.ts';
+
+let db: SyncDb;
+let server: FakeServer;
+let ids: { ai: string; human: string; done: string; archived: string };
+
+beforeEach(async () => {
+  ({ db } = await freshDb());
+  server = new FakeServer();
+  const ai = server.addConversation();
+  const human = server.addConversation({ specialist_id: HUMAN.id });
+  const done = server.addConversation({ status: 'completed' });
+  const archived = server.addConversation({ archived_at: '2025-01-01T00:00:00Z' });
+  server.addMessage(ai.id, { text: 'Navrhujem žiadosť o rozpočet' });
+  server.addMessage(human.id, { text: 'Ahoj', direction: 'user', sender_user_id: 'user-1' });
+  server.addMessage(done.id, { text: 'Hotovo' });
+  ids = { ai: ai.id, human: human.id, done: done.id, archived: archived.id };
+  await applyRemoteChanges(db, server.page(0, 100), 'user-1');
+  await db.readCursors.put({ conversationId: done.id, messageId: null, orderKey: '\uffff', lastReadAt: null, changeSeq: 0, pending: 0, serverMessageId: null, serverOrderKey: '' });
+  const { refreshSummaries } = await import('../../../sync/summary-store.ts');
+  await db.transaction('rw', db.syncTables, () => refreshSummaries(db, [done.id]));
+});
+afterEach(() => db.close());
+
+describe('R4.3 conversation list', () => {
+  it('R4.3 filters by archived, unread, active and completed, newest first', async () => {
+    expect((await conversationList(db)).map((c) => c.id)).toEqual([ids.done, ids.human, ids.ai]);
+    expect((await conversationList(db, { archived: true })).map((c) => c.id)).toEqual([ids.archived]);
+    expect(await archivedCount(db)).toBe(1);
+    expect((await conversationList(db, { filter: 'unread' })).map((c) => c.id)).toEqual([ids.ai]);
+    expect((await conversationList(db, { filter: 'active' })).map((c) => c.id)).toEqual([ids.human, ids.ai]);
+    expect((await conversationList(db, { filter: 'completed' })).map((c) => c.id)).toEqual([ids.done]);
+  });
+
+  it('R4.3 search matches specialist name and last message, ignoring case and diacritics', async () => {
+    expect((await conversationList(db, { q: 'ZIADOST' })).map((c) => c.id)).toEqual([ids.ai]);
+    expect((await conversationList(db, { q: 'človek' })).map((c) => c.id)).toEqual([ids.human]);
+    expect(await conversationList(db, { q: 'nič' })).toEqual([]);
+    expect(foldText('Žiadosť')).toBe('ziadost');
+  });
+
+  it('R4.2 a message typed here moves its conversation to the top at once', async () => {
+    await sendMessage(commandContext(db, { now: () => Date.parse('2030-01-01T00:00:00Z') }), { conversationId: ids.ai, text: 'Nová' });
+    expect((await conversationList(db))[0]?.id).toBe(ids.ai);
+    expect(await unsentCount(db)).toBe(1);
+    expect((await lastServerMessage(db, ids.ai))?.text).toBe('Navrhujem žiadosť o rozpočet');
+  });
+
+  it('the unread badge shows 99+ above 99', () => {
+    expect([unreadBadge(5), unreadBadge(99), unreadBadge(100)]).toEqual(['5', '99', '99+']);
+  });
+});
