@@ -31,6 +31,8 @@ export type SwipeEvent =
   | { type: 'move'; x: number; y: number }
   | { type: 'end'; x: number; y: number }
   | { type: 'cancel' }
+  /** Keyboard focus reached the action: show it without a gesture. */
+  | { type: 'open' }
   | { type: 'reset' };
 
 export const initialSwipe: SwipeState = {
@@ -79,6 +81,8 @@ export function swipeReducer(state: SwipeState, event: SwipeEvent): SwipeState {
     }
     case 'cancel':
       return { ...state, phase: 'idle', offset: restingOffset(state.revealed) };
+    case 'open':
+      return { ...state, phase: 'idle', revealed: true, offset: -SWIPE.revealWidth };
     case 'reset':
       return { ...initialSwipe };
   }

@@ -60,6 +60,9 @@ describe('swipe-to-archive thresholds (user-area.md section 9)', () => {
     const tapped = gesture('touch', 0, 0, open);
     expect(tapped).toMatchObject({ revealed: false, offset: 0, suppressClick: true });
   });
+  it('opens without a gesture when the action gets keyboard focus', () => {
+    expect(swipeReducer(initialSwipe, { type: 'open' })).toMatchObject({ revealed: true, offset: -80 });
+  });
   it('lets a tap on a closed row through', () => {
     expect(gesture('touch', 2, 1).suppressClick).toBe(false);
   });
