@@ -301,3 +301,11 @@ test('routes: / redirects, unknown paths show the 404 page', async ({ page }) =>
   await expect(page.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/');
   await shot(page, 'not-found');
 });
+
+test('pages change with a 0.22 s animation, and without one under reduced motion', async ({ page }) => {
+  const animation = () => page.locator('.page-enter').first().evaluate((el) => `${getComputedStyle(el).animationName} ${getComputedStyle(el).animationDuration}`);
+  await page.goto('/auth/login');
+  expect(await animation()).toBe('page-enter 0.22s');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  expect(await animation()).toMatch(/^none /);
+});
