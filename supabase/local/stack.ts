@@ -114,7 +114,9 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
   let realtime: RealtimeServer | undefined;
   let workers: Workers | undefined;
   let boundPort = config.port;
-  const publicUrl = () => config.publicUrl ?? `http://localhost:${boundPort}`;
+  // Bound to one address (tests bind 127.0.0.1): links must point at exactly that origin.
+  const publicHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const publicUrl = () => config.publicUrl ?? `http://${publicHost}:${boundPort}`;
 
   // The server binds first so that a busy port fails before anything else starts.
   const server = createServer();

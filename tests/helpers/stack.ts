@@ -28,7 +28,6 @@ export async function startTestStack(
   const logs: string[] = [];
   const stack = await startStack(config, { log: (l) => logs.push(l), ...opts });
   return Object.assign(stack, {
-    url: `http://127.0.0.1:${stack.port}`,
     dataDir,
     destroy: async () => {
       await stack.stop();

@@ -1,0 +1,101 @@
+// Links one of our conversations to a Chatwoot conversation in its specialist's API inbox: the
+// account's contact in that inbox is made once through the public client API (which is what hands
+// out the contact's pubsub_token) and kept in chatwoot_contacts; the Chatwoot conversation id is
+// stored on our conversation. Idempotent: an already linked conversation is returned as it is.
+import type { Db } from '../clients.ts';
+import { HttpError } from '../http.ts';
+import { ChatwootError, chatwootApi } from './api.ts';
+import type { ChatwootSettings } from './settings.ts';
+
+export interface LinkedConversation {
+  id: string;
+  account_id: string;
+  chatwoot_conversation_id: number;
+  inbox_id: number;
+}
+
+interface ConversationRow {
+  id: string;
+  account_id: string;
+  chatwoot_conversation_id: number | null;
+  specialist: { chatwoot_inbox_id: number | null } | null;
+}
+
+async function publicApi<T>(s: ChatwootSettings, path: string, body: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(`${s.baseUrl}/public/api/v1${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch (err) {
+    throw new ChatwootError(502, `Chatwoot je nedostupný: ${(err as Error).message}`);
+  }
+  const parsed = (await res.json().catch(() => null)) as T & { error?: string; message?: string };
+  if (!res.ok) throw new ChatwootError(res.status, `Chatwoot ${res.status}: ${parsed?.error ?? parsed?.message ?? res.statusText}`);
+  return parsed;
+}
+
+async function contactFor(db: Db, s: ChatwootSettings, accountId: string, inboxId: number): Promise<{ source_id: string; identifier: string }> {
+  const existing = await db
+    .from('chatwoot_contacts')
+    .select('source_id')
+    .eq('account_id', accountId)
+    .eq('inbox_id', inboxId)
+    .maybeSingle<{ source_id: string }>();
+  if (existing.data) return { source_id: existing.data.source_id, identifier: '' };
+  const inboxes = await chatwootApi<{ payload?: { id: number; inbox_identifier?: string }[] }>(s, 'GET', '/inboxes');
+  const identifier = inboxes.payload?.find((i) => i.id === inboxId)?.inbox_identifier;
+  if (!identifier) throw new HttpError(400, 'Chatwoot inbox ID not found for specialist');
+  const account = await db.from('accounts').select('name, owner_email').eq('id', accountId).single<{ name: string; owner_email: string | null }>();
+  const contact = await publicApi<{ id: number; source_id: string; pubsub_token: string }>(s, `/inboxes/${identifier}/contacts`, {
+    identifier: `poradna-account-${accountId}`,
+    name: account.data?.name ?? 'Poradňa',
+    ...(account.data?.owner_email ? { email: account.data.owner_email } : {}),
+  });
+  const saved = await db
+    .from('chatwoot_contacts')
+    .upsert(
+      { account_id: accountId, inbox_id: inboxId, contact_id: contact.id, source_id: contact.source_id, pubsub_token: contact.pubsub_token },
+      { onConflict: 'account_id,inbox_id', ignoreDuplicates: true },
+    );
+  if (saved.error) throw new HttpError(500, 'Could not store the Chatwoot contact');
+  return { source_id: contact.source_id, identifier };
+}
+
+export async function ensureLinked(db: Db, s: ChatwootSettings, conversationId: string): Promise<LinkedConversation> {
+  const row = await db
+    .from('conversations')
+    .select('id, account_id, chatwoot_conversation_id, specialist:specialists(chatwoot_inbox_id)')
+    .eq('id', conversationId)
+    .maybeSingle<ConversationRow>();
+  if (row.error) throw new HttpError(500, 'Could not read the conversation');
+  if (!row.data) throw new HttpError(404, 'Conversation not found');
+  const inboxId = row.data.specialist?.chatwoot_inbox_id;
+  if (!inboxId) throw new HttpError(400, 'Chatwoot inbox ID not found for specialist');
+  if (row.data.chatwoot_conversation_id) {
+    return { id: row.data.id, account_id: row.data.account_id, chatwoot_conversation_id: row.data.chatwoot_conversation_id, inbox_id: inboxId };
+  }
+  const contact = await contactFor(db, s, row.data.account_id, inboxId);
+  let identifier = contact.identifier;
+  if (!identifier) {
+    const inboxes = await chatwootApi<{ payload?: { id: number; inbox_identifier?: string }[] }>(s, 'GET', '/inboxes');
+    identifier = inboxes.payload?.find((i) => i.id === inboxId)?.inbox_identifier ?? '';
+  }
+  const conv = await publicApi<{ id: number }>(s, `/inboxes/${identifier}/contacts/${contact.source_id}/conversations`, {
+    custom_attributes: { poradna_conversation_id: conversationId },
+  });
+  // Only link if still unlinked: a concurrent call may have won; then use its link.
+  const upd = await db
+    .from('conversations')
+    .update({ chatwoot_conversation_id: conv.id })
+    .eq('id', conversationId)
+    .is('chatwoot_conversation_id', null)
+    .select('chatwoot_conversation_id')
+    .maybeSingle<{ chatwoot_conversation_id: number }>();
+  if (upd.error) throw new HttpError(500, 'Could not link the conversation to Chatwoot');
+  if (!upd.data) return ensureLinked(db, s, conversationId);
+  return { id: conversationId, account_id: row.data.account_id, chatwoot_conversation_id: conv.id, inbox_id: inboxId };
+}

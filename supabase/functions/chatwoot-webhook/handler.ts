@@ -1,0 +1,123 @@
+// chatwoot-webhook (public, verify_jwt off): Chatwoot's account or inbox webhook. Requires the long
+// secret of CHATWOOT_WEBHOOK_SECRET in the URL (?secret=…), checks the HMAC signature when Chatwoot
+// sends one, and maps message_created, message_updated and conversation_status_changed onto our
+// messages and conversations idempotently: the same event twice changes nothing (unique
+// chatwoot_message_id, correlation ids echoed back in source_id). Every event is recorded in
+// integration_events. A bare {webhook_test} probe (the admin's function check) answers 200 and
+// touches nothing.
+import { serviceClient, type Db } from '../_shared/clients.ts';
+import { handle, HttpError, json } from '../_shared/http.ts';
+import type { FunctionHandler } from '../_shared/types.ts';
+import { secretsEqual, verifySignature } from '../_shared/chatwoot/webhook-auth.ts';
+import { mapMessage, mapStatus, type ChatwootWebhook, type MappedMessage } from '../_shared/chatwoot/webhook-map.ts';
+
+async function record(db: Db, kind: string, level: 'info' | 'warning' | 'error', data: Record<string, unknown>): Promise<void> {
+  await db.from('integration_events').insert({ kind, level, data });
+}
+
+async function conversationFor(db: Db, chatwootId: number): Promise<{ id: string; status: string } | null> {
+  const r = await db.from('conversations').select('id, status').eq('chatwoot_conversation_id', chatwootId).maybeSingle<{ id: string; status: string }>();
+  return r.data;
+}
+
+async function upsertMessage(db: Db, convId: string, m: MappedMessage): Promise<'inserted' | 'matched' | 'exists'> {
+  const byId = await db.from('messages').select('id').eq('chatwoot_message_id', m.chatwoot_message_id).maybeSingle();
+  if (byId.data) return 'exists';
+  if (m.correlation_id) {
+    // Our own message coming back: attach Chatwoot's id instead of storing a copy.
+    const ours = await db
+      .from('messages')
+      .update({ chatwoot_message_id: m.chatwoot_message_id })
+      .eq('conversation_id', convId)
+      .eq('client_correlation_id', m.correlation_id)
+      .is('chatwoot_message_id', null)
+      .select('id');
+    if ((ours.data?.length ?? 0) > 0) return 'matched';
+    const same = await db.from('messages').select('id').eq('conversation_id', convId).eq('client_correlation_id', m.correlation_id).maybeSingle();
+    if (same.data) return 'exists';
+  }
+  const ins = await db.from('messages').insert({
+    conversation_id: convId,
+    text: m.text,
+    type: m.type,
+    direction: m.direction,
+    source: 'chatwoot',
+    chatwoot_message_id: m.chatwoot_message_id,
+    payload: m.payload,
+    ...(m.correlation_id ? { client_correlation_id: m.correlation_id } : {}),
+  });
+  if (ins.error?.code === '23505') return 'exists'; // a concurrent delivery of the same event won
+  if (ins.error) throw new HttpError(500, `could not store the message: ${ins.error.message}`);
+  return 'inserted';
+}
+
+const handler: FunctionHandler = (req, env) =>
+  handle(async () => {
+    if (req.method === 'HEAD' || req.method === 'GET') return json({ ok: true });
+    if (req.method !== 'POST') throw new HttpError(405, 'Use POST');
+    const raw = await req.text();
+    if (raw.length > 512_000) throw new HttpError(413, 'Payload too large');
+    let body: ChatwootWebhook;
+    try {
+      body = JSON.parse(raw) as ChatwootWebhook;
+    } catch {
+      throw new HttpError(400, 'Request body must be valid JSON');
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'Request body must be a JSON object');
+    if ('webhook_test' in body && Object.keys(body).length === 1) return json({ ok: true, test: true });
+
+    const secret = env.CHATWOOT_WEBHOOK_SECRET;
+    if (!secret || secret.length < 24) throw new HttpError(503, 'Webhook secret is not configured');
+    const given = new URL(req.url).searchParams.get('secret') ?? '';
+    if (!(await secretsEqual(given, secret))) throw new HttpError(401, 'Invalid webhook secret');
+    const sig = await verifySignature(req.headers, raw, env.CHATWOOT_WEBHOOK_HMAC_SECRET ?? secret);
+    if (sig === 'invalid') throw new HttpError(401, 'Invalid webhook signature');
+
+    const db = serviceClient(env);
+    const event = typeof body.event === 'string' ? body.event : 'unknown';
+    const cfg = await db.from('chatwoot_config').select('account_id').limit(1).maybeSingle<{ account_id: number }>();
+    if (cfg.data && body.account?.id !== undefined && Number(body.account.id) !== Number(cfg.data.account_id)) {
+      await record(db, `webhook.${event}`, 'warning', { reason: 'foreign account', account_id: body.account.id });
+      return json({ ok: true, ignored: 'foreign account' });
+    }
+    const chatwootConv = body.conversation?.id ?? (event.startsWith('conversation_') ? body.id : undefined);
+    const conv = typeof chatwootConv === 'number' ? await conversationFor(db, chatwootConv) : null;
+    const base = { event, chatwoot_conversation_id: chatwootConv ?? null, conversation_id: conv?.id ?? null, signed: sig === 'valid' };
+
+    if (!conv) {
+      await record(db, `webhook.${event}`, 'warning', { ...base, reason: 'unknown conversation' });
+      return json({ ok: true, ignored: 'unknown conversation' });
+    }
+    if (event === 'message_created' || event === 'message_updated') {
+      const m = mapMessage(body);
+      if (!m) {
+        await record(db, `webhook.${event}`, 'info', { ...base, skipped: body.private ? 'private note' : 'not user-visible' });
+        return json({ ok: true, ignored: 'not user-visible' });
+      }
+      if (event === 'message_updated') {
+        const upd = await db.from('messages').update({ text: m.text, payload: m.payload, type: m.type }).eq('chatwoot_message_id', m.chatwoot_message_id).select('id');
+        const outcome = (upd.data?.length ?? 0) > 0 ? 'updated' : await upsertMessage(db, conv.id, m);
+        await record(db, `webhook.${event}`, 'info', { ...base, chatwoot_message_id: m.chatwoot_message_id, outcome });
+        return json({ ok: true, outcome });
+      }
+      const outcome = await upsertMessage(db, conv.id, m);
+      await record(db, `webhook.${event}`, 'info', { ...base, chatwoot_message_id: m.chatwoot_message_id, outcome });
+      return json({ ok: true, outcome });
+    }
+    if (event === 'conversation_status_changed' || event === 'conversation_updated') {
+      const status = mapStatus(body.status ?? body.conversation?.status);
+      if (status && status !== conv.status) {
+        const upd = await db.from('conversations').update({ status }).eq('id', conv.id).neq('status', status);
+        if (upd.error) {
+          await record(db, `webhook.${event}`, 'error', { ...base, error: upd.error.message });
+          return json({ ok: false, error: 'status not applied' }, 409);
+        }
+      }
+      await record(db, `webhook.${event}`, 'info', { ...base, status });
+      return json({ ok: true, status });
+    }
+    await record(db, `webhook.${event}`, 'info', base);
+    return json({ ok: true, ignored: 'event not used' });
+  })(req);
+
+export default handler;
