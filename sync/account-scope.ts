@@ -8,12 +8,30 @@ export async function scopeToAccount(db: SyncDb, accountId: string): Promise<boo
     const feed = await readFeed(db);
     if (feed.accountId === accountId) return false;
     if (feed.accountId !== null) {
-      await Promise.all([db.conversations.clear(), db.messages.clear(), db.readCursors.clear(), db.typing.clear(), db.account.clear(), db.specialists.clear()]);
+      await clearSynced(db);
       await db.meta.delete('reference');
       await db.meta.put(initialFeed(accountId));
     } else {
       await db.meta.put({ ...feed, accountId });
     }
     return true;
+  });
+}
+
+async function clearSynced(db: SyncDb): Promise<void> {
+  await Promise.all([db.conversations.clear(), db.messages.clear(), db.readCursors.clear(), db.typing.clear(), db.account.clear(), db.specialists.clear()]);
+}
+
+/**
+ * R5.7: forget the synced rows and pull from 0 (the server's database was reset). Unsent messages are
+ * the user's text and stay (invariant 1); so does the outbox.
+ */
+export async function resetFeed(db: SyncDb): Promise<void> {
+  await db.transaction('rw', db.syncTables, async () => {
+    const feed = await readFeed(db);
+    const unsent = await db.messages.filter((m) => m.serverId === null && m.state !== 'sent').toArray();
+    await clearSynced(db);
+    await db.messages.bulkPut(unsent);
+    await db.meta.put({ ...initialFeed(feed.accountId), pulledAt: feed.pulledAt });
   });
 }

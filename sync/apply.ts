@@ -9,7 +9,9 @@ import { messageKeyOf } from './merge/message.ts';
 import { mergeReadCursor } from './merge/read-cursor.ts';
 import { summaryOfLocal } from './merge/specialist.ts';
 import type { RemoteConversation, RemoteDeleted, RemoteMessage, RemoteReadCursor } from './remote-types.ts';
+import { orderKeyOf } from './ordering.ts';
 import { refreshSummaries } from './summary-store.ts';
+import { normalizeTimestamp } from './timestamps.ts';
 
 export interface RemoteChanges {
   conversations?: RemoteConversation[];
@@ -53,6 +55,18 @@ async function applyMessage(db: SyncDb, r: RemoteMessage, userId: string): Promi
   return plan.put !== null || plan.remove.length > 0;
 }
 
+/**
+ * The remote cursor's place in the message order. The server stores its message's created_at as
+ * last_read_at (the (created_at, id) position it counts unread from); without it, the stored message.
+ */
+async function remoteCursorKey(db: SyncDb, r: RemoteReadCursor): Promise<string> {
+  if (r.last_read_message_id === null) return '';
+  const id = r.last_read_message_id.toLowerCase();
+  const at = r.last_read_at === null ? null : normalizeTimestamp(r.last_read_at);
+  if (at !== null) return orderKeyOf(at, id);
+  return (await db.messages.where('serverId').equals(id).first())?.orderKey ?? '';
+}
+
 async function applyDeleted(db: SyncDb, d: RemoteDeleted, touched: Set<string>): Promise<void> {
   if (d.table === 'conversations') {
     await db.messages.where('conversationId').equals(d.id).delete();
@@ -93,8 +107,7 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
     for (const r of changes.readCursors ?? []) {
       if (r.user_id !== userId || !mine(r.account_id)) continue;
       const local = await db.readCursors.get(r.conversation_id);
-      const target = r.last_read_message_id ? await db.messages.where('serverId').equals(r.last_read_message_id.toLowerCase()).first() : undefined;
-      const merged = mergeReadCursor(r, local, target?.orderKey ?? '');
+      const merged = mergeReadCursor(r, local, await remoteCursorKey(db, r));
       if (!merged) continue;
       await db.readCursors.put(merged);
       touched.add(r.conversation_id);

@@ -1,6 +1,7 @@
 // R5.1/R5.2: the change feed. One request for the whole account (sync_pull since the cursor), paged
 // until has_more is false; each page lands in one transaction together with the new cursor.
 import { applyRemoteChanges, readFeed } from './apply.ts';
+import { resetFeed } from './account-scope.ts';
 import { PULL_PAGE_LIMIT } from './constants.ts';
 import type { SyncDb } from './db/schema.ts';
 import { mergeSpecialists } from './merge/specialist.ts';
@@ -20,6 +21,13 @@ export async function pullFeed(db: SyncDb, server: ServerApi, userId: string, no
   for (;;) {
     const page = await server.pull(cursor, limit);
     pages++;
+    if (page.account_change_seq < cursor) {
+      // R5.7: the server's counter is behind our cursor: the database was reset or replaced. Start over.
+      await resetFeed(db);
+      cursor = 0;
+      changed = true;
+      continue;
+    }
     const r = await applyRemoteChanges(
       db,
       { conversations: page.conversations, messages: page.messages, readCursors: page.read_cursors, deleted: page.deleted },

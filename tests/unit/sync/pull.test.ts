@@ -54,6 +54,20 @@ describe('R5 change feed', () => {
     await expect(pullFeed(db, stuck, 'user-1', now)).rejects.toThrow('did not advance');
   });
 
+  it('R5.7 a server counter behind the cursor (database reset) restarts the feed from 0, keeping unsent messages', async () => {
+    const c = server.addConversation();
+    for (let i = 0; i < 5; i++) server.addMessage(c.id);
+    await pullFeed(db, server.api(), 'user-1', now);
+    await sendMessage(commandContext(db), { conversationId: c.id, text: 'neodoslaná' });
+    const fresh = new FakeServer();
+    const c2 = fresh.addConversation();
+    fresh.addMessage(c2.id, { text: 'nová' });
+    await pullFeed(db, fresh.api(), 'user-1', now);
+    expect((await readFeed(db)).cursor).toBe(fresh.seq);
+    expect((await db.conversations.toArray()).map((x) => x.id)).toEqual([c2.id]);
+    expect((await db.messages.toArray()).map((m) => m.text).sort()).toEqual(['neodoslaná', 'nová']);
+  });
+
   it('R5.3 a realtime row that is the next number moves the cursor; one that skips ahead asks for a pull', async () => {
     const c = server.addConversation();
     await pullFeed(db, server.api(), 'user-1', now);

@@ -1,0 +1,119 @@
+// A fault-injecting network for one simulated browser: a fetch for supabase-js (`global.fetch`) and a
+// WebSocket class for its realtime client. In 'faulty' mode requests are dropped before or after the
+// server saw them, delayed (so concurrent ones reorder) and duplicated; realtime change events are
+// dropped, delayed, duplicated and reordered; sockets can be cut. 'offline' fails everything at once.
+import { WebSocket } from 'ws';
+import type { Rng } from './rng.ts';
+
+export type NetMode = 'perfect' | 'faulty' | 'offline';
+
+export interface FaultRates {
+  dropRequest: number;
+  dropResponse: number;
+  duplicate: number;
+  maxDelayMs: number;
+  dropEvent: number;
+  duplicateEvent: number;
+  maxEventDelayMs: number;
+}
+
+export const DEFAULT_FAULTS: FaultRates = {
+  dropRequest: 0.15,
+  dropResponse: 0.15,
+  duplicate: 0.15,
+  maxDelayMs: 40,
+  dropEvent: 0.2,
+  duplicateEvent: 0.2,
+  maxEventDelayMs: 60,
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type MessageHandler = ((ev: WebSocket.MessageEvent) => void) | null;
+
+export class FaultyNet {
+  mode: NetMode = 'perfect';
+  readonly sockets = new Set<WebSocket>();
+  stats = { requests: 0, droppedRequests: 0, droppedResponses: 0, duplicated: 0, droppedEvents: 0, duplicatedEvents: 0, cuts: 0 };
+
+  constructor(
+    private readonly rand: Rng,
+    private readonly rates: FaultRates = DEFAULT_FAULTS,
+  ) {}
+
+  readonly fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    this.stats.requests++;
+    if (this.mode === 'offline') throw new TypeError('fetch failed (offline)');
+    if (this.mode === 'perfect') return fetch(input, init);
+    const r = this.rand;
+    await sleep(r.int(this.rates.maxDelayMs));
+    if (r.chance(this.rates.dropRequest)) {
+      this.stats.droppedRequests++;
+      throw new TypeError('fetch failed (dropped request)');
+    }
+    const dropAnswer = r.chance(this.rates.dropResponse);
+    if (r.chance(this.rates.duplicate)) {
+      this.stats.duplicated++;
+      const later = r.int(this.rates.maxDelayMs);
+      void sleep(later).then(() => fetch(input, init).then((x) => x.arrayBuffer()).catch(() => undefined));
+    }
+    const res = await fetch(input, init);
+    if (dropAnswer) {
+      await res.arrayBuffer().catch(() => undefined);
+      this.stats.droppedResponses++;
+      throw new TypeError('fetch failed (response lost)');
+    }
+    return res;
+  };
+
+  /** Closes every socket of this browser abruptly. */
+  cutSockets(): void {
+    for (const s of this.sockets) {
+      this.stats.cuts++;
+      s.terminate();
+    }
+  }
+
+  /** Delivers a socket frame, perturbing postgres_changes events in faulty mode. */
+  private deliver(handler: (ev: WebSocket.MessageEvent) => void, ev: WebSocket.MessageEvent): void {
+    if (this.mode !== 'faulty' || typeof ev.data !== 'string' || !ev.data.includes('"postgres_changes"') || !ev.data.includes('"data"')) {
+      handler(ev);
+      return;
+    }
+    const r = this.rand;
+    if (r.chance(this.rates.dropEvent)) {
+      this.stats.droppedEvents++;
+      return;
+    }
+    const copies = r.chance(this.rates.duplicateEvent) ? 2 : 1;
+    if (copies === 2) this.stats.duplicatedEvents++;
+    for (let i = 0; i < copies; i++) setTimeout(() => handler(ev), r.int(this.rates.maxEventDelayMs));
+  }
+
+  /** A WebSocket class for supabase-js's realtime option that goes through this network. */
+  socketClass(): new (address: string | URL, protocols?: string | string[]) => WebSocket {
+    const sockets = this.sockets;
+    const deliver = (fn: (ev: WebSocket.MessageEvent) => void, ev: WebSocket.MessageEvent) => this.deliver(fn, ev);
+    const offline = () => this.mode === 'offline';
+    const proto = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+    return class FaultySocket extends WebSocket {
+      constructor(address: string | URL, protocols?: string | string[]) {
+        super(address, protocols);
+        sockets.add(this);
+        this.on('close', () => sockets.delete(this));
+        this.on('open', () => {
+          if (offline()) this.terminate();
+        });
+        let current: MessageHandler = null;
+        Object.defineProperty(this, 'onmessage', {
+          configurable: true,
+          get: () => current,
+          set: (fn: MessageHandler) => {
+            current = fn;
+            proto?.set?.call(this, fn ? (ev: WebSocket.MessageEvent) => deliver(fn, ev) : null);
+          },
+        });
+      }
+    };
+  }
+}

@@ -1,0 +1,158 @@
+// One fuzz seed: an account with 3–5 simulated clients and another account with one, a seeded
+// sequence of user actions, server writes and network faults, then healing and the checks of
+// invariants 1–5. Network timing is real, so a seed fixes the sequence of choices, not every
+// interleaving; failing seeds are pinned in fuzz.test.ts and re-run that same sequence.
+import type pg from 'pg';
+import { lastServerMessage } from '../../../sync/queries.ts';
+import { differences, serverUnread, serverView } from './converge.ts';
+import { rng, type Rng } from './rng.ts';
+import { createAccount, createConversation, specialistSays, type TestAccount } from './server-db.ts';
+import { SimClient, type StackInfo } from './sim-client.ts';
+
+export interface FuzzStack extends StackInfo {
+  jwtSecret: string;
+}
+
+export interface SeedResult {
+  seed: number;
+  ok: boolean;
+  problems: string[];
+  ops: string[];
+  ms: number;
+  /** Faults the networks injected, summed over the clients. */
+  faults: Record<string, number>;
+  typed: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface World {
+  r: Rng;
+  a: TestAccount;
+  b: TestAccount;
+  convA: string[];
+  convB: string[];
+  clients: SimClient[];
+  typed: { text: string; accountId: string }[];
+  log: string[];
+}
+
+async function setUp(db: pg.Pool, stack: FuzzStack, seed: number): Promise<World> {
+  const r = rng(seed);
+  const members = 3 + r.int(3);
+  const a = await createAccount(db, stack.jwtSecret, members, `fz${seed}a`);
+  const b = await createAccount(db, stack.jwtSecret, 1, `fz${seed}b`);
+  const nConv = 2 + r.int(2);
+  const convA: string[] = [];
+  for (let i = 0; i < nConv; i++) convA.push(await createConversation(db, a.id, a.humans[i]!));
+  const convB = [await createConversation(db, b.id, b.humans[0]!)];
+  if (r.chance(0.5)) await specialistSays(db, convA[0]!, 'Vitajte');
+  const clients = [
+    ...a.users.map((u, i) => new SimClient(stack, u, a.id, rng(seed * 7919 + i))),
+    new SimClient(stack, b.users[0]!, b.id, rng(seed * 7919 + 99)),
+  ];
+  for (const c of clients) if (r.chance(0.5)) c.net.mode = 'faulty';
+  await Promise.all(clients.map((c) => c.start()));
+  return { r, a, b, convA, convB, clients, typed: [], log: [] };
+}
+
+async function step(db: pg.Pool, w: World, seed: number, i: number): Promise<void> {
+  const { r } = w;
+  const c = r.pick(w.clients);
+  const mine = c.accountId === w.a.id ? w.convA : w.convB;
+  const conv = r.pick(mine);
+  const roll = r.next();
+  const who = `u${w.clients.indexOf(c)}`;
+  const e = c.engine;
+  if (!e) return;
+  if (roll < 0.34) {
+    const text = `s${seed}-${i} ${who}`;
+    w.log.push(`${who} send ${conv.slice(0, 4)} ${text}`);
+    if (await e.commands.sendMessage({ conversationId: conv, text })) w.typed.push({ text, accountId: c.accountId });
+  } else if (roll < 0.44) {
+    const row = await e.db.conversations.get(conv);
+    const archive = !row || row.archived === 0;
+    w.log.push(`${who} ${archive ? 'archive' : 'unarchive'} ${conv.slice(0, 4)}`);
+    await (archive ? e.commands.archive(conv) : e.commands.unarchive(conv));
+  } else if (roll < 0.54) {
+    const last = await lastServerMessage(e.db, conv);
+    w.log.push(`${who} read ${conv.slice(0, 4)} ${last?.serverId?.slice(0, 4) ?? '-'}`);
+    if (last?.serverId) await e.commands.markRead(conv, last.serverId);
+  } else if (roll < 0.64) {
+    w.log.push(`server reply ${conv.slice(0, 4)}`);
+    await specialistSays(db, conv, `reply ${seed}-${i}`);
+  } else if (roll < 0.74) {
+    c.net.mode = c.net.mode === 'faulty' ? 'perfect' : c.net.mode === 'offline' ? 'offline' : 'faulty';
+    w.log.push(`${who} net ${c.net.mode}`);
+  } else if (roll < 0.82) {
+    const online = c.network.online();
+    w.log.push(`${who} ${online ? 'offline' : 'online'}`);
+    c.setOnline(!online);
+  } else if (roll < 0.87) {
+    w.log.push(`${who} cut sockets`);
+    c.net.cutSockets();
+  } else if (roll < 0.94) {
+    const abrupt = r.chance(0.5);
+    w.log.push(`${who} restart${abrupt ? ' (crash)' : ''}`);
+    await c.restart(abrupt);
+  } else {
+    const ms = r.int(80);
+    w.log.push(`pause ${ms}`);
+    await sleep(ms);
+  }
+  await sleep(r.int(15));
+}
+
+async function heal(db: pg.Pool, w: World, deadlineMs: number): Promise<string[]> {
+  for (const c of w.clients) c.setOnline(true);
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    for (const c of w.clients) c.engine?.syncNow();
+    await sleep(60);
+    const problems: string[] = [];
+    const views = new Map([
+      [w.a.id, await serverView(db, w.a.id)],
+      [w.b.id, await serverView(db, w.b.id)],
+    ]);
+    for (const [i, c] of w.clients.entries()) {
+      const e = c.engine!;
+      const unread = await serverUnread(db, c.accountId, c.user.id);
+      for (const p of await differences(e.db, views.get(c.accountId)!, unread)) problems.push(`u${i}: ${p}`);
+    }
+    if (problems.length === 0 || Date.now() > deadline) return problems;
+  }
+}
+
+/** Invariant 1 and 2 on the server: every typed text is stored, exactly once. */
+async function lostOrDoubled(db: pg.Pool, w: World): Promise<string[]> {
+  const out: string[] = [];
+  const rows = await db.query<{ text: string; account_id: string; n: string }>(
+    `select text, account_id, count(*) as n from public.messages where account_id = any($1) and direction = 'user' group by text, account_id`,
+    [[w.a.id, w.b.id]],
+  );
+  const counts = new Map(rows.rows.map((x) => [`${x.account_id}|${x.text}`, Number(x.n)]));
+  for (const t of w.typed) {
+    const n = counts.get(`${t.accountId}|${t.text}`) ?? 0;
+    if (n !== 1) out.push(`typed "${t.text}" stored ${n} times`);
+  }
+  return out;
+}
+
+export async function runSeed(db: pg.Pool, stack: FuzzStack, seed: number, opts: { ops?: number; healMs?: number } = {}): Promise<SeedResult> {
+  const t0 = Date.now();
+  const w = await setUp(db, stack, seed);
+  const problems: string[] = [];
+  try {
+    const n = opts.ops ?? 16 + w.r.int(14);
+    for (let i = 0; i < n; i++) await step(db, w, seed, i);
+    problems.push(...(await heal(db, w, opts.healMs ?? 15_000)));
+    problems.push(...(await lostOrDoubled(db, w)));
+  } catch (err) {
+    problems.push(`threw: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  } finally {
+    await Promise.all(w.clients.map((c) => c.stop().catch(() => undefined)));
+  }
+  const faults: Record<string, number> = {};
+  for (const c of w.clients) for (const [k, v] of Object.entries(c.net.stats)) faults[k] = (faults[k] ?? 0) + v;
+  return { seed, ok: problems.length === 0, problems, ops: w.log, ms: Date.now() - t0, faults, typed: w.typed.length };
+}
