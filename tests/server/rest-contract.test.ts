@@ -86,13 +86,14 @@ describe('REST through supabase-js', () => {
     const row = { conversation_id: conversationId, direction: 'user', source: 'app', type: 'text', text: 'Ahoj', client_correlation_id: correlation };
     const inserted = await member.from('messages').insert(row).select().single();
     expect(inserted.error).toBeNull();
+    const insertedId: string = inserted.data?.id;
     const again = await member
       .from('messages')
       .upsert({ ...row, text: 'iný text' }, { onConflict: 'conversation_id,client_correlation_id' })
       .select()
       .single();
     expect(again.error).toBeNull();
-    expect(again.data!.id).toBe(inserted.data!.id);
+    expect(again.data?.id).toBe(insertedId);
     expect(again.data!.text).toBe('Ahoj');
 
     const archived = await member.from('conversations').update({ archived_at: new Date().toISOString() }).eq('id', conversationId).select('archived_at').single();
@@ -101,10 +102,10 @@ describe('REST through supabase-js', () => {
 
     // A member may not change the status or delete messages: no row changes.
     const status = await member.from('conversations').update({ status: 'completed' }).eq('id', conversationId).select();
-    expect(status.error !== null || status.data!.length === 0).toBe(true);
-    const del = await member.from('messages').delete().eq('id', inserted.data!.id).select();
-    expect(del.error !== null || del.data!.length === 0).toBe(true);
-    const still = await member.from('messages').select('id').eq('id', inserted.data!.id);
+    expect(status.error !== null || status.data.length === 0).toBe(true);
+    const del = await member.from('messages').delete().eq('id', insertedId).select();
+    expect(del.error !== null || del.data.length === 0).toBe(true);
+    const still = await member.from('messages').select('id').eq('id', insertedId);
     expect(still.data).toHaveLength(1);
   });
 
@@ -112,8 +113,9 @@ describe('REST through supabase-js', () => {
     const svc = serviceClient(stack);
     const ins = await svc.from('integration_events').insert({ kind: 'rest.contract', data: { probe: true } }).select('id').single();
     expect(ins.error).toBeNull();
-    const del = await svc.from('integration_events').delete().eq('id', ins.data!.id).select('id');
-    expect(del.data).toEqual([{ id: ins.data!.id }]);
+    const eventId: string = ins.data?.id;
+    const del = await svc.from('integration_events').delete().eq('id', eventId).select('id');
+    expect(del.data).toEqual([{ id: eventId }]);
     const counts = await demo.rpc('get_unread_counts');
     expect(counts.error).toBeNull();
     expect(Array.isArray(counts.data)).toBe(true);
