@@ -12,7 +12,8 @@ import { statusCell, type Transport } from './transport.ts';
 export interface CableCredentials {
   pubsubToken: string;
   accountId: number | string;
-  userId: number | string;
+  /** Absent for a contact's token (Chatwoot's RoomChannel then expects no user_id). */
+  userId?: number | string | null;
 }
 
 export interface ChatwootCableOptions {
@@ -97,8 +98,10 @@ export function createChatwootCableTransport(opts: ChatwootCableOptions): Transp
     let confirmed = false;
     // A bad token is never confirmed (and never rejected): give up on the attempt after a while.
     const timeout = later(() => failed('subscription not confirmed'), REALTIME_SOCKET_TIMEOUT_MS);
+    const params: Record<string, unknown> = { channel: 'RoomChannel', pubsub_token: creds.pubsubToken, account_id: creds.accountId };
+    if (creds.userId !== undefined && creds.userId !== null) params.user_id = creds.userId;
     subscription = c.subscriptions.create(
-      { channel: 'RoomChannel', pubsub_token: creds.pubsubToken, account_id: creds.accountId, user_id: creds.userId },
+      params,
       {
         connected: () => {
           confirmed = true;

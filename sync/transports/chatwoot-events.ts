@@ -8,6 +8,14 @@ function idOf(v: unknown): string | null {
   return typeof v === 'number' || (typeof v === 'string' && v !== '') ? String(v) : null;
 }
 
+/** The conversation's display id: message pushes carry conversation_id, conversation pushes an object. */
+function conversationOf(data: JsonObject): string | null {
+  const direct = idOf(data.conversation_id);
+  if (direct !== null) return direct;
+  const c = data.conversation;
+  return isJsonObject(c) ? (idOf(c.display_id) ?? idOf(c.id)) : null;
+}
+
 function directionOf(messageType: unknown): string {
   if (messageType === 0 || messageType === 'incoming') return 'user';
   if (messageType === 2 || messageType === 'activity') return 'system';
@@ -17,7 +25,7 @@ function directionOf(messageType: unknown): string {
 function messageEvent(data: JsonObject): TransportEvent | null {
   if (data.private === true) return null;
   const id = idOf(data.id);
-  const conv = isJsonObject(data.conversation) ? idOf(data.conversation.display_id ?? data.conversation.id) : idOf(data.conversation_id);
+  const conv = conversationOf(data);
   if (id === null || conv === null) return null;
   const created = typeof data.created_at === 'number' ? data.created_at * 1000 : typeof data.created_at === 'string' ? Date.parse(data.created_at) : NaN;
   const correlation = idOf(data.echo_id) ?? idOf(data.source_id);
@@ -52,7 +60,7 @@ export function chatwootEvents(received: unknown): TransportEvent[] {
     case 'typing_on':
     case 'conversation.typing_off':
     case 'typing_off': {
-      const conv = isJsonObject(data.conversation) ? idOf(data.conversation.display_id ?? data.conversation.id) : idOf(data.conversation_id);
+      const conv = conversationOf(data);
       return conv === null ? [] : [{ kind: 'typing', chatwootConversationId: conv, on: received.event.endsWith('typing_on') }];
     }
     default:

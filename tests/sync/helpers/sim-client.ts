@@ -56,7 +56,7 @@ export class SimClient {
     return client;
   }
 
-  async start(opts: { useFunctions?: boolean; realtime?: boolean } = {}): Promise<SyncEngine> {
+  async start(opts: { useFunctions?: boolean; realtime?: boolean; timings?: Partial<typeof SIM_TIMINGS> } = {}): Promise<SyncEngine> {
     this.supabase = this.client();
     const e = createSyncEngine({
       userId: this.user.id,
@@ -64,7 +64,7 @@ export class SimClient {
       supabase: this.supabase,
       idb: this.idb,
       network: this.network,
-      timings: SIM_TIMINGS,
+      timings: { ...SIM_TIMINGS, ...opts.timings },
       locks: null,
       channels: null,
       useFunctions: opts.useFunctions ?? false,

@@ -1,0 +1,81 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyRemoteChanges, sweepExpiredCopies } from '../../../sync/apply.ts';
+import { sendMessage } from '../../../sync/commands/send-message.ts';
+import type { SyncDb } from '../../../sync/db/schema.ts';
+import { handleTransportEvent } from '../../../sync/events.ts';
+import { messages, typing } from '../../../sync/queries.ts';
+import type { ExternalMessage } from '../../../sync/transports/transport.ts';
+import { commandContext, freshDb } from './helpers/local-db.ts';
+import { FakeServer } from './helpers/fake-server.ts';
+
+let db: SyncDb;
+let server: FakeServer;
+let convId: string;
+const T = Date.parse('2025-01-01T12:00:00Z');
+
+const ext = (p: Partial<ExternalMessage> = {}): ExternalMessage => ({
+  chatwootMessageId: '501',
+  chatwootConversationId: '77',
+  text: 'Dobrý deň z Chatwootu',
+  direction: 'specialist',
+  correlationId: null,
+  createdAtMs: T,
+  type: 'text',
+  ...p,
+});
+
+beforeEach(async () => {
+  ({ db } = await freshDb());
+  server = new FakeServer();
+  convId = server.addConversation({ chatwoot_conversation_id: '77' }).id;
+  await applyRemoteChanges(db, server.page(0, 100), 'user-1');
+});
+afterEach(() => db.close());
+
+describe('Chatwoot events in the store', () => {
+  it('R3.3 a socket message shows at once as a provisional copy; its database row replaces it', async () => {
+    const r = await handleTransportEvent(db, 'user-1', { kind: 'external-message', message: ext() }, T);
+    expect(r.needPull).toBe(true);
+    expect((await messages(db, convId)).map((m) => [m.key, m.origin])).toEqual([['x:501', 'external']]);
+    // The same event again adds nothing.
+    await handleTransportEvent(db, 'user-1', { kind: 'external-message', message: ext() }, T);
+    expect(await db.messages.count()).toBe(1);
+    const row = server.addMessage(convId, { text: 'Dobrý deň z Chatwootu', chatwoot_message_id: '501', source: 'chatwoot' });
+    await applyRemoteChanges(db, { messages: [row] }, 'user-1');
+    expect((await messages(db, convId)).map((m) => [m.serverId, m.origin])).toEqual([[row.id, 'server']]);
+    // And a late socket event after the row changes nothing.
+    await handleTransportEvent(db, 'user-1', { kind: 'external-message', message: ext() }, T);
+    expect(await db.messages.count()).toBe(1);
+  });
+
+  it('R3.3 our own message echoed by Chatwoot is matched by its correlation id, not shown twice', async () => {
+    const h = (await sendMessage(commandContext(db), { conversationId: convId, text: 'Moja otázka' }))!;
+    await handleTransportEvent(db, 'user-1', { kind: 'external-message', message: ext({ direction: 'user', correlationId: h.correlationId, text: 'Moja otázka' }) }, T);
+    const list = await messages(db, convId);
+    expect(list).toHaveLength(1);
+    expect(list[0]?.chatwootMessageId).toBe('501');
+  });
+
+  it('R3.5 an unmatched provisional copy goes after 30 s', async () => {
+    await handleTransportEvent(db, 'user-1', { kind: 'external-message', message: ext() }, T);
+    expect(await sweepExpiredCopies(db, T + 29_000)).toBe(0);
+    expect(await sweepExpiredCopies(db, T + 31_000)).toBe(1);
+    expect(await db.messages.count()).toBe(0);
+  });
+
+  it('R7.5 typing_on and typing_off from the socket set and clear the indicator; a specialist message clears it', async () => {
+    await handleTransportEvent(db, 'user-1', { kind: 'typing', chatwootConversationId: '77', on: true }, T);
+    expect((await typing(db, convId))?.startedAt).toBe(T);
+    await handleTransportEvent(db, 'user-1', { kind: 'typing', chatwootConversationId: '77', on: false }, T);
+    expect(await typing(db, convId)).toBeUndefined();
+    await handleTransportEvent(db, 'user-1', { kind: 'typing', chatwootConversationId: '77', on: true }, T);
+    const r = await handleTransportEvent(db, 'user-1', { kind: 'row', table: 'messages', op: 'INSERT', record: server.addMessage(convId), oldRecord: {} }, T);
+    expect(r.specialistReplies).toEqual([convId]);
+    expect(await typing(db, convId)).toBeUndefined();
+  });
+
+  it('R5.3 an event for an unknown Chatwoot conversation asks for a pull', async () => {
+    const r = await handleTransportEvent(db, 'user-1', { kind: 'external-message', message: ext({ chatwootConversationId: '999' }) }, T);
+    expect(r).toMatchObject({ needPull: true, changed: false });
+  });
+});
