@@ -3,14 +3,18 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { AuthProvider } from './auth/AuthProvider.tsx';
 import { AppToaster } from './components/AppToaster.tsx';
-import { toastError } from './lib/notify.ts';
+import { toastError, toastSuccess } from './lib/notify.ts';
+import { registerServiceWorker } from './pwa/register-sw.ts';
 import { createAppRouter } from './routes/router.tsx';
 import { supabase } from './supabase.ts';
+import { pwaText } from './text/pwa.ts';
 import { sk } from './text/sk.ts';
 import './index.css';
 
 const router = createAppRouter();
 const announceLostSession = () => toastError(sk.auth.sessionExpired);
+
+registerServiceWorker({ onOfflineReady: () => toastSuccess(pwaText.offlineReady) });
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Root element not found');

@@ -1,0 +1,52 @@
+// Registers /sw.js (scope /) and runs the update flow: a new version waits until updateIsSafe()
+// (outbox flushed, composer empty), then activates; the page reloads exactly once when the new
+// worker takes control, guarded against loops. The first install announces offline readiness.
+import { Workbox } from 'workbox-window';
+import { SW_MESSAGES } from '../../sw/config.ts';
+import { updateIsSafe } from './update-gate.ts';
+
+const RELOAD_GUARD_KEY = 'poradna.sw-reloaded-at';
+const RECHECK_MS = 5000;
+const LOOP_WINDOW_MS = 30_000;
+
+export interface RegisterOptions {
+  onOfflineReady?: () => void;
+}
+
+export function registerServiceWorker(opts: RegisterOptions = {}): void {
+  if (!('serviceWorker' in navigator) || !import.meta.env.PROD) return;
+  const wb = new Workbox('/sw.js', { scope: '/' });
+  let waiting = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const tryActivate = async () => {
+    if (!waiting) return;
+    if (await updateIsSafe()) {
+      wb.messageSkipWaiting();
+      navigator.serviceWorker.controller?.postMessage({ type: SW_MESSAGES.activate });
+      return;
+    }
+    clearTimeout(timer);
+    timer = setTimeout(() => void tryActivate(), RECHECK_MS);
+  };
+
+  wb.addEventListener('installed', (e) => {
+    if (!e.isUpdate) opts.onOfflineReady?.();
+  });
+  wb.addEventListener('waiting', () => {
+    waiting = true;
+    void tryActivate();
+  });
+  wb.addEventListener('controlling', (e) => {
+    if (!e.isUpdate) return;
+    const last = Number(sessionStorage.getItem(RELOAD_GUARD_KEY) ?? 0);
+    if (Date.now() - last < LOOP_WINDOW_MS) return; // never loop
+    sessionStorage.setItem(RELOAD_GUARD_KEY, String(Date.now()));
+    window.location.reload();
+  });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') void wb.update();
+  });
+  void wb.register();
+  void navigator.storage?.persist?.().catch(() => false);
+}

@@ -1,0 +1,4 @@
+// Slovak texts of the installable app (service worker, storage).
+export const pwaText = {
+  offlineReady: 'Poradňa je pripravená aj na prácu bez pripojenia.',
+} as const;

@@ -1,0 +1,50 @@
+// Vite plugin: after the app bundle is written, compiles sw/sw.ts to dist/sw.js and injects the
+// precache manifest with workbox-build (injectManifest). Chunks made only of src/admin/ modules are
+// left out of the precache: the admin area is an online tool.
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { injectManifest } from 'workbox-build';
+import type { Plugin } from 'vite';
+import { PRECACHE_IGNORE } from './config.ts';
+
+export function serviceWorkerPlugin(): Plugin {
+  const adminOnly = new Set<string>();
+  let outDir = 'dist';
+  return {
+    name: 'poradna-service-worker',
+    apply: 'build',
+    configResolved(cfg) {
+      outDir = cfg.build.outDir;
+    },
+    generateBundle(_opts, bundle) {
+      for (const out of Object.values(bundle)) {
+        if (out.type !== 'chunk' || out.isEntry) continue;
+        const ids = Object.keys(out.modules);
+        if (ids.length > 0 && ids.every((id) => id.includes('/src/admin/'))) adminOnly.add(out.fileName);
+      }
+    },
+    async closeBundle() {
+      const swDest = join(outDir, 'sw.js');
+      await build({
+        entryPoints: [join(import.meta.dirname, 'sw.ts')],
+        bundle: true,
+        format: 'iife',
+        target: 'es2022',
+        minify: true,
+        outfile: swDest,
+        define: { 'process.env.NODE_ENV': '"production"' },
+        logLevel: 'warning',
+      });
+      const { count, size, warnings } = await injectManifest({
+        swSrc: swDest,
+        swDest,
+        globDirectory: outDir,
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2,ico}'],
+        globIgnores: ['sw.js', ...PRECACHE_IGNORE, ...adminOnly],
+        maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+      });
+      for (const w of warnings) console.warn(`service worker: ${w}`);
+      console.log(`service worker: ${count} files precached, ${(size / 1024).toFixed(0)} KiB`);
+    },
+  };
+}

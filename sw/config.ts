@@ -1,0 +1,8 @@
+// Constants shared by the service worker and the page that registers it.
+export const API_PREFIXES = ['/auth/v1', '/rest/v1', '/functions/v1', '/realtime/v1', '/_dev', '/env.js', '/sw.js'];
+export const MEDIA_CACHE = 'poradna-media';
+export const MEDIA_MAX_ENTRIES = 300;
+export const MEDIA_MAX_AGE_S = 30 * 24 * 3600;
+export const SW_MESSAGES = { activate: 'poradna:activate' } as const;
+/** Admin chunks stay out of the precache: the admin area is an online tool. */
+export const PRECACHE_IGNORE = ['**/admin-*.js', '**/*.map', 'samples/**', 'avatars/**'];

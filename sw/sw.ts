@@ -1,0 +1,54 @@
+/// <reference lib="webworker" />
+// The service worker (registered at /sw.js, scope /): precaches the app shell and the chunks the user
+// area needs offline (the admin area is online-only and not precached), serves navigations from the
+// shell when the network is gone, caches avatars, images and files cache-first with expiry and a size
+// cap, and keeps /env.js network-first so an offline cold start still knows its backend.
+// Updates: a new version waits until the page says it may activate (see src/pwa/), so a queued
+// message or a half-typed draft is never lost to a reload.
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { CacheFirst, NetworkFirst } from 'workbox-strategies';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { CacheableResponsePlugin } from 'workbox-cacheable-response';
+import type { WorkboxPlugin } from 'workbox-core/types.js';
+import { API_PREFIXES, MEDIA_CACHE, MEDIA_MAX_AGE_S, MEDIA_MAX_ENTRIES, SW_MESSAGES } from './config.ts';
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: { url: string; revision: string | null }[] };
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+// Navigations (the SPA's routes) come from the precached shell; API and dev paths never do.
+registerRoute(
+  new NavigationRoute(createHandlerBoundToURL('/index.html'), {
+    denylist: API_PREFIXES.map((p) => new RegExp(`^${p}`)),
+  }),
+);
+
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname === '/env.js',
+  new NetworkFirst({ cacheName: 'poradna-env', networkTimeoutSeconds: 3 }),
+);
+
+registerRoute(
+  ({ request, url }) =>
+    request.method === 'GET' &&
+    (request.destination === 'image' || url.pathname.startsWith('/avatars/') || url.pathname.startsWith('/samples/')),
+  new CacheFirst({
+    cacheName: MEDIA_CACHE,
+    // workbox's plugin classes predate exactOptionalPropertyTypes; their shapes are the plugin API.
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [0, 200] }) as WorkboxPlugin,
+      new ExpirationPlugin({ maxEntries: MEDIA_MAX_ENTRIES, maxAgeSeconds: MEDIA_MAX_AGE_S, purgeOnQuotaError: true }) as WorkboxPlugin,
+    ],
+  }),
+);
+
+self.addEventListener('message', (event: ExtendableMessageEvent) => {
+  const data = event.data as { type?: string } | null;
+  if (data?.type === SW_MESSAGES.activate) void self.skipWaiting();
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(self.clients.claim());
+});
