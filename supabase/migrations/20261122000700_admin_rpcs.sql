@@ -250,8 +250,9 @@ as $$
 $$;
 
 -- ---------------------------------------------------------------- accounts list
--- Super admins see every account; everybody else sees no rows (security_invoker: the caller's RLS
--- applies to accounts, and the filter below makes the admin-only intent explicit). Read-only.
+-- Super admins (and server code with the service-role key) see every account; everybody else sees
+-- no rows (security_invoker: the caller's RLS applies to accounts, and the filter below makes the
+-- admin-only intent explicit). Read-only.
 create view public.v_admin_accounts with (security_invoker = true) as
 select a.id,
        a.name,
@@ -268,7 +269,7 @@ select a.id,
                  join public.app_users su on su.user_id = au.user_id and su.role = 'super_admin'
                 where au.account_id = a.id and au.role = 'owner') as owner_is_super_admin
   from public.accounts a
- where (select public.is_super_admin());
+ where (select public.is_super_admin()) or (select auth.role()) = 'service_role';
 
 revoke all on public.v_admin_accounts from anon, public;
 revoke insert, update, delete, truncate, references, trigger on public.v_admin_accounts from authenticated, service_role;

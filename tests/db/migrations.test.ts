@@ -1,0 +1,116 @@
+// The real migrations on an empty database (created on the stack's server), and a second run that
+// changes nothing. The schema is compared through a catalog fingerprint: tables and columns,
+// indexes, constraints, policies, functions (body, security, settings), triggers, grants, the
+// realtime publication and the reference data.
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listMigrations, migrate, repoRoot } from '../../supabase/local/migrate.ts';
+import { stack } from './helpers.ts';
+
+const dbName = `mig_${randomBytes(5).toString('hex')}`;
+const admin = new pg.Client({ connectionString: stack.databaseUrl });
+let freshUrl: string;
+let authenticatorPassword: string;
+
+async function fingerprint(url: string): Promise<Record<string, unknown[]>> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const q = async (sql: string) => (await c.query(sql)).rows as unknown[];
+  try {
+    return {
+      columns: await q(`select table_schema, table_name, column_name, data_type, is_nullable, column_default
+                          from information_schema.columns where table_schema in ('public', 'private')
+                         order by 1, 2, 3`),
+      indexes: await q(`select schemaname, tablename, indexname, indexdef from pg_indexes where schemaname = 'public' order by 1, 2, 3`),
+      constraints: await q(`select conrelid::regclass::text as rel, conname, pg_get_constraintdef(oid) as def from pg_constraint
+                             where connamespace = 'public'::regnamespace order by 1, 2`),
+      rls: await q(`select relname, relrowsecurity from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r' order by 1`),
+      policies: await q(`select tablename, policyname, cmd, roles::text, qual, with_check from pg_policies where schemaname = 'public' order by 1, 2`),
+      functions: await q(`select n.nspname, p.proname, pg_get_function_identity_arguments(p.oid) as args, md5(p.prosrc) as body,
+                                 p.prosecdef, p.provolatile, p.proconfig::text, p.proacl::text
+                            from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+                           where n.nspname in ('public', 'private') order by 1, 2, 3`),
+      triggers: await q(`select tgrelid::regclass::text as rel, tgname, pg_get_triggerdef(oid) as def from pg_trigger
+                          where not tgisinternal order by 1, 2`),
+      grants: await q(`select table_name, grantee, privilege_type from information_schema.role_table_grants
+                        where table_schema = 'public' order by 1, 2, 3`),
+      publication: await q(`select schemaname, tablename from pg_publication_tables where pubname = 'supabase_realtime' order by 1, 2`),
+      plans: await q(`select code, name from public.plans order by code`),
+      specialists: await q(`select id, name, is_ai, is_assistant from public.specialists order by id`),
+      migrations: await q(`select version, checksum from local_stack.schema_migrations order by version`),
+    };
+  } finally {
+    await c.end();
+  }
+}
+
+beforeAll(async () => {
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  const u = new URL(stack.databaseUrl);
+  u.pathname = `/${dbName}`;
+  freshUrl = u.toString();
+  // Roles are cluster-wide: handing migrate() the stored SCRAM verifier makes its ALTER ROLE store the
+  // very same verifier, so the running stack's PostgREST keeps logging in.
+  authenticatorPassword = (await admin.query<{ rolpassword: string }>(`select rolpassword from pg_authid where rolname = 'authenticator'`)).rows[0]!
+    .rolpassword;
+});
+
+afterAll(async () => {
+  await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1`, [dbName]);
+  await admin.query(`drop database if exists ${dbName}`);
+  await admin.end();
+});
+
+describe('migrations', () => {
+  it('apply to an empty database with the seed, and a second run changes nothing', async () => {
+    const files = await listMigrations();
+    const first = await migrate(freshUrl, { seed: true, authenticatorPassword });
+    expect(first.applied).toEqual(files);
+    expect(first.seeded).toBe(true);
+    expect(first.changedAfterApply).toEqual([]);
+
+    const before = await fingerprint(freshUrl);
+    // Every public table has RLS, the chat tables are published, reference data is there.
+    expect((before.rls as { relrowsecurity: boolean }[]).every((r) => r.relrowsecurity)).toBe(true);
+    expect(before.publication).toEqual(
+      expect.arrayContaining([
+        { schemaname: 'public', tablename: 'conversations' },
+        { schemaname: 'public', tablename: 'messages' },
+        { schemaname: 'public', tablename: 'read_cursors' },
+      ]),
+    );
+    expect((before.plans as { code: string }[]).map((p) => p.code)).toEqual(['ENTERPRISE', 'FREE', 'PRO']);
+
+    const second = await migrate(freshUrl, { seed: true, authenticatorPassword });
+    expect(second).toEqual({ applied: [], seeded: false, changedAfterApply: [] });
+    expect(await fingerprint(freshUrl)).toEqual(before);
+    // The stack's own PostgREST still logs in (the authenticator verifier was kept).
+    const res = await fetch(`${stack.url}/rest/v1/plans?select=code`, { headers: { apikey: stack.serviceRoleKey, authorization: `Bearer ${stack.serviceRoleKey}` } });
+    expect(res.status).toBe(200);
+  });
+
+  it('the realtime publication step is harmless when run again', async () => {
+    const file = (await listMigrations()).find((f) => f.endsWith('_realtime_publication.sql'))!;
+    const sql = await readFile(join(repoRoot, 'supabase', 'migrations', file), 'utf8');
+    const c = new pg.Client({ connectionString: freshUrl });
+    await c.connect();
+    try {
+      const before = (await c.query('select tablename from pg_publication_tables order by 1')).rows;
+      await c.query(sql);
+      expect((await c.query('select tablename from pg_publication_tables order by 1')).rows).toEqual(before);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('are portable: no reference to the local stack', async () => {
+    for (const f of await listMigrations()) {
+      const sql = await readFile(join(repoRoot, 'supabase', 'migrations', f), 'utf8');
+      expect(sql, f).not.toMatch(/local_stack/);
+    }
+  });
+});
