@@ -1,0 +1,58 @@
+// Section 6: assign a conversation (empty assignee unassigns) and switch its status open/resolved.
+// Both do nothing while the conversation id is empty.
+import { useState } from 'react';
+import { admin } from '../../text/admin.ts';
+import { adminError, adminSuccess } from '../lib/toasts.ts';
+import { Button } from '../ui/Button.tsx';
+import { Card } from '../ui/Card.tsx';
+import { Switch } from '../ui/Switch.tsx';
+import { TextField } from '../ui/TextField.tsx';
+import { assignConversation, toggleStatus } from './chatwoot-data.ts';
+
+export function ActionsCard() {
+  const [conversationId, setConversationId] = useState('');
+  const [assigneeId, setAssigneeId] = useState('');
+  const [resolved, setResolved] = useState(false);
+
+  const assign = async () => {
+    const id = conversationId.trim();
+    if (id === '') return;
+    const assignee = assigneeId.trim();
+    try {
+      await assignConversation(id, assignee === '' ? null : assignee);
+      adminSuccess(admin.chatwoot.assignedOk);
+    } catch (err) {
+      console.error('assign:', err);
+      adminError(admin.chatwoot.phaseFailure);
+    }
+  };
+
+  const setStatus = async () => {
+    const id = conversationId.trim();
+    if (id === '') return;
+    const to = resolved ? 'resolved' : 'open';
+    try {
+      await toggleStatus(id, to);
+      adminSuccess(admin.chatwoot.statusOk(to));
+    } catch (err) {
+      console.error('toggle status:', err);
+      adminError(admin.chatwoot.phaseFailure);
+    }
+  };
+
+  return (
+    <Card title={admin.chatwoot.actions} testId="cw-actions">
+      <TextField label={admin.chatwoot.conversationId} value={conversationId} onChange={(e) => setConversationId(e.target.value)} inputMode="numeric" />
+      <div className="flex flex-wrap items-end gap-2">
+        <TextField className="flex-1" label={admin.chatwoot.assigneeId} value={assigneeId} onChange={(e) => setAssigneeId(e.target.value)} inputMode="numeric" />
+        <Button onClick={() => void assign()}>{admin.chatwoot.assign}</Button>
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <Switch checked={resolved} onChange={setResolved} label={admin.chatwoot.statusSwitch} />
+        <Button className="ml-auto" onClick={() => void setStatus()}>
+          {admin.chatwoot.setStatus}
+        </Button>
+      </div>
+    </Card>
+  );
+}

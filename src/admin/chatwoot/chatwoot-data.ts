@@ -1,0 +1,86 @@
+// The integration page's reads and calls (admin-area.md section 7). Reads go straight to the tables
+// (super-admin RLS); Chatwoot actions go through the admin-chatwoot-* functions.
+import { supabase } from '../../supabase.ts';
+import { dataOf } from '../lib/errors.ts';
+import { invokeFunction } from '../lib/functions.ts';
+
+export interface ChatwootConfig {
+  id: string;
+  api_base_url: string;
+  account_id: number | string;
+}
+
+export interface CwSpecialist {
+  id: string;
+  name: string;
+  role: string | null;
+  chatwoot_inbox_id: number | null;
+}
+
+export interface IntegrationEvent {
+  id: string;
+  kind: string;
+  level: string;
+  data: Record<string, unknown> | null;
+  created_at: string;
+}
+
+export interface RichMessage {
+  id: string;
+  text: string | null;
+  payload: unknown;
+  created_at: string;
+  conversation_id: string;
+}
+
+export const EVENTS_LIMIT = 50;
+
+export async function loadConfig(): Promise<ChatwootConfig | null> {
+  return dataOf<ChatwootConfig | null>(await supabase.from('chatwoot_config').select('id, api_base_url, account_id').limit(1).maybeSingle());
+}
+
+export async function saveConfig(existing: ChatwootConfig | null, apiBaseUrl: string, accountId: number): Promise<void> {
+  const values = { api_base_url: apiBaseUrl, account_id: accountId };
+  const res = existing
+    ? await supabase.from('chatwoot_config').update(values).eq('id', existing.id)
+    : await supabase.from('chatwoot_config').insert(values);
+  if (res.error) throw new Error(res.error.message);
+}
+
+export async function loadSpecialists(): Promise<CwSpecialist[]> {
+  return dataOf<CwSpecialist[]>(await supabase.from('specialists').select('id, name, role, chatwoot_inbox_id').order('name'));
+}
+
+export async function loadEvents(): Promise<IntegrationEvent[]> {
+  return dataOf<IntegrationEvent[]>(
+    await supabase.from('integration_events').select('id, kind, level, data, created_at').order('created_at', { ascending: false }).limit(EVENTS_LIMIT),
+  );
+}
+
+export async function loadRichMessages(conversationId: string, limit?: number): Promise<RichMessage[]> {
+  let q = supabase.from('messages').select('id, text, payload, created_at, conversation_id').eq('type', 'json');
+  if (conversationId !== '') q = q.eq('conversation_id', conversationId);
+  q = q.order('created_at', { ascending: false });
+  if (limit !== undefined) q = q.limit(limit);
+  return dataOf<RichMessage[]>(await q);
+}
+
+/** The user's own account id; one is created (plan FREE, '{local part} Account', owner) if missing. */
+export async function ensureOwnAccount(userId: string): Promise<string> {
+  const link = dataOf<{ account_id: string } | null>(await supabase.from('account_users').select('account_id').eq('user_id', userId).maybeSingle());
+  if (link) return link.account_id;
+  return dataOf<string>(await supabase.rpc('ensure_account'));
+}
+
+export async function sendMessage(accountId: string, inboxId: number, content: string): Promise<void> {
+  const data = await invokeFunction<{ success?: unknown; error?: unknown } | null>('admin-chatwoot-send', { account_id: accountId, inbox_id: inboxId, content });
+  if (data && data.success === false) throw new Error(typeof data.error === 'string' ? data.error : '');
+}
+
+export async function assignConversation(conversationId: string, assigneeId: string | null): Promise<void> {
+  await invokeFunction('admin-chatwoot-assign', { conversation_id: conversationId, assignee_id: assigneeId });
+}
+
+export async function toggleStatus(conversationId: string, to: 'open' | 'resolved'): Promise<void> {
+  await invokeFunction('admin-chatwoot-toggle-status', { conversation_id: conversationId, to });
+}

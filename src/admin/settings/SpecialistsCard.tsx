@@ -1,0 +1,68 @@
+// Specialist management: assigned count, mode badge and switch, per-mode note, debounced search (250
+// ms) over name, role and seniority, and the card grid (disabled in Default mode).
+import { useMemo, useState } from 'react';
+import { admin } from '../../text/admin.ts';
+import { useDebounced } from '../lib/use-debounced.ts';
+import { Badge } from '../ui/Badge.tsx';
+import { Card } from '../ui/Card.tsx';
+import { Switch } from '../ui/Switch.tsx';
+import { SearchField } from '../ui/TextField.tsx';
+import { SpecialistCard } from './SpecialistCard.tsx';
+import { assignedCount, filterSpecialists, isAssigned, type Assignment, type SpecialistRow, type SpecialistsMode } from './specialist-state.ts';
+
+export const SPECIALIST_SEARCH_DEBOUNCE_MS = 250;
+
+interface SpecialistsCardProps {
+  specialists: SpecialistRow[];
+  assignment: Assignment;
+  saving: boolean;
+  onMode: (mode: SpecialistsMode) => void;
+  onToggle: (id: string) => void;
+}
+
+export function SpecialistsCard({ specialists, assignment, saving, onMode, onToggle }: SpecialistsCardProps) {
+  const [query, setQuery] = useState('');
+  const settled = useDebounced(query, SPECIALIST_SEARCH_DEBOUNCE_MS);
+  const shown = useMemo(() => filterSpecialists(specialists, settled), [specialists, settled]);
+  const isDefault = assignment.mode === 'DEFAULT';
+  return (
+    <Card
+      testId="specialists-card"
+      title={admin.settings.specialists}
+      actions={
+        <>
+          <Badge tone="teal" testId="assigned-count">
+            {assignedCount(assignment)}
+          </Badge>
+          <Badge tone={isDefault ? 'teal' : 'violet'} testId="mode-badge">
+            {isDefault ? admin.settings.modeDefault : admin.settings.modeCustom}
+          </Badge>
+        </>
+      }
+    >
+      <Switch checked={isDefault} disabled={saving} label={admin.settings.switchLabel} onChange={(on) => onMode(on ? 'DEFAULT' : 'CUSTOM')} />
+      <p className="text-sm text-slate-600" data-testid="mode-note">
+        {isDefault ? admin.settings.noteDefault : admin.settings.noteCustom}
+      </p>
+      <SearchField label={admin.settings.search} value={query} onChange={setQuery} />
+      {specialists.length === 0 ? (
+        <p className="p-4 text-center text-slate-600">{admin.settings.noSpecialists}</p>
+      ) : shown.length === 0 ? (
+        <p className="p-4 text-center text-slate-600">{admin.settings.noSpecialistMatch}</p>
+      ) : (
+        <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
+          {shown.map((s) => (
+            <SpecialistCard
+              key={s.id}
+              specialist={s}
+              assigned={isAssigned(assignment, s.id)}
+              mode={assignment.mode}
+              disabled={isDefault || saving}
+              onToggle={() => onToggle(s.id)}
+            />
+          ))}
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,226 @@
+// Every user-visible string of the super-admin area. Texts quoted by admin-area.md are copied
+// exactly (Slovak, and English where the spec shows English); the rest is marked "ours".
+
+export const admin = {
+  title: 'Admin',
+  tabs: {
+    accounts: 'Účty',
+    tests: 'Testy',
+    chatwoot: 'Chatwoot',
+    edgeFunctions: 'Edge Funkcie',
+    testRunner: 'Testy',
+    label: 'Admin sekcie', // ours
+    subLabel: 'Testy sekcie', // ours
+  },
+  toast: {
+    error: 'Chyba',
+    success: 'Úspech',
+  },
+  accounts: {
+    title: 'Účty', // ours
+    search: 'Hľadať podľa názvu alebo e-mailu',
+    heading: (n: number) => `Účty (${n})`,
+    sortName: 'Názov', // ours
+    sortActivity: 'Posledná aktivita', // ours
+    colAccount: 'Account',
+    colSpecialists: 'Specialists',
+    colActivity: 'Last activity',
+    colActions: 'Actions',
+    superAdmin: 'Super Admin',
+    settings: 'Settings',
+    impersonate: 'Impersonate',
+    delete: 'Delete',
+    noMatch: (q: string) => `Pre „${q}“ sa nenašli žiadne účty`, // ours
+    none: 'Zatiaľ neexistujú žiadne účty', // ours
+    create: 'Create account',
+    loadFailed: 'Nepodarilo sa načítať účty z databázy',
+    confirmDelete: (email: string) => `Naozaj chcete vymazať používateľa ${email} a všetky jeho dáta?`,
+    deleted: (email: string) => `Používateľ ${email} bol úspešne vymazaný`,
+    deleteFailed: (message: string) => `Nepodarilo sa vymazať používateľa: ${message}`,
+    impersonating: (name: string) => `Impersonácia aktivovaná: ${name}`, // ours (the spec: mentions the name)
+    impersonateFailed: 'Nepodarilo sa aktivovať impersonáciu',
+    never: '—', // ours
+  },
+  settings: {
+    title: (name: string) => `Account settings: ${name}`,
+    documentTitle: 'Account settings',
+    plan: 'Plán', // ours
+    currentPlan: 'Aktuálny plán', // ours
+    assignedCount: 'Priradení špecialisti', // ours
+    selectPlan: 'Vybrať plán', // ours
+    planOption: (code: string, name: string) => `${code} - ${name}`,
+    save: 'Save changes',
+    saving: 'Saving...',
+    info: 'Informácie o účte', // ours
+    ownerEmail: 'E-mail vlastníka', // ours
+    created: 'Vytvorený', // ours
+    specialists: 'Správa špecialistov', // ours
+    modeDefault: 'Default',
+    modeCustom: 'Custom',
+    switchLabel: 'Default režim', // ours
+    noteDefault: 'Špecialisti sa priraďujú automaticky podľa plánu účtu.', // ours
+    noteCustom: 'Špecialisti sú vybraní ručne. Zaškrtnite tých, ktorí majú byť priradení.', // ours
+    search: 'Hľadať podľa mena, roly alebo seniority', // ours
+    ai: 'AI',
+    noSpecialists: 'V systéme neexistujú žiadni špecialisti', // ours
+    noSpecialistMatch: 'Žiadny špecialista nezodpovedá hľadaniu', // ours
+    notFound: 'Účet neexistuje alebo k nemu nemáte prístup', // ours
+    backToList: 'Späť na zoznam', // ours
+    loadFailed: 'Nepodarilo sa načítať údaje. Skúste to znova.',
+    planChanged: (code: string) => `Plán účtu bol úspešne zmenený na ${code}`,
+    planFailed: 'Nepodarilo sa zmeniť plán. Skúste to znova.',
+    assigned: 'Špecialista bol úspešne priradený k účtu',
+    unassigned: 'Špecialista bol odstránený z účtu',
+    assignFailed: 'Nepodarilo sa zmeniť priradenie. Skúste to znova.',
+    modeChanged: (mode: 'Default' | 'Custom') => `Účet teraz používa ${mode} režim`,
+    modeFailed: 'Nepodarilo sa zmeniť režim. Skúste to znova.',
+  },
+  chatwoot: {
+    title: 'Chatwoot', // ours
+    settings: 'Nastavenia', // ours
+    apiBaseUrl: 'API Base URL',
+    accountId: 'Account ID',
+    save: 'Uložiť', // ours
+    edit: 'Upraviť', // ours
+    cancel: 'Zrušiť', // ours
+    required: 'Vyplňte všetky povinné polia',
+    saved: 'Konfigurácia uložená', // ours
+    saveFailed: 'Nepodarilo sa uložiť konfiguráciu',
+    webhook: 'Webhook URL',
+    webhookNote: 'Chatwoot musí volať túto adresu s parametrom ?secret= (hodnota CHATWOOT_WEBHOOK_SECRET), inak server požiadavku odmietne.', // ours
+    copy: 'Kopírovať', // ours
+    copied: 'Skopírované', // ours
+    controlPanel: 'Control panel',
+    runAll: 'Spustiť všetky kontroly', // ours
+    check: 'Skontrolovať', // ours
+    checks: {
+      api: 'API',
+      webhook: 'Webhook',
+      schema: 'Schéma', // ours
+      specialists: 'Špecialisti', // ours
+      richContent: 'Rich content',
+    },
+    statuses: { unchecked: 'Nekontrolované', checking: 'Kontrolujem…', ok: 'OK', warning: 'Varovanie', error: 'Chyba' }, // ours
+    apiOk: (n: number) => `API OK (${n} inboxov)`,
+    apiUnreachable: 'Edge funkcia je nedostupná, nie je nasadená alebo chýbajú secrets', // ours
+    apiUnauthorized: 'Neoprávnený prístup', // ours
+    apiChatwoot: (message: string) => `Problém s Chatwoot API: ${message}`, // ours
+    apiError: (message: string) => `Chyba API: ${message}`, // ours
+    apiUnexpected: 'Neočakávaná odpoveď API', // ours
+    networkError: (message: string) => `Chyba siete: ${message}`, // ours
+    webhookOk: (status: number) => `Webhook odpovedá (${status})`, // ours
+    webhookFailed: (status: string) => `Webhook neodpovedá (${status})`, // ours
+    schemaOk: 'Všetky tabuľky sú dostupné', // ours
+    schemaFailed: (tables: string) => `Nedostupné tabuľky: ${tables}`, // ours
+    specialistsOk: (n: number) => `Všetci špecialisti (${n}) majú Inbox ID`, // ours
+    specialistsMissing: (names: string) => `Bez Inbox ID: ${names}`, // ours
+    richOk: (n: number) => `Nájdené rich správy: ${n}`, // ours
+    richNone: 'Žiadne rich správy', // ours
+    functions: 'Stav edge funkcií', // ours
+    functionsCheck: 'Skontrolovať funkcie', // ours
+    deployed: 'Nasadená', // ours
+    missing: 'Chýba', // ours
+    missingHint: 'Chýbajúce funkcie sa nasadia automaticky po aktualizácii konfigurácie.', // ours
+    send: 'Odoslať správu', // ours
+    specialist: 'Špecialista', // ours
+    chooseSpecialist: '— vyberte —', // ours
+    message: 'Správa', // ours
+    sendButton: 'Odoslať', // ours
+    sent: 'Správa odoslaná', // ours
+    needSpecialist: 'Vyberte špecialistu',
+    needInbox: 'Špecialista nemá priradený Chatwoot Inbox ID',
+    needMessage: 'Zadajte správu',
+    needAccount: 'Používateľ nemá priradený account',
+    sendFailed: 'Nepodarilo sa odoslať správu',
+    actions: 'Akcie', // ours
+    conversationId: 'Conversation ID',
+    assigneeId: 'Assignee ID (prázdne = zrušiť priradenie)', // ours
+    assign: 'Priradiť', // ours
+    assignedOk: 'Konverzácia priradená', // ours
+    statusSwitch: 'Resolved', // ours: switch on = resolved, off = open
+    setStatus: 'Zmeniť stav', // ours
+    statusOk: (to: string) => `Stav konverzácie: ${to}`, // ours
+    phaseFailure: 'Backend endpoint bude implementovaný v fáze 3.8',
+    events: 'Webhook udalosti', // ours
+    eventsSearch: 'Hľadať podľa conversation id alebo typu', // ours
+    noEvents: 'Žiadne udalosti', // ours
+    reload: 'Obnoviť', // ours
+    rich: 'Rich content test',
+    load: 'Load',
+    richFailed: 'Nepodarilo sa načítať rich správy',
+    richEmpty: 'Žiadne rich správy pre túto konverzáciu', // ours
+    eventDetail: 'Detail udalosti', // ours
+    close: 'Zavrieť', // ours
+    accountFailed: 'Nepodarilo sa načítať alebo vytvoriť account',
+    accountName: (local: string) => `${local} Account`,
+  },
+  edge: {
+    title: 'Edge Funkcie', // ours
+    runAll: 'Spustiť všetky testy', // ours
+    running: (name: string) => `Testujem: ${name}`, // ours
+    total: 'Total',
+    passed: 'Passed',
+    failed: 'Failed',
+    average: 'Priemer (ms)', // ours
+    jwt: 'JWT Required',
+    public: 'Public',
+    expected: (status: number | string) => `Expected 200, got ${status}`,
+    network: 'Network/CORS error',
+    body: (length: number) => `Response body (${length} znakov)`, // ours
+    config: 'Konfigurácia', // ours
+    projectRef: 'Project ref',
+    baseUrl: 'Base URL',
+    anonKey: 'Anon key',
+    functionsTotal: 'Funkcie spolu', // ours
+    functionsPublic: 'Verejné funkcie', // ours
+    functionsProtected: 'Chránené funkcie', // ours
+    descriptions: {
+      'test-function': 'Jednoduchá testovacia funkcia', // ours
+      'auth-link': 'Registrácia / prihlásenie odkazom (anti-enumeration)', // ours
+      'chatwoot-webhook': 'Chatwoot webhook (webhook_test)', // ours
+      'admin-chatwoot-conversations': 'Chatwoot konverzácie', // ours
+      'admin-chatwoot-inboxes': 'Chatwoot inboxy', // ours
+      'admin-chatwoot-assign': 'Priradenie konverzácie', // ours
+      'admin-chatwoot-send': 'Odoslanie správy', // ours
+      'admin-chatwoot-set-custom-attributes': 'Custom atribúty konverzácie', // ours
+      'admin-chatwoot-toggle-status': 'Zmena stavu konverzácie', // ours
+    } as Record<string, string>,
+  },
+  tests: {
+    title: 'Test Runner – Admin',
+    unit: 'Run Unit Tests',
+    e2e: 'Run E2E Tests',
+    edge: 'Test Edge Functions',
+    results: 'Test Results',
+    copyAll: 'Copy All Results',
+    noRuns: 'No test runs yet', // ours
+    noOutput: 'No detailed output available',
+    status: { running: 'Running', passed: 'Passed', failed: 'Failed', idle: 'Idle' },
+    started: 'Started', // ours
+    ended: 'Ended', // ours
+    total: 'Total',
+    passed: 'Passed',
+    failed: 'Failed',
+    noResults: 'No Results',
+    noResultsText: 'No test results to copy',
+    copied: 'Copied!',
+    copiedText: 'All test results copied to clipboard',
+    copyFailed: 'Copy Failed',
+    copyFailedText: 'Failed to copy results to clipboard',
+    passedTitle: 'Tests Passed',
+    passedText: (n: number) => `All ${n} tests passed successfully!`,
+    failedTitle: 'Tests Failed',
+    failedText: (failed: number, total: number) => `${failed} of ${total} tests failed`,
+    execFailed: 'Test Execution Failed',
+    execFailedText: (type: string, message: string) => `Failed to execute ${type} tests: ${message}`,
+    progress: ['⏳ Tests are running on the server...', '⏳ Waiting for results...'], // ours
+    errorLines: (message: string) => [
+      `❌ Error: ${message}`,
+      'Possible causes:',
+      '- Missing test files or configuration',
+      '- Network problems',
+      '- Edge function timeout',
+      '- Missing dependencies',
+    ],
+  },
+} as const;
