@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BODY_LIMIT,
+  CHECKS,
+  httpResult,
+  networkResult,
+  projectRef,
+  summarize,
+  truncateBody,
+  truncateKey,
+  type CheckResult,
+} from '../../../src/admin/edge/edge-checks.ts';
+
+describe('edge-function checks', () => {
+  it('lists the nine functions in order: 3 public, 6 protected, all expecting 200', () => {
+    expect(CHECKS.map((c) => c.name)).toEqual([
+      'test-function',
+      'auth-link',
+      'chatwoot-webhook',
+      'admin-chatwoot-conversations',
+      'admin-chatwoot-inboxes',
+      'admin-chatwoot-assign',
+      'admin-chatwoot-send',
+      'admin-chatwoot-set-custom-attributes',
+      'admin-chatwoot-toggle-status',
+    ]);
+    expect(CHECKS.filter((c) => !c.verifyJwt).map((c) => c.name)).toEqual(['test-function', 'auth-link', 'chatwoot-webhook']);
+    expect(CHECKS.every((c) => c.expectedStatus === 200)).toBe(true);
+  });
+
+  it('builds the spec payloads', () => {
+    const ctx = { email: 'a@b.sk', accountId: 'acc', conversationId: 7, inboxId: 3 };
+    const payload = (name: string) => CHECKS.find((c) => c.name === name)?.payload(ctx);
+    expect(payload('auth-link')).toEqual({ email: 'a@b.sk' });
+    expect(payload('chatwoot-webhook')).toEqual({ webhook_test: true });
+    expect(payload('admin-chatwoot-inboxes')).toEqual({});
+    expect(payload('admin-chatwoot-assign')).toEqual({ conversation_id: 7, assignee_id: null });
+    expect(payload('admin-chatwoot-send')).toMatchObject({ account_id: 'acc', inbox_id: 3 });
+    expect(payload('admin-chatwoot-toggle-status')).toEqual({ conversation_id: 7, status: 'open' });
+  });
+
+  it('truncates bodies to 500 characters plus an ellipsis', () => {
+    expect(BODY_LIMIT).toBe(500);
+    expect(truncateBody('x'.repeat(500))).toBe('x'.repeat(500));
+    expect(truncateBody('x'.repeat(501))).toBe(`${'x'.repeat(500)}…`);
+    expect(truncateBody('')).toBe('');
+  });
+
+  it('shows 20 characters of the anon key', () => {
+    expect(truncateKey('abcdefghijklmnopqrstuvwxyz')).toBe('abcdefghijklmnopqrst...');
+    expect(truncateKey('short')).toBe('short');
+  });
+
+  it('succeeds only on the expected status; otherwise Expected 200, got {status}', () => {
+    const def = CHECKS[0]!;
+    expect(httpResult(def, 200, '{}', 12)).toEqual({ name: 'test-function', status: 200, body: '{}', duration: 12, success: true, error: null });
+    expect(httpResult(def, 401, 'no', 5)).toMatchObject({ success: false, error: 'Expected 200, got 401' });
+  });
+
+  it('network failures give ERR with the message, or Network/CORS error', () => {
+    const def = CHECKS[1]!;
+    expect(networkResult(def, new TypeError('Failed to fetch'), 3)).toMatchObject({ status: 'ERR', success: false, error: 'Failed to fetch' });
+    expect(networkResult(def, null, 3)).toMatchObject({ status: 'ERR', error: 'Network/CORS error' });
+  });
+
+  it('summarises total, passed, failed and the average duration', () => {
+    const r = (success: boolean, duration: number): CheckResult => ({ name: 'x', status: 200, body: '', duration, success, error: null });
+    expect(summarize([r(true, 10), r(false, 21), r(true, 30)])).toEqual({ total: 3, passed: 2, failed: 1, averageMs: 20 });
+    expect(summarize([])).toEqual({ total: 0, passed: 0, failed: 0, averageMs: 0 });
+  });
+
+  it('derives the project reference from the base URL', () => {
+    expect(projectRef('https://abcd1234.supabase.co')).toBe('abcd1234');
+    expect(projectRef('http://127.0.0.1:54321')).toBe('127.0.0.1');
+  });
+});
