@@ -1,13 +1,13 @@
 // Top bar, at least 56 px: the logo, or a back button with a title; the account's plan badge, or
 // 'Loading...' while the account loads.
-import { useAccount } from '../account/account-context.ts';
 import { BackButton } from '../components/BackButton.tsx';
 import { Logo } from '../components/Logo.tsx';
+import { usePlanLabel } from '../data/use-plan-label.ts';
 import { sk } from '../text/sk.ts';
 import type { LayoutRules } from './layout-rules.ts';
 
 export function Header({ rules }: { rules: LayoutRules }) {
-  const { account } = useAccount();
+  const plan = usePlanLabel();
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/95 pt-[env(safe-area-inset-top)] backdrop-blur">
       <div className="mx-auto flex min-h-14 max-w-3xl items-center gap-2 px-4">
@@ -17,7 +17,7 @@ export function Header({ rules }: { rules: LayoutRules }) {
           data-testid="plan-badge"
           className="ml-auto rounded-full border border-teal-200 bg-teal-50 px-2.5 py-0.5 text-xs font-semibold text-teal-800"
         >
-          {account?.plan ?? sk.app.planLoading}
+          {plan ?? sk.app.planLoading}
         </span>
       </div>
     </header>

@@ -114,8 +114,75 @@ export const sk = {
     signOut: 'Odhlásiť sa',
   },
   chats: {
+    title: 'Konverzácie', // ours: heading of /app/chats (visually hidden)
     searchPlaceholder: 'Hľadať konverzáciu…',
+    searchLabel: 'Hľadať konverzáciu', // ours
+    filtersLabel: 'Filter konverzácií', // ours
+    filters: { all: 'Všetky', unread: 'Neprečítané', active: 'Aktívne', completed: 'Ukončené' },
+    archivedRow: 'Archivované konverzácie',
+    archivedCount: (n: number) => `${n} archivovaných`, // ours: screen-reader label
     loading: 'Načítavam konverzácie...',
+    offlineTitle: 'Problém s internetom',
+    offlineHint: 'Skontrolujte svoje pripojenie',
+    loadFailed: 'Nepodarilo sa načítať konverzácie',
+    retryHint: 'Skúste to prosím znova',
+    retry: 'Skúsiť znova',
+    empty: 'No conversations found',
+    emptySearch: 'No conversations match your search',
+    archivedEmpty: 'Žiadne archivované konverzácie',
+    archivedEmptyHint: 'Konverzácie sa zobrazia tu po archivácii',
+    archivedEmptySearch: 'No archived conversations match your search',
+    listLabel: 'Zoznam konverzácií', // ours
+    archive: 'Archivovať',
+    restore: 'Obnoviť',
+    unknownSpecialist: 'Neznámy špecialista',
+    noMessages: 'No messages yet',
+  },
+  chat: {
+    noConversation: 'No conversation selected',
+    loading: 'Načítavam správy...', // ours
+    notFound: 'Conversation not found',
+    online: 'online',
+    busy: 'zaneprázdnený',
+    locked: 'uzamknuté',
+    placeholder: 'Napísať správu…',
+    waiting: 'Čaká sa na odpoveď…',
+    completed: 'Konverzácia je ukončená',
+    messageLabel: 'Správa', // ours: composer label
+    send: 'Odoslať', // ours
+    attach: 'Priložiť súbor (zatiaľ nedostupné)', // ours
+    messagesLabel: 'Správy', // ours
+    newMessages: 'Nové správy', // ours: live region label
+    typing: 'Špecialista píše…', // ours
+    sending: 'Odosiela sa…', // ours
+    sendFailed: 'Failed to send message',
+    retrySend: 'Skúsiť znova', // ours (retry control of a failed message)
+    fallbackTitle: 'Problém s pripojením',
+    fallbackHint: 'Nepodarilo sa spojiť so serverom, ak problémy pretrvávajú kontaktujte prevádzkovateľa služby',
+    loadFailed: 'Nepodarilo sa načítať správy',
+    loadFailedAfterReconnect: 'Nepodarilo sa načítať správy po obnovení pripojenia',
+    retryHint: 'Skúste to prosím znova',
+    you: 'Vy', // ours
+    openFile: (name: string) => `Otvoriť ${name}`, // ours
+    image: (n: number) => `Obrázok ${n}`, // ours
+  },
+  card: {
+    aiBadge: 'AI ŠPECIALISTA',
+    credits: (n: number) => `${n} kreditov`,
+    activate: 'Aktivovať špecialistu',
+    activating: 'Aktivujem...',
+    existingTitle: 'Pokračujeme v existujúcej konverzácii',
+    existing: 'Našli sme vašu predchádzajúcu konverzáciu s týmto špecialistom',
+    startFailed: 'Nepodarilo sa spustiť konverzáciu. Skúste to znova.',
+  },
+  lightbox: {
+    label: 'Galéria obrázkov', // ours
+    close: 'Zavrieť', // ours
+    previous: 'Predchádzajúci obrázok', // ours
+    next: 'Ďalší obrázok', // ours
+    zoomIn: 'Priblížiť', // ours
+    zoomOut: 'Oddialiť', // ours
+    position: (i: number, n: number) => `${i} / ${n}`, // ours
   },
   status: {
     active: 'Aktívne',
@@ -124,6 +191,16 @@ export const sk = {
   specialists: {
     title: 'Špecialisti',
     subtitle: 'Vyberte si AI alebo ľudského experta a začnite chat.',
+    loadFailed: (error: string) => `Chyba pri načítaní špecialistov: ${error}`,
+    fetchFailed: 'Failed to fetch specialists',
+    empty: 'Žiadni špecialisti nie sú k dispozícii pre váš účet.',
+    chat: 'Chatovať',
+    request: 'Požiadať o špecialistu',
+    busy: 'Spúšťa sa konverzácia...',
+    requestSent: (name: string) => `Žiadosť odoslaná ${name}`,
+    noAccount: 'Nepodarilo sa identifikovať účet',
+    requestFailed: 'Nepodarilo sa odoslať žiadosť. Skúste to znova.',
+    skills: 'Zručnosti', // ours: label of the skill list
   },
   placeholder: {
     chats: 'Tu bude zoznam konverzácií: vyhľadávanie, filtre, archivované konverzácie a nové správy.', // ours

@@ -1,0 +1,34 @@
+// The chat's own top bar (the layout hides the app header here): back to the list, avatar, name and
+// role ('Neznámy špecialista' when unknown) and the status.
+import type { LocalConversation } from '../../../sync/local-types.ts';
+import { Avatar } from '../../components/Avatar.tsx';
+import { BackButton } from '../../components/BackButton.tsx';
+import { sk } from '../../text/sk.ts';
+import type { Presence } from './presence.ts';
+
+const PRESENCE_TEXT: Record<Presence, string> = { online: sk.chat.online, busy: sk.chat.busy, locked: sk.chat.locked };
+const PRESENCE_DOT: Record<Presence, string> = { online: 'bg-emerald-500', busy: 'bg-amber-500', locked: 'bg-slate-400' };
+
+export function ChatHeader({ conversation, presence }: { conversation: LocalConversation | undefined; presence: Presence | null }) {
+  const name = conversation?.specialist?.name?.trim() || sk.chats.unknownSpecialist;
+  const role = conversation?.specialist?.role;
+  return (
+    <header className="flex min-h-14 items-center gap-2 border-b border-slate-200 bg-white px-4 pt-[env(safe-area-inset-top)]">
+      <BackButton to="/app/chats" />
+      <Avatar name={name} src={conversation?.specialist?.avatarUrl} fallbackSrc="/favicon.svg" size="md" />
+      <div className="min-w-0 flex-1">
+        <h1 className="truncate text-base font-semibold leading-tight">{name}</h1>
+        <p className="flex items-center gap-1.5 truncate text-xs text-slate-600">
+          {role && <span className="truncate">{role}</span>}
+          {role && presence && <span aria-hidden="true">·</span>}
+          {presence && (
+            <span data-testid="chat-presence" className="inline-flex items-center gap-1">
+              <span aria-hidden="true" className={`h-2 w-2 rounded-full ${PRESENCE_DOT[presence]}`} />
+              {PRESENCE_TEXT[presence]}
+            </span>
+          )}
+        </p>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,83 @@
+// /app/chats/{id}: the conversation from the local store. Messages show from IndexedDB at once; the
+// network only shows as the notice box. The composer's text is per conversation (remounted per id)
+// and kept as a draft, so switching conversation starts with that conversation's own draft.
+import { useCallback } from 'react';
+import { useParams } from 'react-router-dom';
+import { conversation as conversationQuery, messages as messagesQuery } from '../../../sync/queries.ts';
+import { useAuth } from '../../auth/auth-context.ts';
+import { useSyncEngine } from '../../data/sync-context.ts';
+import { useSyncQuery } from '../../data/use-sync-query.ts';
+import { useSyncStatus } from '../../data/use-sync-status.ts';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { sk } from '../../text/sk.ts';
+import { ChatHeader } from './ChatHeader.tsx';
+import { ChatNotice } from './ChatNotice.tsx';
+import { Composer, type ComposerMode } from './Composer.tsx';
+import { MessageList } from './MessageList.tsx';
+import { NewMessageAnnouncer } from './NewMessageAnnouncer.tsx';
+import { chatPresence } from './presence.ts';
+import { TypingIndicator } from './TypingIndicator.tsx';
+import { useDraft } from './use-draft.ts';
+import { useMarkRead } from './use-mark-read.ts';
+import { useAiTyping } from './use-typing.ts';
+
+export function ChatPage() {
+  const { id } = useParams();
+  useDocumentTitle(sk.titles.chat);
+  if (!id) {
+    return (
+      <section className="flex flex-1 items-center justify-center p-4">
+        <p className="text-slate-600">{sk.chat.noConversation}</p>
+      </section>
+    );
+  }
+  return <ChatScreen key={id} conversationId={id} />;
+}
+
+function ChatScreen({ conversationId }: { conversationId: string }) {
+  const engine = useSyncEngine();
+  const status = useSyncStatus();
+  const { user } = useAuth();
+  const conversation = useSyncQuery((db) => conversationQuery(db, conversationId), [conversationId])?.value;
+  const list = useSyncQuery((db) => messagesQuery(db, conversationId), [conversationId])?.value;
+  const [draft, setDraft] = useDraft(user?.id ?? 'anonymous', conversationId);
+  const aiTyping = useAiTyping(conversationId, conversation?.specialist?.isAi === true);
+  useMarkRead(engine, conversationId, list);
+
+  const completed = conversation !== undefined && conversation.status !== 'active';
+  // 'Čaká sa na odpoveď…': the AI specialist is answering (its typing indicator shows). Offline no
+  // answer can come, so the composer stays open for more messages (they wait in the outbox).
+  const mode: ComposerMode = completed ? 'completed' : aiTyping && status.connection !== 'offline' ? 'waiting' : 'ready';
+  const presence = conversation ? chatPresence(conversation, list ?? [], Date.now()) : null;
+
+  const send = useCallback(
+    async (text: string) => {
+      if (!engine) return false;
+      return (await engine.commands.sendMessage({ conversationId, text })) !== null;
+    },
+    [engine, conversationId],
+  );
+  const retry = useCallback(
+    (key: string) => {
+      engine?.commands.retryMessage(key).catch((err: unknown) => console.warn('retry:', err));
+    },
+    [engine],
+  );
+
+  const loading = list === undefined || (list.length === 0 && conversation === undefined);
+  return (
+    <section className="flex min-h-0 flex-1 flex-col bg-white" aria-label={sk.titles.chat}>
+      <ChatHeader conversation={conversation} presence={presence} />
+      <ChatNotice status={status} onRetry={() => engine?.syncNow()} />
+      {loading ? (
+        <p role="status" className="flex-1 p-6 text-center text-slate-600">
+          {status.loaded && list !== undefined ? sk.chat.notFound : sk.chat.loading}
+        </p>
+      ) : (
+        <MessageList messages={list} onRetry={retry} footer={aiTyping ? <TypingIndicator /> : null} />
+      )}
+      <NewMessageAnnouncer messages={list} />
+      <Composer value={draft} onChange={setDraft} onSend={send} mode={mode} />
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+// The sticky composer (user-area.md section 5): a textarea growing up to 128 px, Enter sends and
+// Shift+Enter adds a newline, an attach button that does nothing yet, a send button. Blank text is
+// ignored, and so is a send while the composer is disabled or another send is in flight. The text is
+// cleared only once `onSend` says the message is stored (invariant 1); on failure it stays.
+import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { sk } from '../../text/sk.ts';
+
+export const COMPOSER_MAX_HEIGHT_PX = 128;
+
+/** ready: type and send; waiting: the AI is answering; completed: the conversation is closed. */
+export type ComposerMode = 'ready' | 'waiting' | 'completed';
+
+interface ComposerProps {
+  value: string;
+  onChange: (value: string) => void;
+  /** Resolves true when the message was stored (the composer then clears). */
+  onSend: (text: string) => Promise<boolean>;
+  mode: ComposerMode;
+}
+
+const PLACEHOLDER: Record<ComposerMode, string> = {
+  ready: sk.chat.placeholder,
+  waiting: sk.chat.waiting,
+  completed: sk.chat.completed,
+};
+
+export function Composer({ value, onChange, onSend, mode }: ComposerProps) {
+  const ref = useRef<HTMLTextAreaElement>(null);
+  const inFlight = useRef(false);
+  const latest = useRef(value);
+  latest.current = value;
+  const [sending, setSending] = useState(false);
+  const disabled = mode !== 'ready';
+  const canSend = !disabled && !sending && value.trim() !== '';
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    const height = Math.min(el.scrollHeight, COMPOSER_MAX_HEIGHT_PX);
+    el.style.height = `${height}px`;
+    el.style.overflowY = el.scrollHeight > COMPOSER_MAX_HEIGHT_PX ? 'auto' : 'hidden';
+  }, [value]);
+
+  const send = async () => {
+    if (disabled || inFlight.current || value.trim() === '') return;
+    inFlight.current = true;
+    setSending(true);
+    try {
+      const text = value;
+      // Only what was sent is cleared: text typed while the send was stored stays.
+      if ((await onSend(text)) && latest.current === text) onChange('');
+    } catch (err) {
+      console.warn('send:', err);
+    } finally {
+      inFlight.current = false;
+      setSending(false);
+      ref.current?.focus();
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
+    e.preventDefault();
+    void send();
+  };
+
+  return (
+    <form
+      className="sticky bottom-0 flex items-end gap-2 border-t border-slate-200 bg-white px-2 py-2 pb-[calc(0.5rem+env(safe-area-inset-bottom))]"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+    >
+      <button
+        type="button"
+        disabled
+        aria-label={sk.chat.attach}
+        title={sk.chat.attach}
+        className="focus-ring inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full text-slate-400 disabled:cursor-not-allowed"
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.5 3.5 0 0 1 5 5L10.3 18a2 2 0 0 1-2.8-2.8l7.9-7.9" />
+        </svg>
+      </button>
+      <textarea
+        ref={ref}
+        rows={1}
+        value={value}
+        disabled={disabled}
+        placeholder={PLACEHOLDER[mode]}
+        aria-label={sk.chat.messageLabel}
+        onChange={(e) => onChange(e.target.value)}
+        onKeyDown={onKeyDown}
+        style={{ maxHeight: COMPOSER_MAX_HEIGHT_PX }}
+        className="field min-h-11 flex-1 resize-none py-2.5 leading-6 disabled:cursor-not-allowed disabled:bg-slate-100"
+      />
+      <button
+        type="submit"
+        disabled={!canSend}
+        aria-label={sk.chat.send}
+        className="focus-ring inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full bg-teal-700 text-white hover:bg-teal-800 disabled:cursor-not-allowed disabled:bg-slate-300"
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M4 12l16-8-6 16-2.5-6.5L4 12z" />
+        </svg>
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,116 @@
+// Full-screen image viewer: arrow keys and swipes move between images, Escape closes, the zoom
+// buttons (or a double click / tap) toggle 2× zoom. Focus moves into the dialog and back afterwards.
+import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type Ref } from 'react';
+import { createPortal } from 'react-dom';
+import { sk } from '../../text/sk.ts';
+
+export const LIGHTBOX_SWIPE_PX = 50;
+const ZOOM = 2;
+
+export interface LightboxImage {
+  src: string;
+  alt: string;
+}
+
+interface LightboxProps {
+  images: readonly LightboxImage[];
+  startIndex: number;
+  onClose: () => void;
+}
+
+export function Lightbox({ images, startIndex, onClose }: LightboxProps) {
+  const [index, setIndex] = useState(startIndex);
+  const [zoomed, setZoomed] = useState(false);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const swipeStart = useRef<number | null>(null);
+  const count = images.length;
+  const image = images[index];
+
+  const go = (delta: number) => {
+    if (count < 2) return;
+    setZoomed(false);
+    setIndex((i) => (i + delta + count) % count);
+  };
+
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    closeRef.current?.focus();
+    return () => opener?.focus();
+  }, []);
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Escape') onClose();
+    else if (e.key === 'ArrowRight') go(1);
+    else if (e.key === 'ArrowLeft') go(-1);
+    else if (e.key === '+' || e.key === '=') setZoomed(true);
+    else if (e.key === '-') setZoomed(false);
+    else return;
+    e.preventDefault();
+    e.stopPropagation();
+  };
+
+  const onPointerDown = (e: PointerEvent) => {
+    swipeStart.current = zoomed ? null : e.clientX;
+  };
+  const onPointerUp = (e: PointerEvent) => {
+    const start = swipeStart.current;
+    swipeStart.current = null;
+    if (start === null) return;
+    const dx = e.clientX - start;
+    if (Math.abs(dx) > LIGHTBOX_SWIPE_PX) go(dx < 0 ? 1 : -1);
+  };
+
+  if (!image) return null;
+  return createPortal(
+    <div role="dialog" aria-modal="true" aria-label={sk.lightbox.label} onKeyDown={onKeyDown} className="fixed inset-0 z-50 flex flex-col bg-black/90 text-white">
+      <div className="flex items-center gap-2 p-2">
+        <span className="flex-1 pl-2 text-sm" aria-live="polite">
+          {sk.lightbox.position(index + 1, count)}
+        </span>
+        <IconButton label={zoomed ? sk.lightbox.zoomOut : sk.lightbox.zoomIn} onClick={() => setZoomed((z) => !z)} path={zoomed ? 'M5 12h14' : 'M12 5v14M5 12h14'} />
+        <IconButton ref={closeRef} label={sk.lightbox.close} onClick={onClose} path="M6 6l12 12M18 6L6 18" />
+      </div>
+      <div className="relative flex min-h-0 flex-1 items-center justify-center overflow-auto touch-pan-y" onPointerDown={onPointerDown} onPointerUp={onPointerUp}>
+        <img
+          src={image.src}
+          alt={image.alt}
+          draggable={false}
+          data-zoomed={zoomed}
+          onDoubleClick={() => setZoomed((z) => !z)}
+          style={{ transform: `scale(${zoomed ? ZOOM : 1})` }}
+          className="max-h-full max-w-full select-none object-contain transition-transform duration-200 motion-reduce:transition-none"
+        />
+      </div>
+      {count > 1 && (
+        <div className="flex justify-between p-2">
+          <IconButton label={sk.lightbox.previous} onClick={() => go(-1)} path="M15 18l-6-6 6-6" />
+          <IconButton label={sk.lightbox.next} onClick={() => go(1)} path="M9 6l6 6-6 6" />
+        </div>
+      )}
+    </div>,
+    document.body,
+  );
+}
+
+interface IconButtonProps {
+  label: string;
+  onClick: () => void;
+  path: string;
+  ref?: Ref<HTMLButtonElement>;
+}
+
+function IconButton({ label, onClick, path, ref }: IconButtonProps) {
+  return (
+    <button
+      ref={ref}
+      type="button"
+      aria-label={label}
+      onClick={onClick}
+      className="inline-flex h-11 w-11 items-center justify-center rounded-full outline-none hover:bg-white/15 focus-visible:ring-2 focus-visible:ring-white"
+    >
+      <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+        <path d={path} />
+      </svg>
+    </button>
+  );
+}

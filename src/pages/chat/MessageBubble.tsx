@@ -1,0 +1,51 @@
+// One message: own on the right, others on the left, at most 70 % wide; sending copies at 70 %
+// opacity; failed ones with their error and a retry; text through Markdown (links in a new tab).
+import type { LocalMessage } from '../../../sync/local-types.ts';
+import { Markdown } from '../../components/Markdown.tsx';
+import { sk } from '../../text/sk.ts';
+import { attachmentsOf, isOwn, messageKind } from './message-kinds.ts';
+import { messageTime } from './message-time.ts';
+import { RichContent } from './RichContent.tsx';
+import { SpecialistCardMessage } from './SpecialistCardMessage.tsx';
+import { SystemNotice } from './SystemNotice.tsx';
+
+interface MessageBubbleProps {
+  message: LocalMessage;
+  onRetry: (key: string) => void;
+}
+
+export function MessageBubble({ message: m, onRetry }: MessageBubbleProps) {
+  const kind = messageKind(m);
+  if (kind === 'system') return <SystemNotice message={m} />;
+  const own = isOwn(m);
+  return (
+    <div
+      data-testid="message"
+      data-state={m.state}
+      data-own={own}
+      className={`flex px-3 py-1 ${own ? 'justify-end' : 'justify-start'} ${m.state === 'sending' ? 'opacity-70' : ''}`}
+    >
+      <div className={`flex max-w-[70%] flex-col ${own ? 'items-end' : 'items-start'}`}>
+        {kind === 'card' ? (
+          <SpecialistCardMessage message={m} />
+        ) : (
+          <div className={`rounded-2xl px-3 py-2 ${own ? 'rounded-br-md bg-teal-700 text-white [&_.markdown_a]:text-white' : 'rounded-bl-md bg-slate-100 text-slate-900'}`}>
+            {m.text.trim() !== '' && <Markdown text={m.text} />}
+            {kind === 'rich' && <RichContent attachments={attachmentsOf(m.payload)} />}
+          </div>
+        )}
+        <p className="mt-0.5 px-1 text-[11px] text-slate-500">
+          {m.state === 'sending' ? sk.chat.sending : <time dateTime={m.createdAt}>{messageTime(m.createdAt)}</time>}
+        </p>
+        {m.state === 'failed' && (
+          <p role="alert" className="flex items-center gap-2 px-1 text-xs text-red-700">
+            <span>{m.error || sk.chat.sendFailed}</span>
+            <button type="button" className="link text-red-800" onClick={() => onRetry(m.key)}>
+              {sk.chat.retrySend}
+            </button>
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+// Screen readers hear each message that arrives while the chat is open (not the history, and not
+// rows the virtual list re-renders while scrolling): a visually hidden polite log.
+import { useEffect, useRef, useState } from 'react';
+import type { LocalMessage } from '../../../sync/local-types.ts';
+import { sk } from '../../text/sk.ts';
+
+export function NewMessageAnnouncer({ messages }: { messages: LocalMessage[] | undefined }) {
+  const seen = useRef<Set<string> | null>(null);
+  const [latest, setLatest] = useState<string[]>([]);
+  useEffect(() => {
+    if (!messages) return;
+    if (seen.current === null) {
+      seen.current = new Set(messages.map((m) => m.key));
+      return;
+    }
+    const fresh = messages.filter((m) => !seen.current!.has(m.key));
+    for (const m of fresh) seen.current.add(m.key);
+    const incoming = fresh.filter((m) => m.direction !== 'user').map((m) => m.text);
+    if (incoming.length > 0) setLatest((prev) => [...prev, ...incoming].slice(-3));
+  }, [messages]);
+  return (
+    <div role="log" aria-live="polite" aria-label={sk.chat.newMessages} className="sr-only">
+      {latest.map((t, i) => (
+        <p key={i}>{t}</p>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,9 @@
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { sk } from '../../text/sk.ts';
+import { ConversationsScreen } from './ConversationsScreen.tsx';
+
+/** /app/archived: the header shows 'Archivované' with a back button. */
+export function ArchivedPage() {
+  useDocumentTitle(sk.titles.archived);
+  return <ConversationsScreen archived />;
+}

@@ -1,0 +1,9 @@
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { sk } from '../../text/sk.ts';
+import { ConversationsScreen } from './ConversationsScreen.tsx';
+
+/** /app/chats. The first conversation of an empty account is made by the engine after its first pull (sync R5.6). */
+export function ChatsPage() {
+  useDocumentTitle(sk.nav.chats);
+  return <ConversationsScreen archived={false} />;
+}

@@ -1,0 +1,54 @@
+// The conversation rows, virtualized against the page scroll so hundreds of conversations keep a
+// small DOM: only the rows near the viewport are rendered (list semantics kept with setsize/posinset).
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useLayoutEffect, useRef, useState } from 'react';
+import type { LocalConversation } from '../../../sync/local-types.ts';
+import { sk } from '../../text/sk.ts';
+import { ConversationRow } from './ConversationRow.tsx';
+
+const ESTIMATED_ROW_PX = 96;
+
+interface ConversationListProps {
+  conversations: LocalConversation[];
+  archived: boolean;
+  onToggleArchive: (conversationId: string) => void;
+}
+
+export function ConversationList({ conversations, archived, onToggleArchive }: ConversationListProps) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (el) setScrollMargin(el.getBoundingClientRect().top + window.scrollY);
+  }, []);
+  const virtualizer = useWindowVirtualizer({
+    count: conversations.length,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    overscan: 6,
+    scrollMargin,
+    getItemKey: (i) => conversations[i]?.id ?? i,
+  });
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div ref={listRef} role="list" aria-label={sk.chats.listLabel} className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+      {items.map((item) => {
+        const c = conversations[item.index];
+        if (!c) return null;
+        return (
+          <div
+            key={item.key}
+            role="listitem"
+            aria-setsize={conversations.length}
+            aria-posinset={item.index + 1}
+            data-index={item.index}
+            ref={virtualizer.measureElement}
+            className="absolute left-0 top-0 w-full"
+            style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
+          >
+            <ConversationRow conversation={c} archived={archived} onToggleArchive={onToggleArchive} />
+          </div>
+        );
+      })}
+    </div>
+  );
+}

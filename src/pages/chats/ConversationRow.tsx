@@ -1,0 +1,51 @@
+// One conversation in the list: avatar, name, status, time, unread badge and a two-line snippet,
+// linking to the chat; swiping or dragging left reveals 'Archivovať' ('Obnoviť' when archived).
+import { Link } from 'react-router-dom';
+import type { LocalConversation } from '../../../sync/local-types.ts';
+import { Avatar } from '../../components/Avatar.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { SwipeableRow } from '../../components/SwipeableRow.tsx';
+import { UnreadBadge } from '../../components/UnreadBadge.tsx';
+import { formatRelativeTime } from '../../lib/relative-time.ts';
+import { sk } from '../../text/sk.ts';
+
+interface ConversationRowProps {
+  conversation: LocalConversation;
+  archived: boolean;
+  onToggleArchive: (conversationId: string) => void;
+}
+
+export function ConversationRow({ conversation: c, archived, onToggleArchive }: ConversationRowProps) {
+  const name = c.specialist?.name?.trim() || sk.chats.unknownSpecialist;
+  const time = c.lastMessage?.createdAt ?? c.lastMessageAt ?? c.createdAt;
+  const snippet = c.lastMessage?.text?.trim() || sk.chats.noMessages;
+  return (
+    <SwipeableRow actionLabel={archived ? sk.chats.restore : sk.chats.archive} onAction={() => onToggleArchive(c.id)}>
+      <Link
+        to={`/app/chats/${encodeURIComponent(c.id)}`}
+        draggable={false}
+        data-testid="conversation-row"
+        className="focus-ring flex select-none gap-3 border-b border-slate-100 px-4 py-3 focus-visible:ring-inset focus-visible:ring-offset-0"
+      >
+        <Avatar name={name} src={c.specialist?.avatarUrl} size="lg" />
+        <span className="flex min-w-0 flex-1 flex-col gap-0.5">
+          <span className="flex items-center gap-2">
+            <span className="min-w-0 flex-1 truncate font-semibold text-slate-900">{name}</span>
+            <time dateTime={time} className="shrink-0 text-xs text-slate-500">
+              {formatRelativeTime(time)}
+            </time>
+          </span>
+          <span className="flex items-start gap-2">
+            <span className={`line-clamp-2 min-w-0 flex-1 text-sm ${c.unreadCount > 0 ? 'font-medium text-slate-800' : 'text-slate-600'}`}>{snippet}</span>
+            <span className="flex shrink-0 flex-col items-end gap-1">
+              <UnreadBadge count={c.unreadCount} />
+            </span>
+          </span>
+          <span>
+            <StatusBadge status={c.status} />
+          </span>
+        </span>
+      </Link>
+    </SwipeableRow>
+  );
+}

@@ -1,0 +1,80 @@
+// /app/chats and /app/archived: the same list from the local store, active or archived variant.
+// Loading text only while nothing local is known yet; empty texts follow the 1500 ms grace rule.
+import { useCallback } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { archivedCount, conversationList } from '../../../sync/queries.ts';
+import { useSyncEngine } from '../../data/sync-context.ts';
+import { useSyncQuery } from '../../data/use-sync-query.ts';
+import { useSyncStatus } from '../../data/use-sync-status.ts';
+import { useEmptyGrace } from '../../lib/use-empty-grace.ts';
+import { sk } from '../../text/sk.ts';
+import { ArchivedRow } from './ArchivedRow.tsx';
+import { ConversationList } from './ConversationList.tsx';
+import { ListBanner } from './ListBanner.tsx';
+import { ListControls } from './ListControls.tsx';
+import { parseFilter, withListParams } from './list-params.ts';
+
+export function ConversationsScreen({ archived }: { archived: boolean }) {
+  const engine = useSyncEngine();
+  const status = useSyncStatus();
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const filter = archived ? 'all' : parseFilter(params.get('filter'));
+  const list = useSyncQuery((db) => conversationList(db, { archived, q, filter }), [archived, q, filter]);
+  const archivedTotal = useSyncQuery((db) => archivedCount(db), []);
+  const rows = list?.value;
+  const searching = q.trim() !== '' || filter !== 'all';
+  // Nothing known yet: no query answer, or an empty store that has never been pulled.
+  const loading = rows === undefined || (rows.length === 0 && !status.loaded && !searching);
+  const showEmpty = useEmptyGrace(loading ? undefined : rows.length);
+
+  const toggleArchive = useCallback(
+    (id: string) => {
+      if (!engine) return;
+      const run = archived ? engine.commands.unarchive(id) : engine.commands.archive(id);
+      run.catch((err: unknown) => console.warn('archive:', err));
+    },
+    [engine, archived],
+  );
+
+  return (
+    <section className="flex flex-col pb-4" aria-label={archived ? sk.titles.archived : sk.chats.title}>
+      {/* The header holds the archived list's h1 ('Archivované'). */}
+      {!archived && <h1 className="sr-only">{sk.chats.title}</h1>}
+      <ListBanner status={status} onRetry={() => engine?.syncNow()} />
+      <ListControls
+        q={q}
+        filter={filter}
+        showFilters={!archived}
+        onSearch={(value) => setParams(withListParams(params, { q: value }), { replace: true })}
+        onFilter={(value) => setParams(withListParams(params, { filter: value }), { replace: true })}
+      />
+      {!archived && <ArchivedRow count={archivedTotal?.value} />}
+      <div className="mt-2">
+        {loading ? (
+          <p role="status" className="px-4 py-6 text-center text-slate-600">
+            {sk.chats.loading}
+          </p>
+        ) : rows.length > 0 ? (
+          <ConversationList conversations={rows} archived={archived} onToggleArchive={toggleArchive} />
+        ) : showEmpty ? (
+          <EmptyText archived={archived} searching={searching} />
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+function EmptyText({ archived, searching }: { archived: boolean; searching: boolean }) {
+  const [text, hint] = archived
+    ? searching
+      ? [sk.chats.archivedEmptySearch, null]
+      : [sk.chats.archivedEmpty, sk.chats.archivedEmptyHint]
+    : [searching ? sk.chats.emptySearch : sk.chats.empty, null];
+  return (
+    <div role="status" data-testid="empty-state" className="px-4 py-10 text-center">
+      <p className="font-medium text-slate-700">{text}</p>
+      {hint && <p className="mt-1 text-sm text-slate-500">{hint}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+// The list's connection banners, driven by the engine's status: offline, or the load error with a
+// retry ('Skúsiť znova' asks the engine to pull and push now).
+import type { SyncStatus } from '../../../sync/status.ts';
+import { sk } from '../../text/sk.ts';
+
+export function ListBanner({ status, onRetry }: { status: SyncStatus; onRetry: () => void }) {
+  if (status.connection === 'offline') {
+    return (
+      <div role="status" data-testid="offline-banner" className="mx-4 mt-3 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        <p className="font-semibold">{sk.chats.offlineTitle}</p>
+        <p>{sk.chats.offlineHint}</p>
+      </div>
+    );
+  }
+  if (status.connection === 'error') {
+    return (
+      <div role="alert" data-testid="load-error-banner" className="mx-4 mt-3 flex items-center gap-3 rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
+        <div className="min-w-0 flex-1">
+          <p className="font-semibold">{status.error ?? sk.chats.loadFailed}</p>
+          <p>{sk.chats.retryHint}</p>
+        </div>
+        <button type="button" className="btn-secondary min-h-9 px-3 text-sm" onClick={onRetry}>
+          {sk.chats.retry}
+        </button>
+      </div>
+    );
+  }
+  return null;
+}
