@@ -116,7 +116,9 @@ create trigger t60_after_insert after insert on public.messages
   for each row execute function private.tg_messages_after_insert();
 
 -- ---------------------------------------------------------------- conversations
--- Clients never insert conversations (start_conversation does) and may change only archived_at.
+-- Clients never insert conversations (start_conversation does) and may change only archived_at;
+-- last_message_at is the server's (the message trigger keeps it), so a client's value is ignored
+-- rather than refused: the spec's direct path updates it after inserting a message.
 -- Nobody moves a conversation to another account.
 create function private.tg_conversations_guard() returns trigger
 language plpgsql security invoker set search_path = ''
@@ -132,6 +134,7 @@ begin
     raise exception 'A conversation cannot move to another account' using errcode = '42501';
   end if;
   if private.caller_is_client() then
+    NEW.last_message_at := OLD.last_message_at;
     if (to_jsonb(NEW) - 'archived_at' - 'updated_at' - 'change_seq')
        is distinct from (to_jsonb(OLD) - 'archived_at' - 'updated_at' - 'change_seq') then
       raise exception 'Only archived_at can be changed from the app' using errcode = '42501';

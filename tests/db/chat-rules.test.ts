@@ -146,6 +146,10 @@ describe('conversations', () => {
       const res = await rest(member.caller, 'PATCH', `conversations?id=eq.${conv}`, patch);
       expect(res.status, JSON.stringify(patch)).toBe(403);
     }
+    // The spec's direct path sets last_message_at after a send: ignored (the server keeps it), not refused.
+    const kept = await rest(member.caller, 'PATCH', `conversations?id=eq.${conv}`, { last_message_at: '2001-01-01T00:00:00Z' });
+    expect(kept.status).toBe(200);
+    expect((await one<{ last_message_at: Date | null }>('select last_message_at from public.conversations where id = $1', [conv])).last_message_at).toBeNull();
     const c = await one<{ status: string; specialist_id: string; account_id: string; archived_at: Date | null }>(
       'select status, specialist_id, account_id, archived_at from public.conversations where id = $1',
       [conv],

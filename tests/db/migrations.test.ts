@@ -107,6 +107,25 @@ describe('migrations', () => {
     }
   });
 
+  it('pin search_path in every SECURITY DEFINER function', async () => {
+    const c = new pg.Client({ connectionString: freshUrl });
+    await c.connect();
+    try {
+      const definers = (
+        await c.query<{ name: string; config: string[] | null }>(
+          `select n.nspname || '.' || p.proname as name, p.proconfig as config
+             from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+            where p.prosecdef and n.nspname in ('public', 'private')`,
+        )
+      ).rows;
+      expect(definers.length).toBeGreaterThan(20);
+      const unpinned = definers.filter((d) => !(d.config ?? []).some((s) => s.startsWith('search_path=')));
+      expect(unpinned).toEqual([]);
+    } finally {
+      await c.end();
+    }
+  });
+
   it('are portable: no reference to the local stack', async () => {
     for (const f of await listMigrations()) {
       const sql = await readFile(join(repoRoot, 'supabase', 'migrations', f), 'utf8');
