@@ -7,6 +7,7 @@ import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { SwipeableRow } from '../../components/SwipeableRow.tsx';
 import { UnreadBadge } from '../../components/UnreadBadge.tsx';
 import { formatRelativeTime } from '../../lib/relative-time.ts';
+import { plainSnippet } from '../../lib/snippet.ts';
 import { sk } from '../../text/sk.ts';
 
 interface ConversationRowProps {
@@ -18,7 +19,7 @@ interface ConversationRowProps {
 export function ConversationRow({ conversation: c, archived, onToggleArchive }: ConversationRowProps) {
   const name = c.specialist?.name?.trim() || sk.chats.unknownSpecialist;
   const time = c.lastMessage?.createdAt ?? c.lastMessageAt ?? c.createdAt;
-  const snippet = c.lastMessage?.text?.trim() || sk.chats.noMessages;
+  const snippet = plainSnippet(c.lastMessage?.text ?? '') || sk.chats.noMessages;
   return (
     <SwipeableRow actionLabel={archived ? sk.chats.restore : sk.chats.archive} onAction={() => onToggleArchive(c.id)}>
       <Link

@@ -71,3 +71,12 @@ describe('mark read', () => {
     expect(lastServerMessageId([msg({ serverId: null, origin: 'optimistic' })])).toBeNull();
   });
 });
+
+describe('row snippet', () => {
+  it('drops markdown marks and link addresses', async () => {
+    const { plainSnippet } = await import('../../../src/lib/snippet.ts');
+    expect(plainSnippet('Konverzný pomer je **2,5 %** (30 / 1 200).')).toBe('Konverzný pomer je 2,5 % (30 / 1 200).');
+    expect(plainSnippet('## Cieľ\n- **A** [centrum](https://x.sk)')).toBe('Cieľ A centrum');
+    expect(plainSnippet('   ')).toBe('');
+  });
+});

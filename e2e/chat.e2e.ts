@@ -1,0 +1,111 @@
+// The chat against the local stack: a message to an AI specialist shows the typing indicator and the
+// reply arrives; a request for a human specialist toasts and lands in the assistant's chat with the
+// request text; a rich message opens its images in the lightbox. Screenshots at 360 × 640.
+import { expect, test, type Page } from '@playwright/test';
+
+const SHOTS = 'e2e/artifacts/screenshots';
+const ASSISTANT_CHAT = '00000000-0000-4000-b000-000000000001';
+const LUCIA_CHAT = '00000000-0000-4000-b000-000000000002';
+const MARTIN_CHAT = '00000000-0000-4000-b000-000000000003';
+
+async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto('/auth/login');
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
+  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
+  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
+  await expect(page).toHaveURL(/\/app\/chats/);
+}
+
+const composer = (page: Page) => page.getByRole('textbox', { name: 'Správa' });
+const messages = (page: Page) => page.getByTestId('message');
+
+test('chat with an AI specialist: typing shows, the reply arrives', async ({ page }) => {
+  await signIn(page, 'demo@poradna.test');
+  await page.goto(`/app/chats/${MARTIN_CHAT}`);
+  await expect(page).toHaveTitle('Chat – Poradňa');
+  await expect(page.getByRole('heading', { name: 'Martin Kováč' })).toBeVisible();
+  await expect(page.getByTestId('chat-presence')).toHaveText('online');
+  await expect(messages(page).first()).toBeVisible();
+  const before = await messages(page).count();
+
+  const text = `Ako zlepšiť SEO? ${Date.now()}`;
+  await composer(page).fill(text);
+  await composer(page).press('Enter');
+  await expect(composer(page)).toHaveValue('');
+  await expect(messages(page).filter({ hasText: text })).toHaveCount(1);
+  await expect(page.getByTestId('typing-indicator')).toBeVisible();
+  await expect(composer(page)).toHaveAttribute('placeholder', 'Čaká sa na odpoveď…');
+  await page.screenshot({ path: `${SHOTS}/chat-typing.png`, animations: 'disabled' });
+
+  // The reply: a specialist message after ours; typing clears and the composer opens again.
+  await expect(page.getByTestId('typing-indicator')).toHaveCount(0, { timeout: 20_000 });
+  await expect.poll(() => messages(page).count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(before + 2);
+  await expect(messages(page).last()).toHaveAttribute('data-own', 'false');
+  await expect(messages(page).filter({ hasText: text })).toHaveAttribute('data-state', 'sent');
+  await expect(composer(page)).toBeEnabled();
+  await expect(composer(page)).toHaveAttribute('placeholder', 'Napísať správu…');
+  await page.screenshot({ path: `${SHOTS}/chat.png`, animations: 'disabled' });
+
+  // Shift+Enter makes a newline rather than sending; a blank message is not sent.
+  await composer(page).fill('riadok 1');
+  await composer(page).press('Shift+Enter');
+  await composer(page).pressSequentially('riadok 2');
+  await expect(composer(page)).toHaveValue('riadok 1\nriadok 2');
+  await composer(page).fill('   ');
+  await composer(page).press('Enter');
+  await expect(composer(page)).toHaveValue('   ');
+  await expect(page.getByRole('button', { name: 'Odoslať' })).toBeDisabled();
+});
+
+test('a half-typed message survives a reload; each conversation keeps its own draft', async ({ page }) => {
+  await signIn(page, 'demo@poradna.test');
+  await page.goto(`/app/chats/${MARTIN_CHAT}`);
+  await composer(page).fill('rozpísané pre Martina');
+  await page.reload();
+  await expect(composer(page)).toHaveValue('rozpísané pre Martina');
+  await page.goto(`/app/chats/${LUCIA_CHAT}`);
+  await expect(composer(page)).toHaveValue('');
+  await page.goto(`/app/chats/${MARTIN_CHAT}`);
+  await expect(composer(page)).toHaveValue('rozpísané pre Martina');
+  await composer(page).fill('');
+});
+
+test('request a human specialist: toast, then the assistant chat with the request', async ({ page }) => {
+  await signIn(page, 'demo@poradna.test');
+  await page.goto('/app/specialists');
+  const card = page.getByTestId('specialist').filter({ hasText: 'Jana Vargová' });
+  await card.getByRole('button', { name: 'Požiadať o špecialistu' }).click();
+  await expect(page.getByText('Žiadosť odoslaná Jana Vargová')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/app/chats/${ASSISTANT_CHAT}$`));
+  await expect(messages(page).filter({ hasText: 'Mám záujem o vytvorenie projektu s Jana Vargová' }).last()).toBeVisible();
+  await expect(page.getByTestId('specialist-card').first()).toBeVisible();
+  await expect(page.getByText('AI ŠPECIALISTA').first()).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/chat-assistant.png`, animations: 'disabled' });
+});
+
+test('rich message: images open in the lightbox, arrows move, Escape closes; file cards with sizes', async ({ page }) => {
+  await signIn(page, 'demo@poradna.test');
+  await page.goto(`/app/chats/${LUCIA_CHAT}`);
+  await expect(page.getByRole('link', { name: 'Otvoriť obsahovy-plan.pdf' })).toHaveAttribute('target', '_blank');
+  await expect(page.getByText('29,9 KB')).toBeVisible();
+  await page.getByRole('button', { name: 'jarna-kampan.png' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Galéria obrázkov' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText('1 / 2')).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await expect(dialog.getByText('2 / 2')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/lightbox.png`, animations: 'disabled' });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  // Markdown links open in a new tab.
+  await expect(page.getByRole('link', { name: 'centre pre tvorcov' })).toHaveAttribute('target', '_blank');
+});
+
+test('a completed conversation is locked', async ({ page }) => {
+  await signIn(page, 'demo@poradna.test');
+  await page.goto('/app/chats/00000000-0000-4000-b000-000000000004');
+  await expect(page.getByTestId('chat-presence')).toHaveText('uzamknuté');
+  await expect(composer(page)).toBeDisabled();
+  await expect(composer(page)).toHaveAttribute('placeholder', 'Konverzácia je ukončená');
+  await expect(page.locator('[data-tone="red"]')).toContainText('Konverzácia bola ukončená');
+});
