@@ -45,8 +45,32 @@ async function loadContext(db: Db, job: AiJob): Promise<{ specialist: Specialist
 
 export type JobOutcome = 'done' | 'retry' | 'failed' | 'idle';
 
-/** Claims and processes at most one due job. */
-export async function processOneJob(db: Db, provider: ReplyProvider, worker: string): Promise<JobOutcome> {
+/** Runs the provider call with an abort signal and a hard deadline: a provider that ignores the
+ *  signal still cannot hold the job past timeoutMs. */
+async function withDeadline<T>(run: (signal: AbortSignal) => Promise<T>, timeoutMs: number): Promise<T> {
+  const ctl = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new ProviderError(`AI provider timed out after ${timeoutMs} ms`, true));
+      ctl.abort();
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([run(ctl.signal), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Claims and processes at most one due job. timeoutMs bounds the provider call (an abort is a
+ *  retryable failure); hosts and tests with faster deadlines pass their own. */
+export async function processOneJob(
+  db: Db,
+  provider: ReplyProvider,
+  worker: string,
+  timeoutMs: number = PROVIDER_TIMEOUT_MS,
+): Promise<JobOutcome> {
   const claimed = await db.rpc('claim_ai_reply_job', { p_worker: worker });
   if (claimed.error) throw new Error(`claim_ai_reply_job: ${claimed.error.message}`);
   const job = (claimed.data as AiJob[] | null)?.[0];
@@ -54,14 +78,12 @@ export async function processOneJob(db: Db, provider: ReplyProvider, worker: str
 
   let text: string;
   try {
+    // A job claimed more than MAX_ATTEMPTS times never got a failure recorded: its workers died
+    // (crashed or lost the lease) every time. Give up with the notice instead of trying again, or
+    // the claim limit would end it in silence.
+    if (job.attempts > MAX_ATTEMPTS) throw new ProviderError(`gave up after ${job.attempts - 1} attempts without an answer`, false);
     const ctx = await loadContext(db, job);
-    const ctl = new AbortController();
-    const timer = setTimeout(() => ctl.abort(), PROVIDER_TIMEOUT_MS);
-    try {
-      text = await provider.reply(ctx, ctl.signal);
-    } finally {
-      clearTimeout(timer);
-    }
+    text = await withDeadline((signal) => provider.reply(ctx, signal), timeoutMs);
   } catch (err: unknown) {
     const retryable = !(err instanceof ProviderError) || err.retryable;
     const final = !retryable || job.attempts >= MAX_ATTEMPTS;
