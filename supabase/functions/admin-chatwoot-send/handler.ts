@@ -4,7 +4,9 @@
 //   The message is stored in our database first (idempotent per correlation id), then posted to
 //   Chatwoot as the account's contact with source_id/echo_id = the correlation id, so the webhook and
 //   the socket echo match it instead of duplicating it. A retry of a message Chatwoot already has is
-//   answered from the database without posting again.
+//   answered from the database without posting again; a retry whose first attempt never learnt
+//   Chatwoot's id looks for the correlation id in Chatwoot before posting. A new message into a
+//   completed conversation is refused (409) before anything is created in Chatwoot.
 // - From /admin/chatwoot (super admins): {account_id, inbox_id, content}: finds or opens the account's
 //   conversation with the specialist of that inbox, links it, and sends the same way.
 // Reply: {success, messageData, hasChatwoot: true, chatwoot_conversation_id}.
@@ -13,25 +15,24 @@ import type { Db } from '../_shared/clients.ts';
 import { chatwootApi } from '../_shared/chatwoot/api.ts';
 import { adminChatwootFunction } from '../_shared/chatwoot/admin-handler.ts';
 import { ensureLinked } from '../_shared/chatwoot/link.ts';
+import type { ChatwootSettings } from '../_shared/chatwoot/settings.ts';
 import { rpcError } from '../_shared/db-errors.ts';
 import { HttpError } from '../_shared/http.ts';
 import { requiredString, uuid } from '../_shared/validate.ts';
 
 interface MessageRow {
   id: string;
+  text: string | null;
   conversation_id: string;
   chatwoot_message_id: number | null;
   client_correlation_id: string;
 }
 
+const findMessage = (service: Db, conversationId: string, correlation: string) =>
+  service.from('messages').select('*').eq('conversation_id', conversationId).eq('client_correlation_id', correlation).maybeSingle<MessageRow>();
+
+/** The message of this correlation id, stored now unless an earlier attempt stored it. */
 async function storeMessage(service: Db, conversationId: string, text: string, correlation: string, senderId: string): Promise<MessageRow> {
-  const conv = await service.from('conversations').select('status').eq('id', conversationId).single<{ status: string }>();
-  if (conv.error) throw new HttpError(404, 'Conversation not found');
-  const existing = () =>
-    service.from('messages').select('*').eq('conversation_id', conversationId).eq('client_correlation_id', correlation).maybeSingle<MessageRow>();
-  const found = await existing();
-  if (found.data) return found.data;
-  if (conv.data.status !== 'active') throw new HttpError(409, 'Konverzácia je ukončená');
   const ins = await service
     .from('messages')
     .insert({
@@ -48,10 +49,18 @@ async function storeMessage(service: Db, conversationId: string, text: string, c
     .single<MessageRow>();
   if (ins.data) return ins.data;
   if (ins.error.code === '23505') {
-    const again = await existing();
+    const again = await findMessage(service, conversationId, correlation);
     if (again.data) return again.data;
   }
   throw rpcError(ins.error);
+}
+
+/** A retry whose earlier attempt may have reached Chatwoot without us learning its id (the reply was
+ *  lost and no webhook echo came back): look for our correlation id among the conversation's latest
+ *  Chatwoot messages before posting again. */
+async function alreadyInChatwoot(s: ChatwootSettings, chatwootConversationId: number, correlation: string): Promise<number | null> {
+  const page = await chatwootApi<{ payload?: { id: number; source_id?: string | null }[] }>(s, 'GET', `/conversations/${chatwootConversationId}/messages`);
+  return page.payload?.find((m) => m.source_id === correlation)?.id ?? null;
 }
 
 export default adminChatwootFunction(
@@ -72,26 +81,32 @@ export default adminChatwootFunction(
       conversationId = (opened.data as { conversation_id: string }).conversation_id;
     }
     const s = await settings();
+    // A retry is answered from the stored row; a new message needs an active conversation, checked
+    // before anything is created in Chatwoot.
+    const conv = await service.from('conversations').select('status').eq('id', conversationId).maybeSingle<{ status: string }>();
+    if (!conv.data) throw new HttpError(404, 'Conversation not found');
+    const earlier = (await findMessage(service, conversationId, correlation)).data;
+    if (!earlier && conv.data.status !== 'active') throw new HttpError(409, 'Konverzácia je ukončená');
     const linked = await ensureLinked(service, s, conversationId);
     // Authorisation is settled above (member of this conversation's account, or super admin), so the
     // row is written with the service role; idempotent per (conversation, correlation id).
-    let row = await storeMessage(service, conversationId, content, correlation, caller.user.id);
+    let row = earlier ?? (await storeMessage(service, conversationId, content, correlation, caller.user.id));
     if (row.chatwoot_message_id === null) {
-      const cw = await chatwootApi<{ id: number }>(s, 'POST', `/conversations/${linked.chatwoot_conversation_id}/messages`, {
-        content,
-        message_type: 'incoming',
-        private: false,
-        source_id: correlation,
-        echo_id: correlation,
-      });
-      const upd = await service
-        .from('messages')
-        .update({ chatwoot_message_id: cw.id })
-        .eq('id', row.id)
-        .is('chatwoot_message_id', null)
-        .select('*')
-        .maybeSingle<MessageRow>();
-      if (upd.data) row = upd.data;
+      const found = earlier ? await alreadyInChatwoot(s, linked.chatwoot_conversation_id, correlation) : null;
+      const cwId =
+        found ??
+        (
+          await chatwootApi<{ id: number }>(s, 'POST', `/conversations/${linked.chatwoot_conversation_id}/messages`, {
+            content: row.text ?? content,
+            message_type: 'incoming',
+            private: false,
+            source_id: correlation,
+            echo_id: correlation,
+          })
+        ).id;
+      await service.from('messages').update({ chatwoot_message_id: cwId }).eq('id', row.id).is('chatwoot_message_id', null);
+      // Re-read: the webhook echo (source_id = correlation) may have stored Chatwoot's id first.
+      row = (await findMessage(service, conversationId, correlation)).data ?? row;
     }
     return { messageData: row, hasChatwoot: true, chatwoot_conversation_id: linked.chatwoot_conversation_id };
   },

@@ -62,7 +62,17 @@ async function contactFor(db: Db, s: ChatwootSettings, accountId: string, inboxI
       { onConflict: 'account_id,inbox_id', ignoreDuplicates: true },
     );
   if (saved.error) throw new HttpError(500, 'Could not store the Chatwoot contact');
-  return { source_id: contact.source_id, identifier };
+  // A concurrent caller may have stored its contact first (the upsert then kept that one): use the
+  // stored contact, whose pubsub_token the account's browsers get, or its socket would never hear
+  // the conversation opened here.
+  const stored = await db
+    .from('chatwoot_contacts')
+    .select('source_id')
+    .eq('account_id', accountId)
+    .eq('inbox_id', inboxId)
+    .single<{ source_id: string }>();
+  if (stored.error) throw new HttpError(500, 'Could not read the Chatwoot contact');
+  return { source_id: stored.data.source_id, identifier };
 }
 
 export async function ensureLinked(db: Db, s: ChatwootSettings, conversationId: string): Promise<LinkedConversation> {
