@@ -18,6 +18,8 @@ async function signIn(page: Page, email: string): Promise<void> {
 
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Správa' });
 const messages = (page: Page) => page.getByTestId('message');
+/** The user's own bubble with this text (AI replies may quote it). */
+const own = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
 
 test('chat with an AI specialist: typing shows, the reply arrives', async ({ page }) => {
   await signIn(page, 'demo@poradna.test');
@@ -32,7 +34,7 @@ test('chat with an AI specialist: typing shows, the reply arrives', async ({ pag
   await composer(page).fill(text);
   await composer(page).press('Enter');
   await expect(composer(page)).toHaveValue('');
-  await expect(messages(page).filter({ hasText: text })).toHaveCount(1);
+  await expect(own(page, text)).toHaveCount(1);
   await expect(page.getByTestId('typing-indicator')).toBeVisible();
   await expect(composer(page)).toHaveAttribute('placeholder', 'Čaká sa na odpoveď…');
   await page.screenshot({ path: `${SHOTS}/chat-typing.png`, animations: 'disabled' });
@@ -41,7 +43,7 @@ test('chat with an AI specialist: typing shows, the reply arrives', async ({ pag
   await expect(page.getByTestId('typing-indicator')).toHaveCount(0, { timeout: 20_000 });
   await expect.poll(() => messages(page).count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(before + 2);
   await expect(messages(page).last()).toHaveAttribute('data-own', 'false');
-  await expect(messages(page).filter({ hasText: text })).toHaveAttribute('data-state', 'sent');
+  await expect(own(page, text)).toHaveAttribute('data-state', 'sent');
   await expect(composer(page)).toBeEnabled();
   await expect(composer(page)).toHaveAttribute('placeholder', 'Napísať správu…');
   await page.screenshot({ path: `${SHOTS}/chat.png`, animations: 'disabled' });
@@ -108,4 +110,45 @@ test('a completed conversation is locked', async ({ page }) => {
   await expect(composer(page)).toBeDisabled();
   await expect(composer(page)).toHaveAttribute('placeholder', 'Konverzácia je ukončená');
   await expect(page.locator('[data-tone="red"]')).toContainText('Konverzácia bola ukončená');
+});
+
+test('a 10,000-message chat keeps a small DOM and opens at the newest message', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const key = process.env.E2E_SERVICE_KEY ?? '';
+  const headers = { apikey: key, Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Prefer: 'return=representation' };
+  const owner = (await (await fetch(`${baseURL}/rest/v1/account_users?select=account_id&user_id=eq.00000000-0000-4000-a000-000000000003`, { headers })).json()) as { account_id: string }[];
+  const accountId = owner[0]!.account_id;
+  const created = await fetch(`${baseURL}/rest/v1/conversations`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ account_id: accountId, specialist_id: '00000000-0000-4000-8000-000000000011' }),
+  });
+  expect(created.ok, await created.clone().text()).toBe(true);
+  const conversationId = ((await created.json()) as { id: string }[])[0]!.id;
+  const start = Date.now() - 10_000 * 1000;
+  const rows = Array.from({ length: 10_000 }, (_, i) => ({
+    conversation_id: conversationId,
+    // Specialist messages only: a user message would queue an AI reply for each.
+    direction: 'specialist',
+    source: 'ai',
+    text: `Správa číslo ${i + 1}`,
+    created_at: new Date(start + i * 1000).toISOString(),
+  }));
+  // The REST body limit is 1 MB: insert in batches.
+  for (let i = 0; i < rows.length; i += 2000) {
+    const batch = JSON.stringify(rows.slice(i, i + 2000));
+    const inserted = await fetch(`${baseURL}/rest/v1/messages`, { method: 'POST', headers: { ...headers, Prefer: 'return=minimal' }, body: batch });
+    expect(inserted.ok, await inserted.clone().text()).toBe(true);
+  }
+
+  await signIn(page, 'druhy@poradna.test');
+  await page.goto(`/app/chats/${conversationId}`);
+  const list = page.getByRole('list', { name: 'Správy' });
+  await expect(list.getByText('Správa číslo 10000', { exact: true })).toBeVisible({ timeout: 60_000 });
+  const rendered = await messages(page).count();
+  expect(rendered).toBeGreaterThan(0);
+  expect(rendered).toBeLessThan(60);
+  await page.getByTestId('message-scroller').evaluate((el) => el.scrollTo(0, 0));
+  await expect(list.getByText('Správa číslo 1', { exact: true })).toBeVisible();
+  expect(await messages(page).count()).toBeLessThan(60);
 });

@@ -4,6 +4,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { LocalMessage } from '../../../sync/local-types.ts';
 import { sk } from '../../text/sk.ts';
 
+const MAX_ANNOUNCED = 3;
+
 export function NewMessageAnnouncer({ messages }: { messages: LocalMessage[] | undefined }) {
   const seen = useRef<Set<string> | null>(null);
   const [latest, setLatest] = useState<string[]>([]);
@@ -15,8 +17,10 @@ export function NewMessageAnnouncer({ messages }: { messages: LocalMessage[] | u
     }
     const fresh = messages.filter((m) => !seen.current!.has(m.key));
     for (const m of fresh) seen.current.add(m.key);
+    // A batch is history arriving (first sync of a long chat), not messages to read out.
+    if (fresh.length > MAX_ANNOUNCED) return;
     const incoming = fresh.filter((m) => m.direction !== 'user').map((m) => m.text);
-    if (incoming.length > 0) setLatest((prev) => [...prev, ...incoming].slice(-3));
+    if (incoming.length > 0) setLatest((prev) => [...prev, ...incoming].slice(-MAX_ANNOUNCED));
   }, [messages]);
   return (
     <div role="log" aria-live="polite" aria-label={sk.chat.newMessages} className="sr-only">

@@ -1,0 +1,72 @@
+// Offline (invariants 1, 2 and 6): with data loaded, the network goes off; three messages typed then
+// show as sending with the composer cleared; back online each reaches the server exactly once and a
+// second browser context of the same user shows each once.
+import { expect, test, type Page } from '@playwright/test';
+
+const SHOTS = 'e2e/artifacts/screenshots';
+const DRUHY_CHAT = '00000000-0000-4000-b000-000000000011';
+
+async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto('/auth/login');
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
+  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
+  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
+  await expect(page).toHaveURL(/\/app\/chats/);
+}
+
+/** The user's own bubble with this text (AI replies may quote it). */
+const own = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
+
+async function serverCount(baseURL: string, text: string): Promise<number> {
+  const key = process.env.E2E_SERVICE_KEY ?? '';
+  const res = await fetch(`${baseURL}/rest/v1/messages?select=id&text=eq.${encodeURIComponent(text)}`, {
+    headers: { apikey: key, Authorization: `Bearer ${key}` },
+  });
+  expect(res.ok).toBe(true);
+  return ((await res.json()) as unknown[]).length;
+}
+
+test('three messages sent offline are delivered exactly once and reach a second context', async ({ page, context, browser, baseURL }) => {
+  await signIn(page, 'druhy@poradna.test');
+  await expect(page.getByTestId('conversation-row').first()).toBeVisible();
+  await page.goto(`/app/chats/${DRUHY_CHAT}`);
+  await expect(page.getByTestId('message').first()).toBeVisible();
+
+  await context.setOffline(true);
+  await expect(page.getByTestId('chat-notice')).toContainText('Problém s internetom');
+  const composer = page.getByRole('textbox', { name: 'Správa' });
+  const stamp = Date.now();
+  const texts = [1, 2, 3].map((n) => `Offline správa ${n} ${stamp}`);
+  for (const text of texts) {
+    await composer.fill(text);
+    await composer.press('Enter');
+    await expect(composer).toHaveValue('');
+    await expect(own(page, text)).toHaveAttribute('data-state', 'sending');
+  }
+  await page.screenshot({ path: `${SHOTS}/chat-offline.png`, animations: 'disabled' });
+
+  // The list shows the local data and the offline banner meanwhile.
+  await page.goto('/app/chats');
+  await expect(page.getByTestId('offline-banner')).toContainText('Skontrolujte svoje pripojenie');
+  await expect(page.getByTestId('conversation-row').first()).toContainText(texts[2]!);
+  await page.screenshot({ path: `${SHOTS}/chats-offline.png`, animations: 'disabled' });
+  await page.goBack();
+
+  await context.setOffline(false);
+  for (const text of texts) {
+    await expect(own(page, text)).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
+  }
+  for (const text of texts) await expect.poll(() => serverCount(baseURL!, text), { timeout: 10_000 }).toBe(1);
+
+  const other = await browser.newContext();
+  try {
+    const second = await other.newPage();
+    await signIn(second, 'druhy@poradna.test');
+    await second.goto(`/app/chats/${DRUHY_CHAT}`);
+    for (const text of texts) await expect(own(second, text)).toHaveCount(1, { timeout: 15_000 });
+  } finally {
+    await other.close();
+  }
+  // Still exactly once after everything settled.
+  for (const text of texts) expect(await serverCount(baseURL!, text)).toBe(1);
+});
