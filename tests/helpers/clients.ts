@@ -5,20 +5,22 @@ import { randomUUID } from 'node:crypto';
 import { WebSocket } from 'ws';
 import type { ProvidedStack } from './global-stack.ts';
 
-export type Client = ReturnType<typeof createClient>;
-
-export function anonClient(stack: Pick<ProvidedStack, 'url' | 'anonKey'>): Client {
-  return createClient(stack.url, stack.anonKey, {
+function make(url: string, key: string) {
+  return createClient(url, key, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     realtime: { transport: WebSocket as never },
   });
 }
 
+/** The client type without generated database types (rows are loosely typed). */
+export type Client = ReturnType<typeof make>;
+
+export function anonClient(stack: Pick<ProvidedStack, 'url' | 'anonKey'>): Client {
+  return make(stack.url, stack.anonKey);
+}
+
 export function serviceClient(stack: Pick<ProvidedStack, 'url' | 'serviceRoleKey'>): Client {
-  return createClient(stack.url, stack.serviceRoleKey, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    realtime: { transport: WebSocket as never },
-  });
+  return make(stack.url, stack.serviceRoleKey);
 }
 
 export function uniqueEmail(prefix = 'user'): string {
