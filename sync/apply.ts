@@ -1,6 +1,7 @@
 // Applies server rows (a pull page, a realtime record, a command's reply) to IndexedDB in one
 // transaction, through the pure merges, then refreshes the touched conversations' summaries.
 // Rows of another account are never stored (defence in depth behind RLS, invariant 5).
+import { OPTIMISTIC_KEEP_MS } from './constants.ts';
 import type { SyncDb } from './db/schema.ts';
 import { expiredCopies, planRemoteMessage } from './dedup.ts';
 import type { FeedMeta, LocalMessage } from './local-types.ts';
@@ -134,7 +135,8 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
 /** R3.5: drops confirmed copies the server row never matched within the keep time. */
 export async function sweepExpiredCopies(db: SyncDb, now: number): Promise<number> {
   return db.transaction('rw', db.syncTables, async () => {
-    const candidates = await db.messages.where('state').equals('sent').filter((m) => m.serverId === null).toArray();
+    // Only copies waiting for their server row have confirmedAt (IndexedDB leaves null out of the index).
+    const candidates = await db.messages.where('confirmedAt').below(now - OPTIMISTIC_KEEP_MS).toArray();
     const keys = expiredCopies(candidates, now);
     if (keys.length === 0) return 0;
     const conversations = new Set(candidates.filter((m) => keys.includes(m.key)).map((m) => m.conversationId));

@@ -3,6 +3,7 @@
 //
 // v1  conversations, messages, read cursors, specialists, account, outbox, meta
 // v2  results of server-side commands, typing starts, message origin/confirmedAt, specialist `active`
+// v3  index on messages.confirmedAt: the 30 s sweep reads only unmatched confirmed copies (R3.5)
 import { Dexie, type DexieOptions, type EntityTable, type Table, type Transaction } from 'dexie';
 import type {
   CommandResult,
@@ -61,6 +62,12 @@ export const STORE_VERSIONS: readonly StoreVersion[] = [
       typing: 'conversationId',
     },
     upgrade: upgradeToV2,
+  },
+  {
+    version: 3,
+    stores: {
+      messages: 'key, serverId, conversationId, [conversationId+orderKey], chatwootMessageId, state, confirmedAt',
+    },
   },
 ];
 

@@ -1,8 +1,10 @@
 // R6.2 with the real @rails/actioncable client against the Chatwoot double's RoomChannel.
 import type { Consumer } from '@rails/actioncable';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../sync/clock.ts';
 import { createChatwootCableTransport } from '../../sync/transports/chatwoot-cable.ts';
+import { createChatwootFeed } from '../../sync/transports/chatwoot-feed.ts';
 import type { Transport, TransportEvent, TransportStatus } from '../../sync/transports/transport.ts';
 import { loadActionCable } from '../doubles/chatwoot/cable-client.ts';
 import { startChatwootDouble, type ChatwootDouble } from '../doubles/chatwoot/server.ts';
@@ -54,5 +56,42 @@ describe('Chatwoot cable transport', () => {
     cw.disconnectSockets(true);
     await waitFor(() => statuses.includes('disconnected'), 'disconnect seen', 5000);
     await waitFor(() => transport!.status() === 'connected', 'reconnected by the spec back-off', 5000);
+  });
+});
+
+describe('Chatwoot feed', () => {
+  it('R6.2 subscribes once per contact token the pubsub-token function names, and forwards their events', async () => {
+    const a = cw.createContact(cw.inboxes[0]!.id);
+    const b = cw.createContact(cw.inboxes[1]!.id);
+    const convA = cw.openConversation(a.contactInbox.id);
+    const convB = cw.openConversation(b.contactInbox.id);
+    const supabase = {
+      functions: {
+        invoke: async () => ({
+          data: { pubsub_token: a.contactInbox.pubsubToken, account_id: cw.accountId, tokens: [a, b].map((x, i) => ({ inbox_id: i, pubsub_token: x.contactInbox.pubsubToken })) },
+          error: null,
+        }),
+      },
+    } as unknown as SupabaseClient;
+    const events: TransportEvent[] = [];
+    transport = createChatwootFeed({
+      supabase,
+      cableUrl: cw.cableUrl,
+      clock: systemClock,
+      createConsumer: async (url) => (await loadActionCable()).createConsumer(url) as unknown as Consumer,
+    });
+    transport.subscribe({ onEvent: (e) => events.push(e), onStatus: () => undefined });
+    await waitFor(() => transport!.status() === 'connected', 'connected', 5000);
+    await new Promise((r) => setTimeout(r, 200));
+    cw.agentReply(convA.displayId, 'pre A');
+    cw.agentReply(convB.displayId, 'pre B');
+    await waitFor(() => events.filter((e) => e.kind === 'external-message').length === 2, 'both inboxes', 5000);
+  });
+
+  it('R6.2 an account without Chatwoot conversations has nothing to listen to', async () => {
+    const supabase = { functions: { invoke: async () => ({ data: { pubsub_token: null, account_id: null, tokens: [] }, error: null }) } } as unknown as SupabaseClient;
+    transport = createChatwootFeed({ supabase, cableUrl: cw.cableUrl, clock: systemClock });
+    transport.subscribe({ onEvent: () => undefined, onStatus: () => undefined });
+    await waitFor(() => transport!.status() === 'idle', 'idle');
   });
 });

@@ -8,7 +8,7 @@ import { pool } from './helpers/server-db.ts';
 
 const SEEDS = Number(process.env.SYNC_FUZZ_SEEDS ?? 200);
 const FROM = Number(process.env.SYNC_FUZZ_FROM ?? 1);
-const PARALLEL = 4;
+const PARALLEL = 3;
 const BATCH = 40;
 /** Seeds that once failed; they run first, every time. */
 const PINNED: number[] = [];
@@ -38,8 +38,13 @@ async function runAll(seeds: number[]): Promise<SeedResult[]> {
 
 function report(results: SeedResult[]): string[] {
   if (process.env.SYNC_FUZZ_VERBOSE)
-    for (const r of results) console.log(`seed ${r.seed} ${r.ok ? 'ok' : 'FAILED'} ${r.ms} ms, ${r.ops.length} ops, ${r.typed} typed, faults ${JSON.stringify(r.faults)}`);
-  return results.filter((r) => !r.ok).map((r) => `seed ${r.seed}:\n  ${r.problems.join('\n  ')}\n  ops: ${r.ops.join('; ')}`);
+    for (const r of results) {
+      console.log(`seed ${r.seed} ${r.ok ? 'ok' : 'FAILED'} ${r.ms} ms (heal ${r.healMs} ms), ${r.ops.length} ops, ${r.typed} typed, faults ${JSON.stringify(r.faults)}`);
+      if (r.ms > 10_000) console.log(`  slow seed ops: ${r.ops.join('; ')}`);
+    }
+  const failed = results.filter((r) => !r.ok).map((r) => `seed ${r.seed} (${r.ms} ms):\n  ${r.problems.join('\n  ')}\n  ops: ${r.ops.join('; ')}`);
+  for (const f of failed) console.error(f);
+  return failed;
 }
 
 describe('fuzz: several clients, faulty network, restarts', () => {

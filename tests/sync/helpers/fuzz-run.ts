@@ -22,6 +22,7 @@ export interface SeedResult {
   /** Faults the networks injected, summed over the clients. */
   faults: Record<string, number>;
   typed: number;
+  healMs: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -103,23 +104,38 @@ async function step(db: pg.Pool, w: World, seed: number, i: number): Promise<voi
   await sleep(r.int(15));
 }
 
+async function snapshot(db: pg.Pool, w: World): Promise<string> {
+  const views = [await serverView(db, w.a.id), await serverView(db, w.b.id)];
+  return JSON.stringify(views.map((v) => [...v.values()]));
+}
+
+/**
+ * Heals the network and waits until every client equals the server. A comparison counts only when
+ * every outbox is empty and the server did not change while the clients were read.
+ */
 async function heal(db: pg.Pool, w: World, deadlineMs: number): Promise<string[]> {
   for (const c of w.clients) c.setOnline(true);
   const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    for (const c of w.clients) c.engine?.syncNow();
-    await sleep(60);
-    const problems: string[] = [];
-    const views = new Map([
-      [w.a.id, await serverView(db, w.a.id)],
-      [w.b.id, await serverView(db, w.b.id)],
-    ]);
-    for (const [i, c] of w.clients.entries()) {
-      const e = c.engine!;
-      const unread = await serverUnread(db, c.accountId, c.user.id);
-      for (const p of await differences(e.db, views.get(c.accountId)!, unread)) problems.push(`u${i}: ${p}`);
+  let problems: string[];
+  for (let round = 0; ; round++) {
+    if (round % 3 === 0) for (const c of w.clients) c.engine?.syncNow();
+    await sleep(120);
+    const queued = await Promise.all(w.clients.map((c) => c.engine!.db.outbox.count()));
+    if (queued.some((n) => n > 0)) {
+      problems = queued.map((n, i) => (n ? `u${i}: ${n} outbox entries left` : '')).filter(Boolean);
+    } else {
+      const before = await snapshot(db, w);
+      const found: string[] = [];
+      for (const [i, c] of w.clients.entries()) {
+        const unread = await serverUnread(db, c.accountId, c.user.id);
+        const view = c.accountId === w.a.id ? await serverView(db, w.a.id) : await serverView(db, w.b.id);
+        for (const p of await differences(c.engine!.db, view, unread)) found.push(`u${i}: ${p}`);
+      }
+      const stable = (await snapshot(db, w)) === before;
+      if (stable && found.length === 0) return [];
+      problems = stable ? found : ['the server changed while the clients were read', ...found];
     }
-    if (problems.length === 0 || Date.now() > deadline) return problems;
+    if (Date.now() > deadline) return problems;
   }
 }
 
@@ -142,10 +158,17 @@ export async function runSeed(db: pg.Pool, stack: FuzzStack, seed: number, opts:
   const t0 = Date.now();
   const w = await setUp(db, stack, seed);
   const problems: string[] = [];
+  let healMs = -1;
   try {
     const n = opts.ops ?? 16 + w.r.int(14);
-    for (let i = 0; i < n; i++) await step(db, w, seed, i);
-    problems.push(...(await heal(db, w, opts.healMs ?? 15_000)));
+    for (let i = 0; i < n; i++) {
+      const t = Date.now();
+      await step(db, w, seed, i);
+      if (Date.now() - t > 1000) w.log[w.log.length - 1] += ` [${Date.now() - t} ms]`;
+    }
+    const healStart = Date.now();
+    problems.push(...(await heal(db, w, opts.healMs ?? 45_000)));
+    healMs = Date.now() - healStart;
     problems.push(...(await lostOrDoubled(db, w)));
   } catch (err) {
     problems.push(`threw: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -154,5 +177,5 @@ export async function runSeed(db: pg.Pool, stack: FuzzStack, seed: number, opts:
   }
   const faults: Record<string, number> = {};
   for (const c of w.clients) for (const [k, v] of Object.entries(c.net.stats)) faults[k] = (faults[k] ?? 0) + v;
-  return { seed, ok: problems.length === 0, problems, ops: w.log, ms: Date.now() - t0, faults, typed: w.typed.length };
+  return { seed, ok: problems.length === 0, problems, ops: w.log, ms: Date.now() - t0, faults, typed: w.typed.length, healMs };
 }

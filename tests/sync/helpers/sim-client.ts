@@ -10,13 +10,13 @@ import type { Rng } from './rng.ts';
 import type { TestUser } from './server-db.ts';
 
 export const SIM_TIMINGS = {
-  tickMs: 100,
+  tickMs: 250,
   fetchGapMs: 40,
   queuedRefetchMs: 5,
-  pollIdleMs: 150,
-  pollStartMs: 60,
-  pollMaxMs: 400,
-  healthIdleMs: 800,
+  pollIdleMs: 200,
+  pollStartMs: 100,
+  pollMaxMs: 800,
+  healthIdleMs: 2000,
   resubscribeStartMs: 50,
   resubscribeMaxMs: 800,
   statusDebounceMs: 50,
@@ -82,7 +82,7 @@ export class SimClient {
     this.engine = null;
     this.supabase = null;
     if (e) await e.stop({ abrupt });
-    if (s) await s.removeAllChannels().catch(() => undefined);
+    // Like a closed page: the socket just goes (no phx_leave round trips to wait for).
     if (s) void s.realtime.disconnect();
   }
 
