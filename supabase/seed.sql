@@ -112,7 +112,10 @@ create function pg_temp.msg(p_conv uuid, p_direction text, p_text text, p_ago in
 language sql as $$
   insert into public.messages (conversation_id, direction, text, type, payload, created_at, source, sender_user_id)
   values (p_conv, p_direction, p_text, p_type, p_payload, now() - p_ago,
-          case p_direction when 'user' then 'app' when 'system' then 'system' else 'ai' end,
+          case p_direction when 'user' then 'app' when 'system' then 'system'
+               else (select case when s.is_ai then 'ai' else 'agent' end
+                       from public.conversations c join public.specialists s on s.id = c.specialist_id
+                      where c.id = p_conv) end,
           case when p_direction = 'user'
                then (select au.user_id from public.conversations c
                        join public.account_users au on au.account_id = c.account_id and au.role = 'owner'

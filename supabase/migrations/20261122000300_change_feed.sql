@@ -46,8 +46,18 @@ begin
     end if;
   end if;
 
-  update public.accounts set change_seq = change_seq + 1 where id = NEW.account_id
-  returning change_seq into v_seq;
+  if TG_TABLE_NAME = 'messages' and TG_OP = 'INSERT' then
+    -- The same row version also carries the account's last activity (v_admin_accounts): one
+    -- account update per message instead of two.
+    update public.accounts
+       set change_seq = change_seq + 1,
+           last_activity_at = greatest(last_activity_at, NEW.created_at)
+     where id = NEW.account_id
+    returning change_seq into v_seq;
+  else
+    update public.accounts set change_seq = change_seq + 1 where id = NEW.account_id
+    returning change_seq into v_seq;
+  end if;
   if v_seq is null then
     if TG_OP = 'UPDATE' then
       return NEW; -- the account is being deleted in this transaction (cascade): keep the old number
@@ -122,45 +132,45 @@ create trigger t80_record_deletion after delete on public.messages
 --    "deleted": [{"table", "id"}], "cursor": <largest number included, or p_since>,
 --    "has_more": <more rows above cursor>, "account_change_seq": <accounts.change_seq>}
 -- The page is the first p_limit numbers of the union; numbers are unique per account, so the next
--- pull from "cursor" continues exactly where this one stopped. One SQL statement, one snapshot.
+-- pull from "cursor" continues exactly where this one stopped.
 -- SECURITY INVOKER: RLS applies on top of the explicit account filter. If account_change_seq is
 -- below p_since the client's cursor belongs to another database or account and should restart at 0.
 create function public.sync_pull(p_since bigint, p_limit int default 500) returns jsonb
-language sql stable security invoker set search_path = ''
+language plpgsql stable security invoker set search_path = ''
 as $$
+declare
+  -- STABLE: every statement here reads the snapshot of the calling query, so the page, the cursor
+  -- and account_change_seq describe one moment. The values are variables (not a joined CTE) so that
+  -- "change_seq > v_since" is an index condition on (account_id, change_seq).
+  v_account uuid := public.current_account_id();
+  v_user uuid := auth.uid();
+  v_since bigint := greatest(coalesce(p_since, 0), 0);
+  v_n int := least(greatest(coalesce(p_limit, 500), 1), 1000);
+  v_result jsonb;
+begin
   with
-  params as (
-    select public.current_account_id() as account_id,
-           (select auth.uid()) as user_id,
-           coalesce(p_since, 0) as since,
-           least(greatest(coalesce(p_limit, 500), 1), 1000) as n
-  ),
   candidates as (
-    (select 'c'::text as kind, c.change_seq
-       from public.conversations c, params p
-      where c.account_id = p.account_id and c.change_seq > p.since
-      order by c.change_seq limit (select n + 1 from params))
+    (select 'c'::text as kind, c.change_seq from public.conversations c
+      where c.account_id = v_account and c.change_seq > v_since
+      order by c.change_seq limit v_n + 1)
     union all
-    (select 'm', m.change_seq
-       from public.messages m, params p
-      where m.account_id = p.account_id and m.change_seq > p.since
-      order by m.change_seq limit (select n + 1 from params))
+    (select 'm', m.change_seq from public.messages m
+      where m.account_id = v_account and m.change_seq > v_since
+      order by m.change_seq limit v_n + 1)
     union all
-    (select 'r', r.change_seq
-       from public.read_cursors r, params p
-      where r.account_id = p.account_id and r.user_id = p.user_id and r.change_seq > p.since
-      order by r.change_seq limit (select n + 1 from params))
+    (select 'r', r.change_seq from public.read_cursors r
+      where r.account_id = v_account and r.change_seq > v_since and r.user_id = v_user
+      order by r.change_seq limit v_n + 1)
     union all
-    (select 'd', d.change_seq
-       from public.deleted_rows d, params p
-      where d.account_id = p.account_id and d.change_seq > p.since
-      order by d.change_seq limit (select n + 1 from params))
+    (select 'd', d.change_seq from public.deleted_rows d
+      where d.account_id = v_account and d.change_seq > v_since
+      order by d.change_seq limit v_n + 1)
   ),
   ranked as (
     select kind, change_seq, row_number() over (order by change_seq) as rn from candidates
   ),
   page as (
-    select kind, change_seq from ranked where rn <= (select n from params)
+    select kind, change_seq from ranked where rn <= v_n
   )
   select jsonb_build_object(
     'conversations', coalesce((
@@ -173,30 +183,31 @@ as $$
                    from public.specialists s where s.id = c.specialist_id))
                order by c.change_seq)
         from page pg
-        join public.conversations c on c.account_id = (select account_id from params) and c.change_seq = pg.change_seq
+        join public.conversations c on c.account_id = v_account and c.change_seq = pg.change_seq
        where pg.kind = 'c'), '[]'::jsonb),
     'messages', coalesce((
       select jsonb_agg(to_jsonb(m) order by m.change_seq)
         from page pg
-        join public.messages m on m.account_id = (select account_id from params) and m.change_seq = pg.change_seq
+        join public.messages m on m.account_id = v_account and m.change_seq = pg.change_seq
        where pg.kind = 'm'), '[]'::jsonb),
     'read_cursors', coalesce((
       select jsonb_agg(to_jsonb(r) order by r.change_seq)
         from page pg
-        join public.read_cursors r on r.account_id = (select account_id from params) and r.change_seq = pg.change_seq
-       where pg.kind = 'r' and r.user_id = (select user_id from params)), '[]'::jsonb),
+        join public.read_cursors r on r.account_id = v_account and r.change_seq = pg.change_seq
+       where pg.kind = 'r' and r.user_id = v_user), '[]'::jsonb),
     'deleted', coalesce((
       select jsonb_agg(jsonb_build_object('table', d.table_name, 'id', d.row_id, 'change_seq', d.change_seq)
                        order by d.change_seq)
         from page pg
-        join public.deleted_rows d on d.account_id = (select account_id from params) and d.change_seq = pg.change_seq
+        join public.deleted_rows d on d.account_id = v_account and d.change_seq = pg.change_seq
        where pg.kind = 'd'), '[]'::jsonb),
-    'cursor', coalesce((select max(change_seq) from page), (select since from params)),
-    'has_more', (select count(*) from ranked) > (select n from params),
-    'account_change_seq', coalesce(
-      (select a.change_seq from public.accounts a where a.id = (select account_id from params)), 0)
+    'cursor', coalesce((select max(change_seq) from page), v_since),
+    'has_more', (select count(*) from ranked) > v_n,
+    'account_change_seq', coalesce((select a.change_seq from public.accounts a where a.id = v_account), 0)
   )
-$$;
+  into v_result;
+  return v_result;
+end $$;
 
 revoke all on function public.sync_pull(bigint, int) from public, anon;
 grant execute on function public.sync_pull(bigint, int) to authenticated, service_role;

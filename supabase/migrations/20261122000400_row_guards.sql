@@ -71,9 +71,10 @@ begin
   return NEW;
 end $$;
 
--- After insert: the conversation's last_message_at (and so updated_at and its change number), the
--- account's last activity, and a durable AI reply job when a user writes to an AI specialist on the
--- direct path (no Chatwoot conversation). NOTIFY wakes the local worker at commit.
+-- After insert: the conversation's last_message_at (and so its updated_at and change number; the
+-- account's last activity moved with the message's own number), and a durable AI reply job when a
+-- user writes to an AI specialist on the direct path (no Chatwoot conversation). NOTIFY wakes the
+-- local worker at commit.
 create function private.tg_messages_after_insert() returns trigger
 language plpgsql security definer set search_path = ''
 as $$
@@ -89,11 +90,6 @@ begin
   if v_conv.id is null then
     select * into v_conv from public.conversations where id = NEW.conversation_id;
   end if;
-
-  update public.accounts
-     set last_activity_at = NEW.created_at
-   where id = NEW.account_id
-     and (last_activity_at is null or last_activity_at < NEW.created_at);
 
   if NEW.direction = 'user' and v_conv.chatwoot_conversation_id is null
      and exists (select 1 from public.specialists s where s.id = v_conv.specialist_id and s.is_ai) then
