@@ -63,7 +63,7 @@ test('three messages sent offline are delivered exactly once and reach a second 
     const second = await other.newPage();
     await signIn(second, 'druhy@poradna.test');
     await second.goto(`/app/chats/${DRUHY_CHAT}`);
-    for (const text of texts) await expect(own(second, text)).toHaveCount(1, { timeout: 15_000 });
+    for (const text of texts) await expect(own(second, text)).toHaveCount(1, { timeout: 30_000 });
   } finally {
     await other.close();
   }
