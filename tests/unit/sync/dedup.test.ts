@@ -109,3 +109,14 @@ describe('R3 de-duplication', () => {
     expect(planRemoteMessage(remote({ change_seq: 4, read_at: '2025-01-01T11:00:00Z' }), { ...none, byKey: v3 }, ME).put?.readAt).toBe('2025-01-01T11:00:00.000000Z');
   });
 });
+
+describe('message view', () => {
+  it('R2.4 the client view carries state, sender and whether it is optimistic or own', async () => {
+    const { messageView } = await import('../../../sync/views.ts');
+    const v = messageView(optimistic({ state: 'failed', error: 'x' }), ME);
+    expect(v).toMatchObject({ sender: 'user', isOptimistic: true, failed: true, isOwn: true, id: 'bbbbbbbb-0000-4000-8000-000000000001' });
+    const s = messageView(fromRemoteMessage(remote({ direction: 'specialist', sender_user_id: null }), 'k'), ME);
+    expect(s).toMatchObject({ sender: 'ai', isOptimistic: false, isOwn: false, state: 'sent', timestamp: Date.parse('2025-01-01T10:00:00Z') });
+    expect(messageView(fromRemoteMessage(remote({ sender_user_id: 'colleague' }), 'k'), ME).isOwn).toBe(false);
+  });
+});

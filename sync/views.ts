@@ -1,0 +1,46 @@
+// The client view of a message as user-area.md section 3 names it, for the chat screen.
+import type { JsonObject } from './json.ts';
+import type { LocalMessage, MessageState, Sender } from './local-types.ts';
+import { senderOf } from './merge/message.ts';
+
+export interface MessageView {
+  key: string;
+  serverId: string | null;
+  /** The server id once known, else the correlation id. */
+  id: string;
+  text: string;
+  sender: Sender;
+  /** Milliseconds since the epoch. */
+  timestamp: number;
+  type: string;
+  payload: JsonObject | null;
+  state: MessageState;
+  direction: string;
+  isOptimistic: boolean;
+  clientCorrelationId: string | null;
+  failed: boolean;
+  /** The failure text for a failed send. */
+  error: string | null;
+  /** Written by the signed-in user (right-hand bubble). */
+  isOwn: boolean;
+}
+
+export function messageView(m: LocalMessage, userId: string): MessageView {
+  return {
+    key: m.key,
+    serverId: m.serverId,
+    id: m.serverId ?? m.correlationId ?? m.key,
+    text: m.text,
+    sender: senderOf(m.direction),
+    timestamp: Date.parse(m.createdAt.slice(0, 23) + 'Z'),
+    type: m.type,
+    payload: m.payload,
+    state: m.state,
+    direction: m.direction,
+    isOptimistic: m.origin !== 'server',
+    clientCorrelationId: m.correlationId,
+    failed: m.state === 'failed',
+    error: m.error,
+    isOwn: m.direction === 'user' && (m.senderUserId === null || m.senderUserId === userId),
+  };
+}
