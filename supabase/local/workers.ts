@@ -1,6 +1,7 @@
 // Background workers of the local stack. The AI reply worker wakes on NOTIFY 'ai_reply_jobs' (sent by
 // the job trigger) and polls once a second as a safety net, then drains due jobs one at a time.
-// On Supabase the same processOneJob runs in the ai-reply-worker function (cron or database webhook).
+// On Supabase's hosted runtime the same processOneJob would run in a scheduled function (cron or
+// database webhook); none is in supabase/functions yet.
 import pg from 'pg';
 import type { StackConfig } from './config.ts';
 import type { FunctionEnv } from '../functions/_shared/types.ts';

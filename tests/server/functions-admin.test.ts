@@ -43,8 +43,9 @@ describe('auth-link (public, anti-enumeration)', () => {
     expect(a.body).toEqual({ message: 'E-mail bol odoslaný. Skontroluj si schránku a nastav si heslo.' });
 
     const mail = await waitFor(async () => (await mailsTo(fresh))[0], 'the mail to the new address', 5000);
-    expect(mail.links.length).toBeGreaterThan(0);
-    expect(mail.links.some((l) => l.includes('/auth/v1/verify') && l.includes('type=recovery'))).toBe(true);
+    const link = mail.links.find((l) => l.includes('/auth/v1/verify') && l.includes('type=recovery'));
+    expect(link).toBeDefined();
+    expect(new URL(link!).searchParams.get('redirect_to')).toBe(`${stack.url}/auth/reset-password`);
     await waitFor(
       async () => (await mailsTo(existing.email)).length > before,
       'the mail to the existing address',
@@ -59,6 +60,22 @@ describe('auth-link (public, anti-enumeration)', () => {
       [fresh],
     );
     expect(acc).toEqual({ plan: 'FREE', role: 'owner' });
+    // The link signs the new user in for a password change, and the new password works.
+    const url = new URL(link!);
+    const opened = await fetch(new URL(url.pathname + url.search, stack.url), { redirect: 'manual' });
+    expect(opened.status).toBe(303);
+    const hash = new URLSearchParams(new URL(opened.headers.get('location')!).hash.slice(1));
+    expect(hash.get('type')).toBe('recovery');
+    const user = anonDb(stack);
+    const session = await user.auth.setSession({
+      access_token: hash.get('access_token')!,
+      refresh_token: hash.get('refresh_token')!,
+    });
+    expect(session.error).toBeNull();
+    expect((await user.auth.updateUser({ password: 'nove-heslo-123' })).error).toBeNull();
+    expect(
+      (await anonDb(stack).auth.signInWithPassword({ email: fresh, password: 'nove-heslo-123' })).error,
+    ).toBeNull();
     // The existing user keeps their password: auth-link never resets it by itself.
     expect(
       (await anonDb(stack).auth.signInWithPassword({ email: existing.email, password: PASSWORD })).error,
