@@ -34,6 +34,10 @@ begin
                   where m.conversation_id = NEW.conversation_id
                     and m.client_correlation_id = NEW.client_correlation_id) then
         NEW.change_seq := 0; -- a repeat: ON CONFLICT resolves it, or the insert fails on the unique key
+        -- Tells the update guard that the UPDATE which follows (ON CONFLICT DO UPDATE of this very
+        -- row) is this repeat resolving, not a client editing a message.
+        perform set_config('poradna.repeat_of',
+                           NEW.conversation_id::text || '/' || NEW.client_correlation_id::text, true);
         return NEW;
       end if;
     end if;

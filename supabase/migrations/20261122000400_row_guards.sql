@@ -54,16 +54,23 @@ begin
   return NEW;
 end $$;
 
--- Before update: messages are immutable for clients. A client UPDATE keeps the stored row, which is
--- what makes a repeated PostgREST upsert (on_conflict=conversation_id,client_correlation_id with
--- resolution=merge-duplicates) answer with the existing row, unchanged and without a new number.
--- Server code may edit content (Chatwoot message_updated) but never moves a message.
+-- Before update: messages are immutable for clients. The one client UPDATE that passes is a repeated
+-- PostgREST upsert (on_conflict=conversation_id,client_correlation_id, resolution=merge-duplicates)
+-- resolving onto the stored row, which the counter trigger flagged just before (poradna.repeat_of):
+-- it keeps the stored row, so the upsert answers with it unchanged and takes no number. Any other
+-- client update is refused. Server code may edit content (Chatwoot message_updated) but never moves
+-- a message.
 create function private.tg_messages_guard_update() returns trigger
 language plpgsql security invoker set search_path = ''
 as $$
 begin
   if private.caller_is_client() then
-    return OLD;
+    if current_setting('poradna.repeat_of', true)
+       = OLD.conversation_id::text || '/' || OLD.client_correlation_id::text then
+      perform set_config('poradna.repeat_of', '', true);
+      return OLD;
+    end if;
+    raise exception 'Messages cannot be changed from the app' using errcode = '42501';
   end if;
   NEW.id := OLD.id;
   NEW.conversation_id := OLD.conversation_id;

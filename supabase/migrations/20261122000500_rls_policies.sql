@@ -70,8 +70,8 @@ create policy messages_insert on public.messages for insert to authenticated
   with check (account_id = (select public.current_account_id())
               and direction = 'user'
               and sender_user_id = (select auth.uid()));
--- Exists only so that a repeated upsert can resolve ON CONFLICT DO UPDATE; the guard trigger keeps
--- the stored row unchanged for every client update.
+-- Exists only so that a repeated upsert can resolve ON CONFLICT DO UPDATE (keeping the stored row);
+-- the guard trigger refuses every other client update.
 create policy messages_update on public.messages for update to authenticated
   using (account_id = (select public.current_account_id()))
   with check (account_id = (select public.current_account_id()));

@@ -70,7 +70,7 @@ export const MATRIX: Readonly<Record<string, TableExpectations>> = {
     delete: adminAndService,
   },
   // Chat data: only the account acted for. Members archive (update archived_at) but never insert
-  // conversations (start_conversation does) nor change messages (an update is a no-op).
+  // conversations (start_conversation does) nor change messages.
   conversations: {
     select: ['-', 'A', 'B', '-', 'AB'],
     insert: serviceOnly,
