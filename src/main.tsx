@@ -4,7 +4,9 @@ import { RouterProvider } from 'react-router-dom';
 import { AuthProvider } from './auth/AuthProvider.tsx';
 import { AppToaster } from './components/AppToaster.tsx';
 import { toastError, toastSuccess } from './lib/notify.ts';
+import { hasAnyDraft } from './pages/chat/drafts.ts';
 import { registerServiceWorker } from './pwa/register-sw.ts';
+import { registerUpdateBlocker } from './pwa/update-gate.ts';
 import { createAppRouter } from './routes/router.tsx';
 import { supabase } from './supabase.ts';
 import { pwaText } from './text/pwa.ts';
@@ -14,6 +16,7 @@ import './index.css';
 const router = createAppRouter();
 const announceLostSession = () => toastError(sk.auth.sessionExpired);
 
+registerUpdateBlocker(hasAnyDraft);
 registerServiceWorker({ onOfflineReady: () => toastSuccess(pwaText.offlineReady) });
 
 const root = document.getElementById('root');

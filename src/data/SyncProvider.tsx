@@ -5,6 +5,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { createSyncEngine, type SyncEngine } from '../../sync/engine.ts';
 import { useAccount } from '../account/account-context.ts';
 import { useAuth } from '../auth/auth-context.ts';
+import { registerUpdateBlocker } from '../pwa/update-gate.ts';
 import { supabase } from '../supabase.ts';
 import { engineTarget } from './engine-key.ts';
 import { SyncContext } from './sync-context.ts';
@@ -25,7 +26,10 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     const created = createSyncEngine({ userId, supabase, accountId });
     setEngine(created);
     created.start().catch((err: unknown) => console.error('sync start:', err));
+    // A new app version must not reload the page while writes are still queued (invariant 1).
+    const unblock = registerUpdateBlocker(async () => (await created.db.outbox.count()) > 0);
     return () => {
+      unblock();
       setEngine((current) => (current === created ? null : current));
       created.stop().catch((err: unknown) => console.warn('sync stop:', err));
     };

@@ -18,3 +18,16 @@ export function writeDraft(userId: string, conversationId: string, text: string)
     /* storage unavailable: the draft lives only in the composer */
   }
 }
+
+/** True while any conversation holds a half-typed message (the service worker waits to update). */
+export function hasAnyDraft(): boolean {
+  try {
+    for (let i = 0; i < sessionStorage.length; i++) {
+      const k = sessionStorage.key(i);
+      if (k?.startsWith('poradna.draft.') && (sessionStorage.getItem(k) ?? '') !== '') return true;
+    }
+  } catch {
+    /* storage unavailable: no drafts are kept */
+  }
+  return false;
+}
