@@ -17,6 +17,7 @@ import { startTestStack, type TestStack } from '../helpers/stack.ts';
 import {
   call,
   freshUser,
+  refOf,
   repliesAfter,
   sendMessage,
   serviceDb,
@@ -63,15 +64,13 @@ async function startFakeProvider(): Promise<FakeProvider> {
           .writeHead(mode.status, { 'content-type': 'application/json' })
           .end('{"error":{"message":"boom"}}');
       else
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              id: 'cmpl-1',
-              object: 'chat.completion',
-              choices: [{ index: 0, message: { role: 'assistant', content: mode.content } }],
-            }),
-          );
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id: 'cmpl-1',
+            object: 'chat.completion',
+            choices: [{ index: 0, message: { role: 'assistant', content: mode.content } }],
+          }),
+        );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -99,12 +98,7 @@ beforeAll(async () => {
     { functionEnv: { SUPABASE_INTERNAL_URL: gate.url } },
   );
   gate.target = stack.url;
-  ref = {
-    url: stack.url,
-    anonKey: stack.keys.anonKey,
-    serviceRoleKey: stack.keys.serviceRoleKey,
-    databaseUrl: stack.databaseUrl,
-  };
+  ref = refOf(stack);
   service = serviceDb(ref);
 });
 

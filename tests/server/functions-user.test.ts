@@ -263,15 +263,13 @@ describe('chatwoot-pubsub-token', () => {
       [u.userId],
     );
     const accountId = acc!.account_id;
-    const ins = await serviceDb(stack)
-      .from('chatwoot_contacts')
-      .insert({
-        account_id: accountId,
-        inbox_id: 7,
-        contact_id: 70,
-        source_id: 'src-7',
-        pubsub_token: 'tok-7',
-      });
+    const ins = await serviceDb(stack).from('chatwoot_contacts').insert({
+      account_id: accountId,
+      inbox_id: 7,
+      contact_id: 70,
+      source_id: 'src-7',
+      pubsub_token: 'tok-7',
+    });
     expect(ins.error).toBeNull();
     expect((await call(u.client, 'chatwoot-pubsub-token')).body).toMatchObject({
       pubsub_token: 'tok-7',

@@ -14,9 +14,9 @@ import {
   messagesOf,
   randomSecret,
   rawPost,
+  refOf,
   serviceDb,
   sql,
-  waitFor,
   type Reply,
   type StackRef,
 } from './functions-helpers.ts';
@@ -29,6 +29,7 @@ let stack: TestStack;
 let ref: StackRef;
 let conversationId: string;
 let displayId: number;
+let since: Date;
 
 beforeAll(async () => {
   double = await startChatwootDouble();
@@ -36,12 +37,8 @@ beforeAll(async () => {
     {},
     { functionEnv: { CHATWOOT_WEBHOOK_SECRET: SECRET, CHATWOOT_API_TOKEN: double.apiToken } },
   );
-  ref = {
-    url: stack.url,
-    anonKey: stack.keys.anonKey,
-    serviceRoleKey: stack.keys.serviceRoleKey,
-    databaseUrl: stack.databaseUrl,
-  };
+  ref = refOf(stack);
+  since = (await sql<{ now: Date }>(ref, 'select now()'))[0]!.now;
   const cfg = await serviceDb(ref)
     .from('chatwoot_config')
     .insert({ api_base_url: double.url, account_id: double.accountId });
@@ -66,7 +63,8 @@ afterAll(async () => {
 });
 
 /** POSTs a raw body to the webhook the way Chatwoot would, optionally signed (or mis-signed). */
-function deliver(
+let acceptedByHand = 0;
+async function deliver(
   body: string,
   opts: { secret?: string | null; sign?: 'valid' | 'wrong' | 'stale' | 'none' } = {},
 ): Promise<Reply> {
@@ -79,14 +77,21 @@ function deliver(
     headers['x-chatwoot-delivery'] = crypto.randomUUID();
     headers['x-chatwoot-signature'] = signWebhook(sign === 'wrong' ? 'not-the-secret' : SECRET, ts, body);
   }
-  return rawPost(ref, 'chatwoot-webhook', body, {
+  const reply = await rawPost(ref, 'chatwoot-webhook', body, {
     query: secret === null ? '' : `?secret=${encodeURIComponent(secret)}`,
     headers,
   });
+  if (reply.status === 200) acceptedByHand += 1;
+  return reply;
 }
 
 async function events(): Promise<{ kind: string; level: string; data: Record<string, unknown> }[]> {
-  return sql(ref, 'select kind, level, data from integration_events order by created_at, id');
+  // Only this file's events: the seed has some of its own.
+  return sql(
+    ref,
+    'select kind, level, data from integration_events where created_at >= $1 order by created_at, id',
+    [since],
+  );
 }
 
 async function lastDelivery(event: string, index = -1): Promise<string> {
@@ -193,6 +198,41 @@ describe('chatwoot-webhook mapping', () => {
     expect(stored.map((m) => m.text)).toEqual(['Opravená odpoveď']);
   });
 
+  it('stores an attachment reply as a rich message with its files', async () => {
+    const reply = double.agentReply(displayId, 'Posielam návrh.', {
+      attachments: [
+        {
+          fileType: 'image',
+          dataUrl: 'https://cdn.example/navrh.png',
+          thumbUrl: 'https://cdn.example/navrh-t.png',
+          fileSize: 2048,
+          width: 800,
+          height: 600,
+        },
+        {
+          fileType: 'file',
+          dataUrl: 'https://cdn.example/brief.pdf',
+          thumbUrl: '',
+          fileSize: 4096,
+          width: null,
+          height: null,
+        },
+      ],
+    });
+    await double.webhooksIdle();
+    const [row] = (await messagesOf(ref, conversationId)).filter(
+      (m) => m.chatwoot_message_id === String(reply.id),
+    );
+    expect(row).toMatchObject({ type: 'rich', text: 'Posielam návrh.', direction: 'specialist' });
+    expect(row!.payload).toMatchObject({
+      kind: 'rich_content',
+      attachments: [
+        { file_type: 'image', data_url: 'https://cdn.example/navrh.png', width: 800, height: 600 },
+        { file_type: 'document', data_url: 'https://cdn.example/brief.pdf', file_size: 4096 },
+      ],
+    });
+  });
+
   it('never turns a private note into a message', async () => {
     const before = (await messagesOf(ref, conversationId)).length;
     const note = double.agentReply(displayId, 'Interná poznámka: klient je VIP', { private: true });
@@ -253,19 +293,19 @@ describe('chatwoot-webhook mapping', () => {
     );
   });
 
-  it('records every accepted delivery in integration_events', async () => {
+  it('records every accepted delivery in integration_events, exactly once each', async () => {
     await double.webhooksIdle();
-    const fromDouble = double.webhookDeliveries.filter((d) => d.status === 200).length;
     expect(double.webhookDeliveries.every((d) => d.status === 200)).toBe(true);
-    const recorded = await waitFor(async () => {
-      const all = (await events()).filter((e) => e.kind.startsWith('webhook.'));
-      return all.length >= fromDouble ? all : null;
-    }, 'events recorded');
-    // Each event row names its Chatwoot event; the double's deliveries are all among them.
-    for (const ev of new Set(double.webhookDeliveries.map((d) => d.event)))
-      expect(
-        recorded.some((e) => e.kind === `webhook.${ev}`),
-        ev,
-      ).toBe(true);
+    const recorded = (await events()).filter((e) => e.kind.startsWith('webhook.'));
+    // The double's deliveries plus the ones posted by hand; refused ones and the probe left no trace.
+    expect(recorded).toHaveLength(double.webhookDeliveries.length + acceptedByHand);
+    const kinds = (list: string[]) => [...new Set(list)].sort();
+    expect(kinds(recorded.map((e) => e.kind))).toEqual(
+      kinds([
+        ...double.webhookDeliveries.map((d) => `webhook.${d.event}`),
+        'webhook.conversation_updated',
+        'webhook.message_created',
+      ]),
+    );
   });
 });
