@@ -197,10 +197,12 @@ describe('admin-chatwoot-send retries', () => {
     await world.double.webhooksIdle();
     const sent = posts().length;
     const cwId = (first.body.messageData as { chatwoot_message_id: number }).chatwoot_message_id;
-    // As if the reply never arrived and no echo came back: we do not know Chatwoot's id.
-    await sql(world.ref, 'update messages set chatwoot_message_id = null where client_correlation_id = $1', [
-      correlation,
-    ]);
+    // As if that attempt was a minute ago and neither its reply nor the webhook echo ever came back.
+    await sql(
+      world.ref,
+      "update messages set chatwoot_message_id = null, created_at = created_at - interval '1 minute' where client_correlation_id = $1",
+      [correlation],
+    );
 
     const retry = await call(demo, 'admin-chatwoot-send', body);
     expect(retry.status).toBe(200);
@@ -212,6 +214,29 @@ describe('admin-chatwoot-send retries', () => {
     expect(
       (await messagesOf(world.ref, conv)).filter((m) => m.client_correlation_id === correlation),
     ).toHaveLength(1);
+  });
+
+  it('the same send arriving several times at once reaches Chatwoot once', async () => {
+    const conv = (await call(demo, 'start-conversation', { specialist_id: SPECIALIST.zuzana })).body
+      .conversation_id as string;
+    await call(demo, 'admin-chatwoot-send', {
+      conversation_id: conv,
+      content: 'Prepojenie',
+      client_correlation_id: randomUUID(),
+    });
+    const correlation = randomUUID();
+    const body = { conversation_id: conv, content: 'Trikrát naraz', client_correlation_id: correlation };
+    const replies = await Promise.all([1, 2, 3].map(() => call(demo, 'admin-chatwoot-send', body)));
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
+    const inChatwoot = [...world.double.store.messages.values()].filter((m) => m.sourceId === correlation);
+    expect(inChatwoot).toHaveLength(1);
+    const ids = replies.map((r) => r.body.messageData as { id: string; chatwoot_message_id: number });
+    expect(new Set(ids.map((m) => m.id)).size).toBe(1);
+    expect(ids.map((m) => m.chatwoot_message_id)).toEqual([
+      inChatwoot[0]!.id,
+      inChatwoot[0]!.id,
+      inChatwoot[0]!.id,
+    ]);
   });
 
   it("concurrent first sends link one conversation under the contact whose token the member's socket uses", async () => {

@@ -4,15 +4,17 @@
 //   The message is stored in our database first (idempotent per correlation id), then posted to
 //   Chatwoot as the account's contact with source_id/echo_id = the correlation id, so the webhook and
 //   the socket echo match it instead of duplicating it. A retry of a message Chatwoot already has is
-//   answered from the database without posting again; a retry whose first attempt never learnt
-//   Chatwoot's id looks for the correlation id in Chatwoot before posting. A new message into a
-//   completed conversation is refused (409) before anything is created in Chatwoot.
+//   answered from the database without posting again. Only the attempt that stored the row posts at
+//   once; a retry or a concurrent duplicate that finds the row without Chatwoot's id waits while the
+//   first attempt may still be posting, then looks for the correlation id in Chatwoot, and posts only
+//   if it is not there. A new message into a completed conversation is refused (409) before anything
+//   is created in Chatwoot.
 // - From /admin/chatwoot (super admins): {account_id, inbox_id, content}: finds or opens the account's
 //   conversation with the specialist of that inbox, links it, and sends the same way.
 // Reply: {success, messageData, hasChatwoot: true, chatwoot_conversation_id}.
 import { isSuperAdmin, requireUser } from '../_shared/caller.ts';
 import type { Db } from '../_shared/clients.ts';
-import { chatwootApi } from '../_shared/chatwoot/api.ts';
+import { CHATWOOT_TIMEOUT_MS, chatwootApi } from '../_shared/chatwoot/api.ts';
 import { adminChatwootFunction } from '../_shared/chatwoot/admin-handler.ts';
 import { ensureLinked } from '../_shared/chatwoot/link.ts';
 import type { ChatwootSettings } from '../_shared/chatwoot/settings.ts';
@@ -26,13 +28,21 @@ interface MessageRow {
   conversation_id: string;
   chatwoot_message_id: number | null;
   client_correlation_id: string;
+  created_at: string;
 }
 
 const findMessage = (service: Db, conversationId: string, correlation: string) =>
   service.from('messages').select('*').eq('conversation_id', conversationId).eq('client_correlation_id', correlation).maybeSingle<MessageRow>();
 
-/** The message of this correlation id, stored now unless an earlier attempt stored it. */
-async function storeMessage(service: Db, conversationId: string, text: string, correlation: string, senderId: string): Promise<MessageRow> {
+/** The message of this correlation id: stored now (inserted: true), or the row another attempt of
+ *  the same send stored first (a retry, or a concurrent duplicate). */
+async function storeMessage(
+  service: Db,
+  conversationId: string,
+  text: string,
+  correlation: string,
+  senderId: string,
+): Promise<{ row: MessageRow; inserted: boolean }> {
   const ins = await service
     .from('messages')
     .insert({
@@ -47,20 +57,29 @@ async function storeMessage(service: Db, conversationId: string, text: string, c
     })
     .select('*')
     .single<MessageRow>();
-  if (ins.data) return ins.data;
+  if (ins.data) return { row: ins.data, inserted: true };
   if (ins.error.code === '23505') {
     const again = await findMessage(service, conversationId, correlation);
-    if (again.data) return again.data;
+    if (again.data) return { row: again.data, inserted: false };
   }
   throw rpcError(ins.error);
 }
 
-/** A retry whose earlier attempt may have reached Chatwoot without us learning its id (the reply was
- *  lost and no webhook echo came back): look for our correlation id among the conversation's latest
- *  Chatwoot messages before posting again. */
-async function alreadyInChatwoot(s: ChatwootSettings, chatwootConversationId: number, correlation: string): Promise<number | null> {
+/** Chatwoot's id for a row another attempt stored, or null when that attempt never reached
+ *  Chatwoot. The attempt that stored the row posts it: while it may still be doing so (one Chatwoot
+ *  call after the row was written) wait for the id it records; after that, or when its reply was lost
+ *  and no webhook echo came back, look for the correlation id among the conversation's latest
+ *  Chatwoot messages. */
+async function sentEarlier(service: Db, s: ChatwootSettings, row: MessageRow, chatwootConversationId: number): Promise<number | null> {
+  const inFlightUntil = Date.parse(row.created_at) + CHATWOOT_TIMEOUT_MS + 2000;
+  for (;;) {
+    const now = (await findMessage(service, row.conversation_id, row.client_correlation_id)).data;
+    if (now?.chatwoot_message_id) return now.chatwoot_message_id;
+    if (Date.now() >= inFlightUntil) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
   const page = await chatwootApi<{ payload?: { id: number; source_id?: string | null }[] }>(s, 'GET', `/conversations/${chatwootConversationId}/messages`);
-  return page.payload?.find((m) => m.source_id === correlation)?.id ?? null;
+  return page.payload?.find((m) => m.source_id === row.client_correlation_id)?.id ?? null;
 }
 
 export default adminChatwootFunction(
@@ -90,9 +109,10 @@ export default adminChatwootFunction(
     const linked = await ensureLinked(service, s, conversationId);
     // Authorisation is settled above (member of this conversation's account, or super admin), so the
     // row is written with the service role; idempotent per (conversation, correlation id).
-    let row = earlier ?? (await storeMessage(service, conversationId, content, correlation, caller.user.id));
+    const stored = earlier ? { row: earlier, inserted: false } : await storeMessage(service, conversationId, content, correlation, caller.user.id);
+    let row = stored.row;
     if (row.chatwoot_message_id === null) {
-      const found = earlier ? await alreadyInChatwoot(s, linked.chatwoot_conversation_id, correlation) : null;
+      const found = stored.inserted ? null : await sentEarlier(service, s, row, linked.chatwoot_conversation_id);
       const cwId =
         found ??
         (
