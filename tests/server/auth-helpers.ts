@@ -15,8 +15,8 @@ export interface DevMail {
   sent_at: string;
 }
 
-/** The stack's public URL: links and allowed redirects use localhost, tests connect to 127.0.0.1. */
-export const siteUrl = (stack: { url: string }) => stack.url.replace('127.0.0.1', 'localhost');
+/** The stack's public URL (links and allowed redirects); test stacks announce the address they bind. */
+export const siteUrl = (stack: { url: string }) => stack.url;
 
 /** The newest mail to `to`; waits briefly because mails are sent after the response. */
 export async function latestMail(stack: { url: string }, to: string): Promise<DevMail> {

@@ -26,7 +26,7 @@ describe('sign-up and password sign-in', () => {
     expect(user.identities?.[0]?.provider).toBe('email');
     const claims = decodeJwt(session.access_token);
     expect(claims).toMatchObject({
-      iss: `${stack.url.replace('127.0.0.1', 'localhost')}/auth/v1`,
+      iss: `${stack.url}/auth/v1`,
       sub: user.id,
       aud: 'authenticated',
       email,

@@ -79,7 +79,7 @@ describe('stack lifecycle', () => {
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     child.stderr.on('data', (b: Buffer) => (out += b.toString()));
     expect(await waitFor(() => out.includes('Demo logins'), 60_000)).toBe(true);
-    expect(out).toMatch(/Poradňa is running at http:\/\/localhost:\d+/);
+    expect(out).toMatch(/Poradňa is running at http:\/\/127\.0\.0\.1:\d+/);
     expect(out).toContain('demo@poradna.test');
     const pids = JSON.parse(
       await import('node:fs/promises').then((f) => f.readFile(join(dataDir, 'stack.pids'), 'utf8')),
