@@ -3,10 +3,10 @@
 // Rows of another account are never stored (defence in depth behind RLS, invariant 5).
 import { OPTIMISTIC_KEEP_MS } from './constants.ts';
 import type { SyncDb } from './db/schema.ts';
-import { expiredCopies, planRemoteMessage } from './dedup.ts';
-import type { FeedMeta, LocalMessage } from './local-types.ts';
+import { applyRemoteMessages } from './apply-messages.ts';
+import { expiredCopies } from './dedup.ts';
+import type { FeedMeta } from './local-types.ts';
 import { mergeConversation } from './merge/conversation.ts';
-import { messageKeyOf } from './merge/message.ts';
 import { mergeReadCursor } from './merge/read-cursor.ts';
 import { summaryOfLocal } from './merge/specialist.ts';
 import type { RemoteConversation, RemoteDeleted, RemoteMessage, RemoteReadCursor } from './remote-types.ts';
@@ -40,20 +40,6 @@ export function initialFeed(accountId: string | null): FeedMeta {
 export async function readFeed(db: SyncDb): Promise<FeedMeta> {
   const row = await db.meta.get('feed');
   return row?.key === 'feed' ? row : initialFeed(null);
-}
-
-async function applyMessage(db: SyncDb, r: RemoteMessage, userId: string): Promise<boolean> {
-  const byKey = await db.messages.get(messageKeyOf(r));
-  const byServerId = byKey ? undefined : await db.messages.where('serverId').equals(r.id.toLowerCase()).first();
-  const byExternalId = r.chatwoot_message_id ? await db.messages.where('chatwootMessageId').equals(r.chatwoot_message_id).toArray() : [];
-  const lookForCopies = !byKey && !byServerId && !r.client_correlation_id && r.direction === 'user' && r.sender_user_id === userId;
-  const confirmedCopies: LocalMessage[] = lookForCopies
-    ? await db.messages.where('conversationId').equals(r.conversation_id).filter((m) => m.origin === 'optimistic' && m.state === 'sent').toArray()
-    : [];
-  const plan = planRemoteMessage(r, { byKey, byServerId, byExternalId, confirmedCopies }, userId);
-  if (plan.remove.length) await db.messages.bulkDelete(plan.remove);
-  if (plan.put) await db.messages.put(plan.put);
-  return plan.put !== null || plan.remove.length > 0;
 }
 
 /**
@@ -98,13 +84,10 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
       touched.add(r.id);
       changed = true;
     }
-    for (const r of changes.messages ?? []) {
-      if (!mine(r.account_id)) continue;
-      if (!(await applyMessage(db, r, userId))) continue;
-      touched.add(r.conversation_id);
-      changed = true;
-      if (r.direction === 'specialist') specialistReplies.push(r.conversation_id);
-    }
+    const applied = await applyRemoteMessages(db, (changes.messages ?? []).filter((r) => mine(r.account_id)), userId);
+    for (const id of applied.touched) touched.add(id);
+    specialistReplies.push(...applied.specialistReplies);
+    changed ||= applied.touched.size > 0;
     for (const r of changes.readCursors ?? []) {
       if (r.user_id !== userId || !mine(r.account_id)) continue;
       const local = await db.readCursors.get(r.conversation_id);

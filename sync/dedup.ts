@@ -1,15 +1,13 @@
 // R3: de-duplication of messages (user-area.md section 5). Pure: the caller looks the candidates up.
 import { DEDUP_WINDOW_MS, OPTIMISTIC_KEEP_MS } from './constants.ts';
 import type { LocalMessage } from './local-types.ts';
-import { mergeMessage } from './merge/message.ts';
+import { mergeMessage, messageKeyOf } from './merge/message.ts';
 import type { RemoteMessage } from './remote-types.ts';
 import { msFromTimestamp, normalizeTimestamp } from './timestamps.ts';
 
 export interface MessageCandidates {
   /** The stored message with the remote's key (R3.1/R3.2: server id or correlation id). */
   byKey: LocalMessage | undefined;
-  /** A stored message with the remote's server id under another key. */
-  byServerId: LocalMessage | undefined;
   /** Stored messages with the remote's external (Chatwoot) id (R3.3). */
   byExternalId: LocalMessage[];
   /** The conversation's confirmed optimistic copies still without a server row (R3.4). */
@@ -43,12 +41,15 @@ export function findTextMatch(remote: RemoteMessage, copies: LocalMessage[], use
 
 /** What to write for one remote message so that every client shows it exactly once (invariant 2). */
 export function planRemoteMessage(remote: RemoteMessage, c: MessageCandidates, userId: string): MessagePlan {
-  const existing = c.byKey ?? c.byServerId;
+  const existing = c.byKey;
   const textMatch = existing ? undefined : findTextMatch(remote, c.confirmedCopies, userId);
-  const put = mergeMessage(remote, existing ?? textMatch);
-  if (put === null) return { put: null, remove: [] };
+  const merged = mergeMessage(remote, existing);
+  if (merged === null) return { put: null, remove: [] };
+  // A server row is always stored under its own key, so a later delivery finds it by key alone.
+  const put = merged.key === messageKeyOf(remote) ? merged : { ...merged, key: messageKeyOf(remote) };
   const remove = new Set<string>();
   if (existing && existing.key !== put.key) remove.add(existing.key);
+  if (textMatch) remove.add(textMatch.key);
   for (const x of c.byExternalId) if (x.key !== put.key && x.origin !== 'server') remove.add(x.key);
   return { put, remove: [...remove] };
 }

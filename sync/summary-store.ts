@@ -1,5 +1,7 @@
 // Keeps each conversation's summary (last message, unread count, list order) in step with its
-// stored messages and read cursor. Runs inside the caller's transaction.
+// stored messages and read cursor. Runs inside the caller's transaction. Uses the indexes only (the
+// last message; a count of specialist messages after the cursor), so a chat with thousands of
+// messages costs no more than a short one.
 import { Dexie } from 'dexie';
 import type { SyncDb } from './db/schema.ts';
 import type { LocalMessage } from './local-types.ts';
@@ -13,17 +15,23 @@ export async function refreshSummaries(db: SyncDb, conversationIds: Iterable<str
   for (const id of conversationIds) {
     const conversation = await db.conversations.get(id);
     if (!conversation) continue;
-    const messages = await conversationMessages(db, id);
     let cursor = await db.readCursors.get(id);
     // A cursor that arrived before its message learns the message's position now.
     if (cursor && cursor.orderKey === '' && cursor.messageId !== null) {
-      const target = messages.find((m) => m.serverId === cursor!.messageId);
-      if (target) {
+      const target = await db.messages.where('serverId').equals(cursor.messageId).first();
+      if (target && target.conversationId === id) {
         cursor = { ...cursor, orderKey: target.orderKey, serverOrderKey: cursor.serverMessageId === cursor.messageId ? target.orderKey : cursor.serverOrderKey };
         await db.readCursors.put(cursor);
       }
     }
-    const s = summarize(conversation, messages, cursor?.orderKey ?? '');
+    const cursorKey = cursor?.orderKey ?? '';
+    const last = await db.messages.where('[conversationId+orderKey]').between([id, Dexie.minKey], [id, Dexie.maxKey]).last();
+    // R2.8 as an index count: specialist messages after the cursor's position.
+    const unreadCount = await db.messages
+      .where('[conversationId+direction+orderKey]')
+      .between([id, 'specialist', cursorKey], [id, 'specialist', Dexie.maxKey], false, true)
+      .count();
+    const s = { ...summarize(conversation, last ? [last] : [], '\uffff'), unreadCount };
     if (!sameSummary(conversation, s)) await db.conversations.put({ ...conversation, ...s });
   }
 }

@@ -4,6 +4,7 @@
 // v1  conversations, messages, read cursors, specialists, account, outbox, meta
 // v2  results of server-side commands, typing starts, message origin/confirmedAt, specialist `active`
 // v3  index on messages.confirmedAt: the 30 s sweep reads only unmatched confirmed copies (R3.5)
+// v4  index [conversationId+direction+orderKey]: unread counts are index counts (R2.8)
 import { Dexie, type DexieOptions, type EntityTable, type Table, type Transaction } from 'dexie';
 import type {
   CommandResult,
@@ -67,6 +68,12 @@ export const STORE_VERSIONS: readonly StoreVersion[] = [
     version: 3,
     stores: {
       messages: 'key, serverId, conversationId, [conversationId+orderKey], chatwootMessageId, state, confirmedAt',
+    },
+  },
+  {
+    version: 4,
+    stores: {
+      messages: 'key, serverId, conversationId, [conversationId+orderKey], [conversationId+direction+orderKey], chatwootMessageId, state, confirmedAt',
     },
   },
 ];

@@ -51,7 +51,7 @@ function optimistic(p: Partial<LocalMessage> = {}): LocalMessage {
   };
 }
 
-const none: MessageCandidates = { byKey: undefined, byServerId: undefined, byExternalId: [], confirmedCopies: [] };
+const none: MessageCandidates = { byKey: undefined, byExternalId: [], confirmedCopies: [] };
 
 describe('R3 de-duplication', () => {
   it('R3.1 a message has one key however often it arrives: correlation id, else server id', () => {
@@ -81,13 +81,15 @@ describe('R3 de-duplication', () => {
     const copy = optimistic({ state: 'sent', confirmedAt: 1 });
     const r = remote({ client_correlation_id: null, created_at: '2025-01-01T10:00:04.500000+00:00' });
     const plan = planRemoteMessage(r, { ...none, confirmedCopies: [copy] }, ME);
-    expect(plan.put?.key).toBe(copy.key);
+    // The copy goes; the server row takes its own key.
+    expect(plan.remove).toEqual([copy.key]);
+    expect(plan.put?.key).toBe(messageKeyOf(r));
     expect(plan.put?.serverId).toBe(r.id);
     // too far apart, other text, other sender, or still sending: no match
-    expect(planRemoteMessage({ ...r, created_at: '2025-01-01T10:00:07+00:00' }, { ...none, confirmedCopies: [copy] }, ME).put?.key).toBe(messageKeyOf(r));
-    expect(planRemoteMessage({ ...r, text: 'Iné' }, { ...none, confirmedCopies: [copy] }, ME).put?.key).toBe(messageKeyOf(r));
-    expect(planRemoteMessage({ ...r, sender_user_id: 'other' }, { ...none, confirmedCopies: [copy] }, ME).put?.key).toBe(messageKeyOf(r));
-    expect(planRemoteMessage(r, { ...none, confirmedCopies: [optimistic()] }, ME).put?.key).toBe(messageKeyOf(r));
+    expect(planRemoteMessage({ ...r, created_at: '2025-01-01T10:00:07+00:00' }, { ...none, confirmedCopies: [copy] }, ME).remove).toEqual([]);
+    expect(planRemoteMessage({ ...r, text: 'Iné' }, { ...none, confirmedCopies: [copy] }, ME).remove).toEqual([]);
+    expect(planRemoteMessage({ ...r, sender_user_id: 'other' }, { ...none, confirmedCopies: [copy] }, ME).remove).toEqual([]);
+    expect(planRemoteMessage(r, { ...none, confirmedCopies: [optimistic()] }, ME).remove).toEqual([]);
   });
 
   it('R3.5 only copies the server confirmed are dropped after 30 s; sending and failed ones never', () => {

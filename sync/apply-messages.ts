@@ -1,0 +1,68 @@
+// Applies a batch of server messages (a pull page, a realtime record, a send's reply) through the
+// de-duplication plan of dedup.ts. A server row is always stored under its own key (R3.1), so the
+// candidates of a whole batch come from one bulkGet (plus Chatwoot ids when there are any), not
+// from queries per message: an initial sync brings thousands. Inside the caller's transaction.
+import type { SyncDb } from './db/schema.ts';
+import { planRemoteMessage } from './dedup.ts';
+import type { LocalMessage } from './local-types.ts';
+import { messageKeyOf } from './merge/message.ts';
+import type { RemoteMessage } from './remote-types.ts';
+
+export interface MessagesApplied {
+  /** Conversations whose stored messages changed. */
+  touched: Set<string>;
+  /** Conversations that got a specialist message. */
+  specialistReplies: string[];
+}
+
+function byExternalId(rows: LocalMessage[]): Map<string, LocalMessage[]> {
+  const map = new Map<string, LocalMessage[]>();
+  for (const m of rows) {
+    const v = m.chatwootMessageId;
+    if (v === null) continue;
+    map.set(v, [...(map.get(v) ?? []), m]);
+  }
+  return map;
+}
+
+export async function applyRemoteMessages(db: SyncDb, remote: RemoteMessage[], userId: string): Promise<MessagesApplied> {
+  const touched = new Set<string>();
+  const specialistReplies: string[] = [];
+  if (remote.length === 0) return { touched, specialistReplies };
+  const keys = remote.map(messageKeyOf);
+  const stored = new Map<string, LocalMessage>();
+  const removed = new Set<string>();
+  const puts = new Map<string, LocalMessage>();
+  for (const m of await db.messages.bulkGet(keys)) if (m) stored.set(m.key, m);
+  const extIds = remote.map((r) => r.chatwoot_message_id).filter((x): x is string => x !== null);
+  const external = byExternalId(extIds.length ? await db.messages.where('chatwootMessageId').anyOf(extIds).toArray() : []);
+
+  for (const [i, r] of remote.entries()) {
+    const key = keys[i]!;
+    const byKey = stored.get(key);
+    const byExternalId = r.chatwoot_message_id ? (external.get(r.chatwoot_message_id) ?? []).filter((m) => m.key !== key && !removed.has(m.key)) : [];
+    // Copies that could match by text (R3.4) exist only for our own messages without correlation id.
+    const lookForCopies = !byKey && !r.client_correlation_id && r.direction === 'user' && r.sender_user_id === userId;
+    const confirmedCopies = lookForCopies
+      ? await db.messages.where('conversationId').equals(r.conversation_id).filter((m) => m.origin === 'optimistic' && m.state === 'sent' && !removed.has(m.key)).toArray()
+      : [];
+    const plan = planRemoteMessage(r, { byKey, byExternalId, confirmedCopies }, userId);
+    for (const k of plan.remove) {
+      stored.delete(k);
+      puts.delete(k);
+      removed.add(k);
+    }
+    if (plan.put) {
+      stored.set(plan.put.key, plan.put);
+      puts.set(plan.put.key, plan.put);
+      removed.delete(plan.put.key);
+    }
+    if (plan.put === null && plan.remove.length === 0) continue;
+    touched.add(r.conversation_id);
+    if (r.direction === 'specialist') specialistReplies.push(r.conversation_id);
+  }
+  // One bulk write each: the plan above already saw every earlier row of the batch.
+  if (removed.size) await db.messages.bulkDelete([...removed]);
+  if (puts.size) await db.messages.bulkPut([...puts.values()]);
+  return { touched, specialistReplies };
+}
