@@ -40,7 +40,14 @@ async function settle(db: SyncDb, entry: OutboxEntry): Promise<boolean> {
 }
 
 async function onSend(d: PushDeps, entry: OutboxEntry, op: Op<'send'>): Promise<void> {
-  const res = await d.server.sendMessage({ conversationId: op.conversationId, text: op.text, correlationId: op.correlationId, payload: op.payload });
+  const conversation = await d.db.conversations.get(op.conversationId);
+  const res = await d.server.sendMessage({
+    conversationId: op.conversationId,
+    text: op.text,
+    correlationId: op.correlationId,
+    payload: op.payload,
+    viaChatwoot: Boolean(conversation?.chatwootConversationId),
+  });
   await d.db.transaction('rw', d.db.syncTables, async () => {
     await settle(d.db, entry);
     if ('row' in res) {

@@ -30,6 +30,8 @@ export interface SendInput {
   text: string;
   correlationId: string;
   payload: JsonObject | null;
+  /** R6.5: the conversation is carried by Chatwoot, so the send goes through admin-chatwoot-send. */
+  viaChatwoot?: boolean;
 }
 
 /** The direct path returns the stored row; an external path may only accept the message. */

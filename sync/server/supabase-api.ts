@@ -94,6 +94,16 @@ export function createSupabaseServerApi(supabase: SupabaseClient, opts: Supabase
       return shape(parsePullPage, data);
     },
     async sendMessage(input) {
+      if (input.viaChatwoot && useFunctions) {
+        // The function stores the row first (idempotent per correlation id), then posts it to
+        // Chatwoot with source_id = the correlation id; a 5xx (Chatwoot down) is retried like any send.
+        const res = await invoke(supabase, 'admin-chatwoot-send', {
+          conversation_id: input.conversationId,
+          content: input.text,
+          client_correlation_id: input.correlationId,
+        });
+        return { row: shape(parseMessage, isJsonObject(res) ? res.messageData : undefined) };
+      }
       const data = await call(
         () =>
           supabase.rpc('send_message', {
