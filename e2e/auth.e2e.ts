@@ -195,12 +195,14 @@ test('magic-link sign-in: mail → /auth/callback → app', async ({ page, reque
 });
 
 test('the callback sends bad links back to login with the spec texts', async ({ page }) => {
+  // The text shows on the callback page and in the toast that follows the user to login: check the toast.
+  const toasts = page.getByRole('region', { name: /Oznámenia/ });
   await page.goto('/auth/callback');
-  await expect(page.getByText('Chýbajú autentifikačné parametre.')).toBeVisible();
+  await expect(toasts.getByText('Chýbajú autentifikačné parametre.')).toBeVisible();
   await expect(page).toHaveURL(/\/auth\/login$/);
 
   await page.goto('/auth/callback#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired');
-  await expect(page.getByText('Neplatný alebo expirovaný odkaz. Skús to znova.')).toBeVisible();
+  await expect(toasts.getByText('Neplatný alebo expirovaný odkaz. Skús to znova.')).toBeVisible();
   await expect(page).toHaveURL(/\/auth\/login$/);
 });
 
