@@ -1,0 +1,126 @@
+// Row 10: the local stack. (a) Sustained message inserts/s through /rest/v1 (send_message: RLS,
+// guards, the change feed, the AI-job trigger) with 50 concurrent clients, against raw inserts into a
+// table without RLS or triggers through the same PostgREST. (b) Realtime fan-out of one account's
+// message to 200 subscribers of that account (each RLS-checked), p95, against the same fan-out with
+// service-role subscribers (no RLS).
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { RawSocket, realtimeUrl, signToken } from '../tests/server/realtime-helpers.ts';
+import type { TestStack } from '../tests/helpers/stack.ts';
+import { percentile, type BenchRow } from './table.ts';
+
+const CLIENTS = 50;
+const DURATION_MS = Number(process.env.BENCH_INSERT_MS ?? 8000);
+const SUBSCRIBERS = 200;
+const EVENTS = 20;
+
+async function makeMembers(db: pg.Client, n: number): Promise<{ userId: string; accountId: string }[]> {
+  const out: { userId: string; accountId: string }[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = randomUUID();
+    await db.query(`insert into auth.users (id, email, email_confirmed_at) values ($1, $2, now())`, [id, `bench-${id.slice(0, 8)}@example.test`]);
+    const { rows } = await db.query<{ account_id: string }>('select account_id from public.account_users where user_id = $1', [id]);
+    out.push({ userId: id, accountId: rows[0]!.account_id });
+  }
+  return out;
+}
+
+async function loop(n: number, ms: number, one: (i: number) => Promise<void>): Promise<number> {
+  const end = Date.now() + ms;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      while (Date.now() < end) {
+        await one(i);
+        done++;
+      }
+    }),
+  );
+  return done / (ms / 1000);
+}
+
+export async function insertRows(stack: TestStack): Promise<BenchRow> {
+  const db = new pg.Client({ connectionString: stack.databaseUrl });
+  await db.connect();
+  const members = await makeMembers(db, CLIENTS);
+  const tokens = await Promise.all(members.map((m) => signToken(stack.keys.jwtSecret, { sub: m.userId })));
+  const rest = `${stack.url}/rest/v1`;
+  const headers = (token: string) => ({ apikey: stack.keys.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+  const convs = await Promise.all(
+    tokens.map(async (t) => {
+      const r = await fetch(`${rest}/rpc/ensure_first_conversation`, { method: 'POST', headers: headers(t), body: '{}' });
+      return ((await r.json()) as { conversation_id: string }).conversation_id;
+    }),
+  );
+  // The AI worker would answer every message; a human specialist keeps this a pure insert benchmark.
+  await db.query(`update public.conversations set specialist_id = (select id from public.specialists where not is_ai limit 1) where id = any($1)`, [convs]);
+  const product = await loop(CLIENTS, DURATION_MS, async (i) => {
+    const r = await fetch(`${rest}/rpc/send_message`, {
+      method: 'POST',
+      headers: headers(tokens[i]!),
+      body: JSON.stringify({ p_conversation_id: convs[i], p_text: 'bench', p_client_correlation_id: randomUUID() }),
+    });
+    if (!r.ok) throw new Error(`send_message ${r.status}: ${await r.text()}`);
+    await r.body?.cancel();
+  });
+  await db.query('create table if not exists public.bench_raw (id uuid primary key default gen_random_uuid(), conversation_id uuid, text text, created_at timestamptz default now())');
+  await db.query(`notify pgrst, 'reload schema'`);
+  await new Promise((r) => setTimeout(r, 500));
+  const svc = { apikey: stack.keys.serviceRoleKey, authorization: `Bearer ${stack.keys.serviceRoleKey}`, 'content-type': 'application/json', prefer: 'return=minimal' };
+  const raw = await loop(CLIENTS, DURATION_MS, async (i) => {
+    const r = await fetch(`${rest}/bench_raw`, { method: 'POST', headers: svc, body: JSON.stringify({ conversation_id: convs[i], text: 'bench' }) });
+    if (!r.ok) throw new Error(`raw insert ${r.status}: ${await r.text()}`);
+    await r.body?.cancel();
+  });
+  await db.query('drop table public.bench_raw');
+  await db.end();
+  return { row: '10a', figure: `inserts/s via /rest/v1, ${CLIENTS} clients`, poradna: product, baseline: raw, unit: '/s', better: 'higher', goal: '≥ 1000/s', met: product >= 1000 };
+}
+
+async function fanout(stack: TestStack, db: pg.Client, asService: boolean): Promise<number> {
+  const owner = (await makeMembers(db, 1))[0]!;
+  const extra = await makeMembers(db, SUBSCRIBERS - 1);
+  // Everyone joins the owner's account (accounts may have many members).
+  for (const m of extra) {
+    await db.query('delete from public.account_users where user_id = $1', [m.userId]);
+    await db.query(`insert into public.account_users (account_id, user_id, role) values ($1, $2, 'member')`, [owner.accountId, m.userId]);
+  }
+  const conv = await db.query<{ id: string }>(
+    `insert into public.conversations (account_id, specialist_id) values ($1, (select id from public.specialists where not is_ai limit 1)) returning id`,
+    [owner.accountId],
+  );
+  const url = realtimeUrl(stack.url, stack.keys.anonKey);
+  const sockets: RawSocket[] = [];
+  for (const m of [owner, ...extra]) {
+    const ws = await RawSocket.open(url);
+    const token = asService ? stack.keys.serviceRoleKey : await signToken(stack.keys.jwtSecret, { sub: m.userId });
+    const ref = ws.push('1', `realtime:bench-${m.userId}`, 'phx_join', {
+      config: { postgres_changes: [{ event: 'INSERT', schema: 'public', table: 'messages', filter: `account_id=eq.${owner.accountId}` }] },
+      access_token: token,
+    });
+    const reply = await ws.reply(ref);
+    if (reply.status !== 'ok') throw new Error(`join refused: ${JSON.stringify(reply.response)}`);
+    sockets.push(ws);
+  }
+  const latencies: number[] = [];
+  for (let n = 0; n < EVENTS; n++) {
+    const text = `fan-${n}-${randomUUID()}`;
+    const seen = (ws: RawSocket) => ws.frames.findIndex((f) => f[3] === 'postgres_changes' && JSON.stringify(f[4]).includes(text));
+    const t0 = performance.now();
+    await db.query(`insert into public.messages (conversation_id, text, direction, source) values ($1, $2, 'specialist', 'bench')`, [conv.rows[0]!.id, text]);
+    const end = Date.now() + 10_000;
+    while (sockets.some((ws) => seen(ws) < 0) && Date.now() < end) await new Promise((r) => setTimeout(r, 2));
+    latencies.push(Math.max(...sockets.map((ws) => ws.arrivals[seen(ws)] ?? Infinity)) - t0);
+  }
+  for (const ws of sockets) ws.close();
+  return percentile(latencies, 95);
+}
+
+export async function fanoutRow(stack: TestStack): Promise<BenchRow> {
+  const db = new pg.Client({ connectionString: stack.databaseUrl });
+  await db.connect();
+  const withRls = await fanout(stack, db, false);
+  const noRls = await fanout(stack, db, true);
+  await db.end();
+  return { row: '10b', figure: `realtime fan-out p95, ${SUBSCRIBERS} subscribers`, poradna: withRls, baseline: noRls, unit: 'ms', better: 'lower', goal: '≤ 50 ms', met: withRls <= 50 };
+}
