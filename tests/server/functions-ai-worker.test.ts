@@ -1,0 +1,48 @@
+// ai-reply-worker: the hosted-Supabase way to drain AI jobs. Only the service role may call it, and
+// racing the local stack's own worker still leaves exactly one reply per user message.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, inject, it } from 'vitest';
+import { anonClient, serviceClient, uniqueEmail } from '../helpers/clients.ts';
+
+const stack = inject('stack');
+const url = `${stack.url}/functions/v1/ai-reply-worker`;
+
+async function post(token: string): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('ai-reply-worker', () => {
+  it('refuses the anon key and a member', async () => {
+    expect((await post(stack.anonKey)).status).toBe(403);
+    const member = anonClient(stack);
+    const { data } = await member.auth.signUp({ email: uniqueEmail('aiw'), password: 'heslo12345' });
+    expect((await post(data.session!.access_token)).status).toBe(403);
+  });
+
+  it('drains jobs with the service role, racing the local worker, with exactly one reply per message', async () => {
+    const member = anonClient(stack);
+    await member.auth.signUp({ email: uniqueEmail('aiw'), password: 'heslo12345' });
+    const conv = await member.rpc('ensure_first_conversation');
+    const conversationId = (conv.data as { conversation_id: string }).conversation_id;
+    const texts = ['Potrebujem pomôcť s kampaňou', 'A ešte s rozpočtom', 'A s newsletterom'];
+    for (const t of texts) {
+      await member.rpc('send_message', { p_conversation_id: conversationId, p_text: t, p_client_correlation_id: randomUUID() });
+      const r = await post(stack.serviceRoleKey);
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ processed: expect.any(Number) });
+    }
+    const svc = serviceClient(stack);
+    let replies = 0;
+    for (let i = 0; i < 100 && replies < texts.length; i++) {
+      const { data } = await svc.from('ai_reply_jobs').select('status').eq('conversation_id', conversationId);
+      replies = (data ?? []).filter((j: { status: string }) => j.status === 'done').length;
+      if (replies < texts.length) await new Promise((r) => setTimeout(r, 100));
+    }
+    const { data: msgs } = await svc.from('messages').select('direction, client_correlation_id').eq('conversation_id', conversationId).eq('source', 'ai');
+    const fromJobs = (msgs ?? []) as { direction: string; client_correlation_id: string }[];
+    expect(fromJobs).toHaveLength(texts.length);
+    expect(new Set(fromJobs.map((m) => m.client_correlation_id)).size).toBe(texts.length);
+    expect(fromJobs.every((m) => m.direction === 'specialist')).toBe(true);
+  });
+});
