@@ -1,5 +1,6 @@
 // Full-screen image viewer: arrow keys and swipes move between images, Escape closes, the zoom
-// buttons (or a double click / tap) toggle 2× zoom. Focus moves into the dialog and back afterwards.
+// buttons (or a double click / tap) toggle 2× zoom. Focus moves into the dialog, Tab and Shift+Tab
+// cycle among its buttons (it never leaks to the page behind), and focus goes back to the opener.
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type Ref } from 'react';
 import { createPortal } from 'react-dom';
 import { sk } from '../../text/sk.ts';
@@ -22,6 +23,7 @@ export function Lightbox({ images, startIndex, onClose }: LightboxProps) {
   const [index, setIndex] = useState(startIndex);
   const [zoomed, setZoomed] = useState(false);
   const closeRef = useRef<HTMLButtonElement>(null);
+  const dialogRef = useRef<HTMLDivElement>(null);
   const swipeStart = useRef<number | null>(null);
   const count = images.length;
   const image = images[index];
@@ -35,11 +37,31 @@ export function Lightbox({ images, startIndex, onClose }: LightboxProps) {
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     closeRef.current?.focus();
-    return () => opener?.focus();
+    // Focus that lands outside (a click behind the overlay, a screen-reader jump) is pulled back in.
+    const onFocusIn = (e: FocusEvent) => {
+      const root = dialogRef.current;
+      if (root && e.target instanceof Node && !root.contains(e.target)) closeRef.current?.focus();
+    };
+    document.addEventListener('focusin', onFocusIn);
+    return () => {
+      document.removeEventListener('focusin', onFocusIn);
+      opener?.focus();
+    };
   }, []);
 
+  const cycleFocus = (backwards: boolean) => {
+    const root = dialogRef.current;
+    if (!root) return;
+    const items = Array.from(root.querySelectorAll<HTMLElement>('button:not([disabled]), [href], [tabindex]:not([tabindex="-1"])'));
+    if (items.length === 0) return;
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    const next = backwards ? (at <= 0 ? items.length - 1 : at - 1) : at === -1 || at === items.length - 1 ? 0 : at + 1;
+    items[next]?.focus();
+  };
+
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') onClose();
+    if (e.key === 'Tab') cycleFocus(e.shiftKey);
+    else if (e.key === 'Escape') onClose();
     else if (e.key === 'ArrowRight') go(1);
     else if (e.key === 'ArrowLeft') go(-1);
     else if (e.key === '+' || e.key === '=') setZoomed(true);
@@ -62,7 +84,7 @@ export function Lightbox({ images, startIndex, onClose }: LightboxProps) {
 
   if (!image) return null;
   return createPortal(
-    <div role="dialog" aria-modal="true" aria-label={sk.lightbox.label} onKeyDown={onKeyDown} className="fixed inset-0 z-50 flex flex-col bg-black/90 text-white">
+    <div ref={dialogRef} role="dialog" aria-modal="true" aria-label={sk.lightbox.label} onKeyDown={onKeyDown} className="fixed inset-0 z-50 flex flex-col bg-black/90 text-white">
       <div className="flex items-center gap-2 p-2">
         <span className="flex-1 pl-2 text-sm" aria-live="polite">
           {sk.lightbox.position(index + 1, count)}

@@ -73,6 +73,38 @@ describe('Lightbox', () => {
     expect(document.activeElement).toBe(thumb);
   });
 
+  it('keeps Tab and Shift+Tab inside the dialog, pulls stray focus back, Escape returns focus', () => {
+    const onClose = vi.fn();
+    const outside = document.createElement('button');
+    outside.textContent = 'behind';
+    document.body.appendChild(outside);
+    outside.focus();
+    const view = render(<Lightbox images={images} startIndex={0} onClose={onClose} />);
+    const buttons = Array.from(dialog().querySelectorAll('button'));
+    expect(buttons.map((b) => b.getAttribute('aria-label'))).toEqual(['Priblížiť', 'Zavrieť', 'Predchádzajúci obrázok', 'Ďalší obrázok']);
+    const close = screen.getByRole('button', { name: 'Zavrieť' });
+    expect(document.activeElement).toBe(close);
+    const seen: (string | null)[] = [];
+    for (let i = 0; i < 5; i++) {
+      const active = document.activeElement as HTMLElement;
+      const notPrevented = fireEvent.keyDown(active, { key: 'Tab' });
+      expect(notPrevented).toBe(false);
+      expect(dialog().contains(document.activeElement)).toBe(true);
+      seen.push(document.activeElement!.getAttribute('aria-label'));
+    }
+    expect(seen).toEqual(['Predchádzajúci obrázok', 'Ďalší obrázok', 'Priblížiť', 'Zavrieť', 'Predchádzajúci obrázok']);
+    buttons[0]!.focus();
+    fireEvent.keyDown(buttons[0]!, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(buttons[3]);
+    outside.focus();
+    expect(document.activeElement).toBe(close);
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledTimes(1);
+    view.unmount();
+    expect(document.activeElement).toBe(outside);
+    outside.remove();
+  });
+
   it('a thumbnail that fails falls back to the full image', () => {
     render(<ImageGallery images={[{ id: '1', fileType: 'image', name: null, dataUrl: '/full.png', thumbUrl: '/thumb.png', width: null, height: null, fileSize: null }]} />);
     const img = screen.getByRole('button', { name: 'Obrázok 1' }).querySelector('img')!;
