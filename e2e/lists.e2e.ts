@@ -1,7 +1,9 @@
 // Conversation lists against the local stack: search and filters kept in the address, archive and
 // restore by a mouse drag of more than 50 px with the archived count following, and screenshots of
-// the lists and the specialists screen at 360 × 640.
+// the lists and the specialists screen at 360 × 640; a touch swipe (72 px) archives; a list of 220
+// conversations stays virtualized.
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import pg from 'pg';
 
 const SHOTS = 'e2e/artifacts/screenshots';
 
@@ -101,4 +103,110 @@ test('archived list search without a match, and the specialists screen', async (
   await expect(page.getByRole('button', { name: 'Požiadať o špecialistu' }).first()).toBeVisible();
   await expect(page.getByText('AI ŠPECIALISTA').first()).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/specialists.png`, animations: 'disabled' });
+});
+
+/** Swipes a row left by `dx` px with real touch events (CDP), as a finger on a phone would. */
+async function touchSwipeLeft(page: Page, target: Locator, dx: number): Promise<void> {
+  const box = await target.boundingBox();
+  if (!box) throw new Error('row not visible');
+  const y = Math.round(box.y + box.height / 2);
+  const x = Math.round(box.x + box.width - 40);
+  const cdp = await page.context().newCDPSession(page);
+  const point = (px: number) => [{ x: px, y, id: 1, radiusX: 4, radiusY: 4, force: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: point(x) });
+  for (let step = 1; step <= 8; step++) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: point(Math.round(x - (dx * step) / 8)) });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+test.describe('touch', () => {
+  test.use({ hasTouch: true, isMobile: true });
+
+  test('a touch swipe of 72 px or more reveals Archivovať; the row moves to the archive', async ({ page }) => {
+    await signIn(page, 'demo@poradna.test');
+    const count = page.getByTestId('archived-count');
+    await expect(row(page, 'Michal Tóth')).toBeVisible();
+    await expect(count).toHaveText(/^\d+$/);
+    const before = Number(await count.textContent());
+    const item = page.getByRole('listitem').filter({ hasText: 'Michal Tóth' });
+
+    // 60 px is enough for a mouse (50) but not for a finger (72).
+    await touchSwipeLeft(page, row(page, 'Michal Tóth'), 60);
+    await expect(item.locator('[data-revealed="true"]')).toHaveCount(0);
+    await touchSwipeLeft(page, row(page, 'Michal Tóth'), 90);
+    await expect(item.locator('[data-revealed="true"]')).toHaveCount(1);
+    await item.getByRole('button', { name: 'Archivovať' }).click();
+    await expect(row(page, 'Michal Tóth')).toHaveCount(0);
+    await expect(count).toHaveText(String(before + 1));
+
+    await page.getByTestId('archived-row').click();
+    await expect(page).toHaveURL(/\/app\/archived$/);
+    await expect(row(page, 'Michal Tóth')).toBeVisible();
+    // Put it back for the other journeys. (Buttons are pressed with click(): Playwright's tap() does not
+    // synthesize a click in this headless Chromium, for any element.)
+    await touchSwipeLeft(page, row(page, 'Michal Tóth'), 90);
+    await page.getByRole('listitem').filter({ hasText: 'Michal Tóth' }).getByRole('button', { name: 'Obnoviť' }).click();
+    await expect(row(page, 'Michal Tóth')).toHaveCount(0);
+    await page.goto('/app/chats');
+    await expect(row(page, 'Michal Tóth')).toBeVisible();
+    await expect(count).toHaveText(String(before));
+  });
+});
+
+test('a list of 220 conversations keeps a small DOM; scrolling down reaches the last one', async ({ page, request, baseURL }) => {
+  test.setTimeout(120_000);
+  const anon = process.env.E2E_ANON_KEY ?? '';
+  const origin = await (async () => {
+    const script = await (await fetch(`${baseURL ?? ''}/env.js`)).text();
+    const announced = /"supabaseUrl"\s*:\s*"([^"]+)"/.exec(script)?.[1];
+    return announced ? new URL(announced).origin : (baseURL ?? '');
+  })();
+  const email = `e2e-many-${Date.now()}@poradna.test`;
+  const signup = await request.post(`${origin}/auth/v1/signup`, { headers: { apikey: anon, Authorization: `Bearer ${anon}` }, data: { email, password: 'poradna123' } });
+  expect(signup.ok(), await signup.text()).toBe(true);
+  const token = ((await signup.json()) as { access_token?: string }).access_token ?? '';
+  const first = await request.post(`${origin}/functions/v1/ensure-first-conversation`, { headers: { apikey: anon, Authorization: `Bearer ${token}` }, data: {} });
+  expect(first.ok(), await first.text()).toBe(true);
+
+  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL ?? '' });
+  await client.connect();
+  let oldestId = '';
+  try {
+    const account = await client.query<{ id: string }>(
+      `select au.account_id as id from public.account_users au join auth.users u on u.id = au.user_id where u.email = $1 and au.role = 'owner'`,
+      [email],
+    );
+    const accountId = account.rows[0]!.id;
+    const specialist = await client.query<{ id: string }>('select id from public.specialists order by id limit 1');
+    // Completed, so one specialist may have many; last_message_at spaced a minute apart, the oldest last.
+    const inserted = await client.query<{ id: string }>(
+      `with ins as (
+         insert into public.conversations (account_id, specialist_id, status, last_message_at)
+           select $1, $2, 'completed', now() - make_interval(mins => g) from generate_series(1, 220) g
+         returning id, last_message_at)
+       select id from ins order by last_message_at asc limit 1`,
+      [accountId, specialist.rows[0]!.id],
+    );
+    oldestId = inserted.rows[0]!.id;
+    const total = await client.query<{ n: string }>('select count(*) as n from public.conversations where account_id = $1', [accountId]);
+    expect(Number(total.rows[0]!.n)).toBeGreaterThanOrEqual(220);
+  } finally {
+    await client.end();
+  }
+
+  await signIn(page, email);
+  await expect(rows(page).first()).toBeVisible({ timeout: 30_000 });
+  const rendered = await rows(page).count();
+  expect(rendered).toBeGreaterThan(0);
+  expect(rendered).toBeLessThan(40);
+
+  const last = page.locator(`[data-testid="conversation-row"][href="/app/chats/${oldestId}"]`);
+  await expect(last).toHaveCount(0);
+  await expect(async () => {
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect(last).toBeInViewport({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  expect(await rows(page).count()).toBeLessThan(40);
 });
