@@ -155,24 +155,10 @@ test.describe('touch', () => {
   });
 });
 
-test('a list of 220 conversations keeps a small DOM; scrolling down reaches the last one', async ({ page, request, baseURL }) => {
-  test.setTimeout(120_000);
-  const anon = process.env.E2E_ANON_KEY ?? '';
-  const origin = await (async () => {
-    const script = await (await fetch(`${baseURL ?? ''}/env.js`)).text();
-    const announced = /"supabaseUrl"\s*:\s*"([^"]+)"/.exec(script)?.[1];
-    return announced ? new URL(announced).origin : (baseURL ?? '');
-  })();
-  const email = `e2e-many-${Date.now()}@poradna.test`;
-  const signup = await request.post(`${origin}/auth/v1/signup`, { headers: { apikey: anon, Authorization: `Bearer ${anon}` }, data: { email, password: 'poradna123' } });
-  expect(signup.ok(), await signup.text()).toBe(true);
-  const token = ((await signup.json()) as { access_token?: string }).access_token ?? '';
-  const first = await request.post(`${origin}/functions/v1/ensure-first-conversation`, { headers: { apikey: anon, Authorization: `Bearer ${token}` }, data: {} });
-  expect(first.ok(), await first.text()).toBe(true);
-
+/** Inserts 220 completed conversations (a minute apart) for the user's account as superuser; the oldest one's id. */
+async function seedConversations(email: string): Promise<string> {
   const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL ?? '' });
   await client.connect();
-  let oldestId = '';
   try {
     const account = await client.query<{ id: string }>(
       `select au.account_id as id from public.account_users au join auth.users u on u.id = au.user_id where u.email = $1 and au.role = 'owner'`,
@@ -189,12 +175,30 @@ test('a list of 220 conversations keeps a small DOM; scrolling down reaches the 
        select id from ins order by last_message_at asc limit 1`,
       [accountId, specialist.rows[0]!.id],
     );
-    oldestId = inserted.rows[0]!.id;
     const total = await client.query<{ n: string }>('select count(*) as n from public.conversations where account_id = $1', [accountId]);
     expect(Number(total.rows[0]!.n)).toBeGreaterThanOrEqual(220);
+    return inserted.rows[0]!.id;
   } finally {
     await client.end();
   }
+}
+
+test('a list of 220 conversations keeps a small DOM; scrolling down reaches the last one', async ({ page, request, baseURL }) => {
+  test.setTimeout(120_000);
+  const anon = process.env.E2E_ANON_KEY ?? '';
+  const origin = await (async () => {
+    const script = await (await fetch(`${baseURL ?? ''}/env.js`)).text();
+    const announced = /"supabaseUrl"\s*:\s*"([^"]+)"/.exec(script)?.[1];
+    return announced ? new URL(announced).origin : (baseURL ?? '');
+  })();
+  const email = `e2e-many-${Date.now()}@poradna.test`;
+  const signup = await request.post(`${origin}/auth/v1/signup`, { headers: { apikey: anon, Authorization: `Bearer ${anon}` }, data: { email, password: 'poradna123' } });
+  expect(signup.ok(), await signup.text()).toBe(true);
+  const token = ((await signup.json()) as { access_token?: string }).access_token ?? '';
+  const first = await request.post(`${origin}/functions/v1/ensure-first-conversation`, { headers: { apikey: anon, Authorization: `Bearer ${token}` }, data: {} });
+  expect(first.ok(), await first.text()).toBe(true);
+
+  const oldestId = await seedConversations(email);
 
   await signIn(page, email);
   await expect(rows(page).first()).toBeVisible({ timeout: 30_000 });
