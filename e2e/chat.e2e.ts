@@ -1,6 +1,7 @@
 // The chat against the local stack: a message to an AI specialist shows the typing indicator and the
 // reply arrives; a request for a human specialist toasts and lands in the assistant's chat with the
-// request text; a rich message opens its images in the lightbox. Screenshots at 360 × 640.
+// request text; a rich message opens its images in the lightbox, which keeps keyboard focus inside.
+// Screenshots at 360 × 640.
 import { expect, test, type Page } from '@playwright/test';
 
 const SHOTS = 'e2e/artifacts/screenshots';
@@ -97,8 +98,15 @@ test('rich message: images open in the lightbox, arrows move, Escape closes; fil
   await page.keyboard.press('ArrowRight');
   await expect(dialog.getByText('2 / 2')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/lightbox.png`, animations: 'disabled' });
+  // Tab and Shift+Tab never leave the dialog; Escape closes and focus returns to the thumbnail.
+  const insideDialog = () => page.evaluate(() => document.activeElement?.closest('[role="dialog"]') !== null);
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press(i < 4 ? 'Tab' : 'Shift+Tab');
+    expect(await insideDialog()).toBe(true);
+  }
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'jarna-kampan.png' })).toBeFocused();
   // Markdown links open in a new tab.
   await expect(page.getByRole('link', { name: 'centre pre tvorcov' })).toHaveAttribute('target', '_blank');
 });
