@@ -13,6 +13,9 @@ import { pwaText } from './text/pwa.ts';
 import { sk } from './text/sk.ts';
 import './index.css';
 
+// A visible build marker so an update can be told apart from the version it replaces.
+document.documentElement.dataset['build'] = String(import.meta.env.VITE_BUILD_ID ?? 'dev');
+
 const router = createAppRouter();
 const announceLostSession = () => toastError(sk.auth.sessionExpired);
 

@@ -18,12 +18,14 @@ export function registerServiceWorker(opts: RegisterOptions = {}): void {
   const wb = new Workbox('/sw.js', { scope: '/' });
   let waiting = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let controlled = navigator.serviceWorker.controller !== null;
 
   const tryActivate = async () => {
     if (!waiting) return;
     if (await updateIsSafe()) {
-      wb.messageSkipWaiting();
-      navigator.serviceWorker.controller?.postMessage({ type: SW_MESSAGES.activate });
+      // The message goes to the waiting worker itself (the controlling one cannot skip its waiting).
+      const reg = await navigator.serviceWorker.getRegistration('/');
+      reg?.waiting?.postMessage({ type: SW_MESSAGES.activate });
       return;
     }
     clearTimeout(timer);
@@ -31,14 +33,19 @@ export function registerServiceWorker(opts: RegisterOptions = {}): void {
   };
 
   wb.addEventListener('installed', (e) => {
-    if (!e.isUpdate) opts.onOfflineReady?.();
+    if (!e.isUpdate && !controlled) opts.onOfflineReady?.();
   });
   wb.addEventListener('waiting', () => {
     waiting = true;
     void tryActivate();
   });
-  wb.addEventListener('controlling', (e) => {
-    if (!e.isUpdate) return;
+  // A controller change reloads only a page that already had a controller: the first install claims
+  // the page without replacing any code. (workbox-window's isUpdate is fixed at register time, so a
+  // page first claimed in this session would never reload for a later update.)
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    const wasControlled = controlled;
+    controlled = true;
+    if (!wasControlled) return;
     const last = Number(sessionStorage.getItem(RELOAD_GUARD_KEY) ?? 0);
     if (Date.now() - last < LOOP_WINDOW_MS) return; // never loop
     sessionStorage.setItem(RELOAD_GUARD_KEY, String(Date.now()));
