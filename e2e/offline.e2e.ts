@@ -1,5 +1,5 @@
 // Offline (invariants 1, 2 and 6): with data loaded, the network goes off; three messages typed then
-// show as sending with the composer cleared; back online each reaches the server exactly once and a
+// show as sending with the composer cleared and survive a cold offline reload; back online each reaches the server exactly once and a
 // second browser context of the same user shows each once.
 import { expect, test, type Page } from '@playwright/test';
 
@@ -51,6 +51,11 @@ test('three messages sent offline are delivered exactly once and reach a second 
   await expect(page.getByTestId('conversation-row').first()).toContainText(texts[2]!);
   await page.screenshot({ path: `${SHOTS}/chats-offline.png`, animations: 'disabled' });
   await page.goBack();
+
+  // A cold reload while still offline (the service worker serves the shell): the queued messages
+  // come back from IndexedDB, still sending, and nothing typed is lost (invariant 1).
+  await page.reload();
+  for (const text of texts) await expect(own(page, text)).toHaveAttribute('data-state', 'sending');
 
   await context.setOffline(false);
   for (const text of texts) {
