@@ -85,6 +85,22 @@ export class ProcessRegistry {
     await this.write();
   }
 
+  /**
+   * Last resort when the stack's process exits without an orderly stop (an uncaught error, a forced
+   * exit): synchronous, as 'exit' handlers must be. PostgreSQL gets SIGTERM (it shuts down once its
+   * clients are gone), everything else SIGKILL.
+   */
+  killSync(postgresPid: number | undefined): void {
+    for (const pid of this.children) {
+      if (!alive(pid)) continue;
+      try {
+        process.kill(pid, pid === postgresPid ? 'SIGTERM' : 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+
   async clear(): Promise<void> {
     ownedHere.delete(this.file);
     await rm(this.file, { force: true });

@@ -127,17 +127,23 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
     throw err;
   }
 
+  const onExit = () => registry.killSync(postgres?.pid);
+  process.once('exit', onExit);
   const cleanup = async () => {
     stopping = true;
     ready = false;
+    // Children die first: nothing below may leave PostgREST or PostgreSQL orphaned if a later step
+    // hangs or the process is forced out.
+    await postgrest?.stop().catch(() => undefined);
     await workers?.stop().catch(() => undefined);
     await realtime?.close().catch(() => undefined);
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
     await pool?.end().catch(() => undefined);
-    await postgrest?.stop().catch(() => undefined);
+    await postgrest?.stop().catch(() => undefined); // a supervisor restart may have replaced it
     await postgres?.stop().catch(() => undefined);
     await registry.clear();
+    process.off('exit', onExit);
   };
 
   try {
