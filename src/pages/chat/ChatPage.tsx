@@ -1,7 +1,7 @@
 // /app/chats/{id}: the conversation from the local store. Messages show from IndexedDB at once; the
 // network only shows as the notice box. The composer's text is per conversation (remounted per id)
 // and kept as a draft, so switching conversation starts with that conversation's own draft.
-import { useCallback } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { conversation as conversationQuery, messages as messagesQuery } from '../../../sync/queries.ts';
 import { useAuth } from '../../auth/auth-context.ts';
@@ -34,6 +34,8 @@ export function ChatPage() {
   return <ChatScreen key={id} conversationId={id} />;
 }
 
+const NOT_FOUND_GRACE_MS = 4000;
+
 function ChatScreen({ conversationId }: { conversationId: string }) {
   const engine = useSyncEngine();
   const status = useSyncStatus();
@@ -65,13 +67,24 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   );
 
   const loading = list === undefined || (list.length === 0 && conversation === undefined);
+  // A conversation just started ('Chatovať', a card) may not be local yet: pull at once and say
+  // 'not found' only if it is still missing after a grace period.
+  const [graceOver, setGraceOver] = useState(false);
+  useEffect(() => {
+    const t = setTimeout(() => setGraceOver(true), NOT_FOUND_GRACE_MS);
+    return () => clearTimeout(t);
+  }, []);
+  const missing = loading && list !== undefined;
+  useEffect(() => {
+    if (missing) engine?.syncNow();
+  }, [missing, engine]);
   return (
     <section className="flex min-h-0 flex-1 flex-col bg-white" aria-label={sk.titles.chat}>
       <ChatHeader conversation={conversation} presence={presence} />
       <ChatNotice status={status} onRetry={() => engine?.syncNow()} />
       {loading ? (
         <p role="status" className="flex-1 p-6 text-center text-slate-600">
-          {status.loaded && list !== undefined ? sk.chat.notFound : sk.chat.loading}
+          {status.loaded && missing && graceOver ? sk.chat.notFound : sk.chat.loading}
         </p>
       ) : (
         <MessageList messages={list} onRetry={retry} footer={aiTyping ? <TypingIndicator /> : null} />
