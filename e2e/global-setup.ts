@@ -1,8 +1,11 @@
 // Starts one local stack serving the built PWA for all journeys; workers find it through E2E_BASE_URL.
+import { resolve } from 'node:path';
 import { startTestStack } from '../tests/helpers/stack.ts';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const stack = await startTestStack();
+  // E2E_WEB_DIR serves another build than ./dist, so parallel work never races on one dist folder.
+  const webDir = process.env.E2E_WEB_DIR;
+  const stack = await startTestStack(webDir ? { webDir: resolve(webDir) } : {});
   process.env.E2E_BASE_URL = stack.url;
   process.env.E2E_ANON_KEY = stack.keys.anonKey;
   process.env.E2E_SERVICE_KEY = stack.keys.serviceRoleKey;
