@@ -8,6 +8,7 @@ import { useAuth } from '../auth/auth-context.ts';
 import { registerUpdateBlocker } from '../pwa/update-gate.ts';
 import { supabase } from '../supabase.ts';
 import { engineTarget } from './engine-key.ts';
+import { ONLINE_ONLY } from './online-only/flag.ts';
 import { SyncContext } from './sync-context.ts';
 
 export function SyncProvider({ children }: { children: ReactNode }) {
@@ -22,7 +23,8 @@ export function SyncProvider({ children }: { children: ReactNode }) {
   const accountId = target?.accountId ?? null;
 
   useEffect(() => {
-    if (userId === null) return;
+    // The online-only baseline build keeps nothing locally: no engine, screens read the server.
+    if (userId === null || ONLINE_ONLY) return;
     const created = createSyncEngine({ userId, supabase, accountId });
     setEngine(created);
     created.start().catch((err: unknown) => console.error('sync start:', err));

@@ -3,10 +3,9 @@
 // and kept as a draft, so switching conversation starts with that conversation's own draft.
 import { useCallback, useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
-import { conversation as conversationQuery, messages as messagesQuery } from '../../../sync/queries.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { useSyncEngine } from '../../data/sync-context.ts';
-import { useSyncQuery } from '../../data/use-sync-query.ts';
+import { useChat } from '../../data/use-chat.ts';
 import { useSyncStatus } from '../../data/use-sync-status.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { sk } from '../../text/sk.ts';
@@ -40,8 +39,7 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   const engine = useSyncEngine();
   const status = useSyncStatus();
   const { user } = useAuth();
-  const conversation = useSyncQuery((db) => conversationQuery(db, conversationId), [conversationId])?.value;
-  const list = useSyncQuery((db) => messagesQuery(db, conversationId), [conversationId])?.value;
+  const { conversation, messages: list, send } = useChat(conversationId);
   const [draft, setDraft] = useDraft(user?.id ?? 'anonymous', conversationId);
   const aiTyping = useAiTyping(conversationId, conversation?.specialist?.isAi === true);
   useMarkRead(engine, conversationId, list);
@@ -52,13 +50,6 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   const mode: ComposerMode = completed ? 'completed' : aiTyping && status.connection !== 'offline' ? 'waiting' : 'ready';
   const presence = conversation ? chatPresence(conversation, list ?? [], Date.now()) : null;
 
-  const send = useCallback(
-    async (text: string) => {
-      if (!engine) return false;
-      return (await engine.commands.sendMessage({ conversationId, text })) !== null;
-    },
-    [engine, conversationId],
-  );
   const retry = useCallback(
     (key: string) => {
       engine?.commands.retryMessage(key).catch((err: unknown) => console.warn('retry:', err));

@@ -4,6 +4,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { LocalMessage } from '../../../sync/local-types.ts';
+import { markAfterPaint } from '../../data/perf-marks.ts';
 import { sk } from '../../text/sk.ts';
 import { MessageBubble } from './MessageBubble.tsx';
 
@@ -29,6 +30,24 @@ export function MessageList({ messages, onRetry, footer }: MessageListProps) {
     getItemKey: (i) => messages[i]?.key ?? i,
   });
   const total = virtualizer.getTotalSize();
+  const lastRendered = virtualizer.getVirtualItems().some((item) => item.index === count - 1);
+
+  // Bench marks: the newest message on screen once per opening, and each own bubble just typed.
+  const lastMarked = useRef(false);
+  const seenLastKey = useRef<string | null>(null);
+  useEffect(() => {
+    if (lastRendered && !lastMarked.current) {
+      lastMarked.current = true;
+      markAfterPaint('poradna:last-message');
+    }
+  }, [lastRendered]);
+  useEffect(() => {
+    const key = last?.key ?? null;
+    if (seenLastKey.current !== null && key !== seenLastKey.current && last?.direction === 'user' && last.state === 'sending') {
+      markAfterPaint('poradna:bubble-painted', last.text);
+    }
+    seenLastKey.current = key;
+  }, [last]);
 
   // New last message: follow it when the reader is at the bottom or when it is their own.
   useLayoutEffect(() => {

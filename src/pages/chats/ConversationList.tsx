@@ -1,12 +1,15 @@
 // The conversation rows, virtualized against the page scroll so hundreds of conversations keep a
 // small DOM: only the rows near the viewport are rendered (list semantics kept with setsize/posinset).
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { LocalConversation } from '../../../sync/local-types.ts';
+import { markAfterPaint } from '../../data/perf-marks.ts';
 import { sk } from '../../text/sk.ts';
 import { ConversationRow } from './ConversationRow.tsx';
 
 const ESTIMATED_ROW_PX = 96;
+/** 'poradna:first-row' is set once per page load (bench row 1). */
+let firstRowMarked = false;
 
 interface ConversationListProps {
   conversations: LocalConversation[];
@@ -29,6 +32,12 @@ export function ConversationList({ conversations, archived, onToggleArchive }: C
     getItemKey: (i) => conversations[i]?.id ?? i,
   });
   const items = virtualizer.getVirtualItems();
+  const shown = items.length > 0;
+  useEffect(() => {
+    if (!shown || firstRowMarked) return;
+    firstRowMarked = true;
+    markAfterPaint('poradna:first-row');
+  }, [shown]);
   return (
     <div ref={listRef} role="list" aria-label={sk.chats.listLabel} className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
       {items.map((item) => {

@@ -2,8 +2,9 @@
 // Loading text only while nothing local is known yet; empty texts follow the 1500 ms grace rule.
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { archivedCount, conversationList } from '../../../sync/queries.ts';
+import { archivedCount } from '../../../sync/queries.ts';
 import { useSyncEngine } from '../../data/sync-context.ts';
+import { useConversationList } from '../../data/use-conversation-list.ts';
 import { useSyncQuery } from '../../data/use-sync-query.ts';
 import { useSyncStatus } from '../../data/use-sync-status.ts';
 import { useEmptyGrace } from '../../lib/use-empty-grace.ts';
@@ -20,7 +21,7 @@ export function ConversationsScreen({ archived }: { archived: boolean }) {
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const filter = archived ? 'all' : parseFilter(params.get('filter'));
-  const list = useSyncQuery((db) => conversationList(db, { archived, q, filter }), [archived, q, filter]);
+  const list = useConversationList({ archived, q, filter });
   const archivedTotal = useSyncQuery((db) => archivedCount(db), []);
   const rows = list?.value;
   const searching = q.trim() !== '' || filter !== 'all';

@@ -1,0 +1,21 @@
+// Server rows (PostgREST JSON) into the same Local* shapes the screens render, through the sync
+// engine's own pure parsers and merges, so both builds draw identical bubbles and rows.
+import { mergeConversation } from '../../../sync/merge/conversation.ts';
+import { fromRemoteMessage, messageKeyOf } from '../../../sync/merge/message.ts';
+import { laterOf } from '../../../sync/ordering.ts';
+import { parseConversation, parseMessage } from '../../../sync/parse-remote.ts';
+import type { LocalConversation, LocalMessage } from '../../../sync/local-types.ts';
+
+export function localMessage(row: unknown): LocalMessage {
+  const r = parseMessage(row);
+  return fromRemoteMessage(r, messageKeyOf(r));
+}
+
+/** A conversation row with its specialist and (optionally) its newest message embedded. */
+export function localConversation(row: unknown, last: unknown): LocalConversation {
+  const c = mergeConversation(parseConversation(row), undefined, null)!;
+  if (last === undefined || last === null) return c;
+  const m = localMessage(last);
+  const lastMessage = { key: m.key, id: m.serverId, text: m.text, direction: m.direction, createdAt: m.createdAt };
+  return { ...c, lastMessage, sortAt: laterOf(c.lastMessageAt, m.createdAt) ?? c.createdAt };
+}
