@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -5,6 +6,10 @@ import { serviceWorkerPlugin } from './sw/build-plugin.ts';
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), serviceWorkerPlugin()],
+  resolve: {
+    // The app uses no Supabase Storage; supabase-js only constructs the client (bench row 8).
+    alias: { '@supabase/storage-js': fileURLToPath(new URL('./src/vendor/storage-js-stub.ts', import.meta.url)) },
+  },
   build: {
     outDir: 'dist',
     sourcemap: true,

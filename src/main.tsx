@@ -1,13 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import { AuthProvider } from './auth/AuthProvider.tsx';
 import { AppToaster } from './components/AppToaster.tsx';
 import { toastError, toastSuccess } from './lib/notify.ts';
 import { hasAnyDraft } from './pages/chat/drafts.ts';
 import { registerServiceWorker } from './pwa/register-sw.ts';
 import { registerUpdateBlocker } from './pwa/update-gate.ts';
-import { createAppRouter } from './routes/router.tsx';
+import { AppRoutes } from './routes/router.tsx';
 import { supabase } from './supabase.ts';
 import { pwaText } from './text/pwa.ts';
 import { sk } from './text/sk.ts';
@@ -16,7 +16,6 @@ import './index.css';
 // A visible build marker so an update can be told apart from the version it replaces.
 document.documentElement.dataset['build'] = String(import.meta.env.VITE_BUILD_ID ?? 'dev');
 
-const router = createAppRouter();
 const announceLostSession = () => toastError(sk.auth.sessionExpired);
 
 registerUpdateBlocker(hasAnyDraft);
@@ -27,7 +26,9 @@ if (!root) throw new Error('Root element not found');
 createRoot(root).render(
   <StrictMode>
     <AuthProvider client={supabase.auth} onSessionLost={announceLostSession}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
       <AppToaster />
     </AuthProvider>
   </StrictMode>,
