@@ -1,7 +1,10 @@
 // The one supabase-js client of the app. Session in localStorage (supabase-js' default key, derived
 // from the backend host). Auth links are handled by /auth/callback and /auth/reset-password
 // themselves (hash tokens or ?code=), so the client must not consume the address on its own.
+// The service worker cannot read localStorage: the session is mirrored for it into IndexedDB
+// (auth/session-mirror.ts).
 import { createClient } from '@supabase/supabase-js';
+import { mirrorSessionForWorker } from './auth/session-mirror.ts';
 import { readAppEnv } from './env.ts';
 
 export const appEnv = readAppEnv();
@@ -15,3 +18,5 @@ export const supabase = createClient(appEnv.supabaseUrl, appEnv.anonKey, {
     storage: window.localStorage,
   },
 });
+
+mirrorSessionForWorker(supabase, appEnv.supabaseUrl, appEnv.anonKey);

@@ -5,15 +5,25 @@
 // cap, and keeps /env.js network-first so an offline cold start still knows its backend.
 // Updates: a new version waits until the page says it may activate (see src/pwa/), so a queued
 // message or a half-typed draft is never lost to a reload.
+// Background Sync: the 'poradna-outbox' event flushes the outbox with the engine's own push code
+// when no tab leads it (sync/background/flush.ts; the rules are in sw/README.md).
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import type { WorkboxPlugin } from 'workbox-core/types.js';
+import { backgroundFlush } from '../sync/background/flush.ts';
+import { OUTBOX_SYNC_TAG } from '../sync/background/tag.ts';
 import { API_PREFIXES, MEDIA_CACHE, MEDIA_MAX_AGE_S, MEDIA_MAX_ENTRIES, SW_MESSAGES } from './config.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: { url: string; revision: string | null }[] };
+
+/** Background Sync's event (not in TypeScript's webworker lib). */
+interface SyncEvent extends ExtendableEvent {
+  readonly tag: string;
+  readonly lastChance: boolean;
+}
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
@@ -51,4 +61,11 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
 
 self.addEventListener('activate', (event) => {
   event.waitUntil(self.clients.claim());
+});
+
+(self as EventTarget).addEventListener('sync', (e) => {
+  const event = e as SyncEvent;
+  if (event.tag !== OUTBOX_SYNC_TAG) return;
+  // A rejection (entries still waiting) makes the browser retry the event later.
+  event.waitUntil(backgroundFlush(navigator.locks));
 });

@@ -2,6 +2,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { systemClock, type Clock } from './clock.ts';
 import { SPEC_TIMINGS, type Timings } from './constants.ts';
+import { defaultBackgroundSync, type BackgroundSyncRequest } from './background/register.ts';
+import { defaultMarkerStore, defaultRestoreReporter, type KeyValueStore, type RestoreReport } from './background/restore.ts';
 import type { IdbEnvironment } from './db/open.ts';
 import { randomId, type IdSource } from './ids.ts';
 import { defaultChannelFactory, defaultLocks, type ChannelFactory, type LockManagerLike } from './leader.ts';
@@ -40,6 +42,12 @@ export interface SyncEngineOptions {
   /** Call the edge functions rather than their RPCs (default true). */
   useFunctions?: boolean;
   pullLimit?: number;
+  /** Asks the browser for a Background Sync when writes wait for the network. Default: the service worker's SyncManager when present; null for none. */
+  backgroundSync?: BackgroundSyncRequest | null;
+  /** Where the eviction marker and the unsent mirror live (background/restore.ts). Default: localStorage when present; null for none. */
+  markers?: KeyValueStore | null;
+  /** Told once the evicted database is pulled again. Default: a `poradna:restored` window event. */
+  onRestored?: ((r: RestoreReport) => void) | null;
 }
 
 export interface ResolvedOptions {
@@ -57,6 +65,9 @@ export interface ResolvedOptions {
   channels: ChannelFactory | null;
   ensureFirst: boolean;
   pullLimit: number | undefined;
+  backgroundSync: BackgroundSyncRequest | null;
+  markers: KeyValueStore | null;
+  onRestored: ((r: RestoreReport) => void) | null;
 }
 
 let instances = 0;
@@ -84,5 +95,8 @@ export function resolveOptions(o: SyncEngineOptions): ResolvedOptions {
     channels: o.channels === undefined ? defaultChannelFactory() : o.channels,
     ensureFirst: o.ensureFirstConversation ?? true,
     pullLimit: o.pullLimit,
+    backgroundSync: o.backgroundSync === undefined ? defaultBackgroundSync() : o.backgroundSync,
+    markers: o.markers === undefined ? defaultMarkerStore() : o.markers,
+    onRestored: o.onRestored === undefined ? defaultRestoreReporter() : o.onRestored,
   };
 }

@@ -12,7 +12,9 @@ import { pruneResults } from './commands/results.ts';
 import { retryMessage } from './commands/retry-message.ts';
 import { sendMessage } from './commands/send-message.ts';
 import { ensureFirstConversation, startConversation } from './commands/start-conversation.ts';
-import { dexieOptions } from './db/open.ts';
+import { forgetDatabase, markDatabase, mirrorUnsent, requeueUnsent, wasEvicted, type RestoreReport } from './background/restore.ts';
+import { leaderLockName } from './background/tag.ts';
+import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
 import { handleTransportEvent } from './events.ts';
@@ -77,6 +79,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let referenceAt = -Infinity;
   let ensuredFirst = false;
   let stopped = false;
+  let restoreReport: RestoreReport | null = null;
+  let mirrorChain: Promise<void> = Promise.resolve();
 
   const track = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
@@ -89,9 +93,19 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const send = (e: SyncEvent) => {
     if (actor && actor.getSnapshot().status === 'active') actor.send(e);
   };
+  /** Keeps the localStorage mirror of unsent messages in step (serialised, so the last write is the newest). */
+  const mirror = () => {
+    const store = o.markers;
+    if (!store || stopped) return;
+    mirrorChain = mirrorChain.then(() => mirrorUnsent(db, store, userId)).catch(() => undefined);
+  };
+  /** Writes wait for the network: let the service worker deliver them even if this tab closes. */
+  const wantBackgroundSync = () => o.backgroundSync?.();
   const notify = () => {
     if (actor) send({ type: 'FLUSH' });
     else channel?.post({ type: 'outbox' });
+    if (!o.network.online()) wantBackgroundSync();
+    mirror();
   };
   const ctx: CommandContext = { db, userId, accountId: () => accountId, now, newId: o.newId, notify };
 
@@ -124,7 +138,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     timings,
     activity: { lastActivityAt: now() },
     pull: () => track(pull()),
-    flush: () => track(flushOutbox({ db, server, userId, now, timings, onPullNeeded: () => send({ type: 'REQUEST_PULL' }) })),
+    flush: () =>
+      track(
+        flushOutbox({ db, server, userId, now, timings, onPullNeeded: () => send({ type: 'REQUEST_PULL' }) }).then((r) => {
+          if (r.nextDueAt !== null) wantBackgroundSync();
+          mirror();
+          return r;
+        }),
+      ),
     createLink: o.realtime ? () => (accountId === null ? downTransport('account not known yet') : o.realtime!(accountId)) : null,
     createPolling: () => createPollingTransport(clock, timings, deps.activity),
     auxTransports: o.auxiliary,
@@ -203,7 +224,27 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       },
     },
     async start() {
+      const markers = o.markers;
+      const existed = markers ? await userDbExists(userId, o.idb) : true;
       await db.open();
+      if (markers) {
+        // Marker present but database gone: the browser evicted it (background/restore.ts).
+        if (wasEvicted(markers, userId, existed)) restoreReport = await requeueUnsent(db, markers, userId, now());
+        markDatabase(markers, userId);
+        mirror();
+      }
+      if (restoreReport) {
+        // Reported once the first pull has brought the server's data back (here or in the leading tab).
+        const off = status.subscribe((s) => {
+          if (!s.loaded || !restoreReport) return;
+          const r = restoreReport;
+          restoreReport = null;
+          queueMicrotask(() => off());
+          o.onRestored?.(r);
+          if (r.requeued > 0) notify();
+        });
+        cleanups.push(off);
+      }
       const feed = await readFeed(db);
       if (accountId !== null) await scopeToAccount(db, accountId);
       else accountId = feed.accountId;
@@ -224,13 +265,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           else send({ type: 'REQUEST_PULL', reason: 'other' });
         }),
       );
-      leadership = electLeader(`${dbNameFor(userId)}:leader`, o.locks, lead);
+      leadership = electLeader(leaderLockName(dbNameFor(userId)), o.locks, lead);
       channel.post({ type: 'status?' });
     },
     stop,
     async signOut() {
       await stop();
       await db.delete();
+      if (o.markers) forgetDatabase(o.markers, userId);
     },
     syncNow() {
       send({ type: 'REQUEST_PULL', reason: 'other' });

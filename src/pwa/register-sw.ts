@@ -1,8 +1,11 @@
-// Registers /sw.js (scope /) and runs the update flow: a new version waits until updateIsSafe()
-// (outbox flushed, composer empty), then activates; the page reloads exactly once when the new
-// worker takes control, guarded against loops. The first install announces offline readiness.
+// Registers /sw.js (scope /) and runs the update flow: a new version waits until every open tab's
+// updateIsSafe() agrees (outbox flushed, no composer holds text; tab-gate.ts), then activates; each
+// page reloads exactly once when the new worker takes control, guarded against loops. The first
+// install announces offline readiness. Also shows the notice of a restore after eviction.
 import { Workbox } from 'workbox-window';
 import { SW_MESSAGES } from '../../sw/config.ts';
+import { announceRestores } from './restore-notice.ts';
+import { openTabGate } from './tab-gate.ts';
 import { updateIsSafe } from './update-gate.ts';
 
 const RELOAD_GUARD_KEY = 'poradna.sw-reloaded-at';
@@ -14,7 +17,9 @@ export interface RegisterOptions {
 }
 
 export function registerServiceWorker(opts: RegisterOptions = {}): void {
+  announceRestores();
   if (!('serviceWorker' in navigator) || !import.meta.env.PROD) return;
+  const gate = openTabGate(updateIsSafe);
   const wb = new Workbox('/sw.js', { scope: '/' });
   let waiting = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -22,7 +27,7 @@ export function registerServiceWorker(opts: RegisterOptions = {}): void {
 
   const tryActivate = async () => {
     if (!waiting) return;
-    if (await updateIsSafe()) {
+    if (await gate.allTabsSafe()) {
       // The message goes to the waiting worker itself (the controlling one cannot skip its waiting).
       const reg = await navigator.serviceWorker.getRegistration('/');
       reg?.waiting?.postMessage({ type: SW_MESSAGES.activate });

@@ -25,3 +25,17 @@ export async function openUserDb(userId: string, env: IdbEnvironment = {}): Prom
 export async function deleteUserDb(userId: string, env: IdbEnvironment = {}): Promise<void> {
   await new Dexie(dbNameFor(userId), dexieOptions(env)).delete();
 }
+
+/** Whether the user's database exists, without creating it (eviction detection, the worker). */
+export async function userDbExists(userId: string, env: IdbEnvironment = {}): Promise<boolean> {
+  const probe = new Dexie(dbNameFor(userId), { ...dexieOptions(env), addons: [] });
+  try {
+    await probe.open();
+    return true;
+  } catch (err) {
+    if (err instanceof Dexie.NoSuchDatabaseError) return false;
+    throw err;
+  } finally {
+    probe.close();
+  }
+}
