@@ -19,8 +19,10 @@ export interface RunningPostgres {
   port: number;
   database: string;
   pid: number | undefined;
-  /** Resolves when the server process exits (undefined for an external server). */
+  /** Resolves when the current server process exits (undefined for an external server). */
   exited?: Promise<number | null>;
+  /** Starts the server again after its process died (same port, same data); embedded only. */
+  restart?: () => Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -154,48 +156,68 @@ export async function startEmbeddedPostgres(
     await writeFile(credFile, JSON.stringify(cred), { mode: 0o600 });
   }
 
-  const child: ChildProcess = spawn(
-    bins.postgres,
-    ['-D', pgDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
-      '-c', 'max_connections=200', '-c', 'log_min_messages=warning', '-c', 'shared_buffers=128MB'],
-    { ...ids, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const tail: string[] = [];
-  const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
-  await new Promise<void>((resolveStart, reject) => {
-    const onData = (b: Buffer) => {
-      const text = b.toString();
-      for (const line of text.split('\n')) if (line.trim()) tail.push(line);
-      if (tail.length > 100) tail.splice(0, tail.length - 100);
-      if (/PANIC/.test(text)) log(text.trim());
-      if (text.includes('database system is ready to accept connections')) resolveStart();
-    };
-    child.stderr?.on('data', onData);
-    child.stdout?.on('data', onData);
-    void exited.then(() => {
-      const text = tail.join('\n');
-      if (/Address already in use|could not bind/i.test(text))
-        reject(new StartError(`PostgreSQL could not listen on port ${port}: it is in use. Free it or retry.`));
-      else if (/lock file .* already exists/i.test(text))
-        reject(new StartError(`DATA_DIR ${dataDir} is used by another running PostgreSQL; stop that stack first or choose another DATA_DIR.`));
-      else
-        reject(new StartError(`PostgreSQL did not start from ${pgDir}: ${tail.find((l) => /FATAL|ERROR/.test(l)) ?? tail.at(-1) ?? 'no output'}`));
+  // One postmaster run. A postmaster killed with SIGKILL leaves backends that exit within moments
+  // (they watch the postmaster) and a stale postmaster.pid; a new run on the same data directory
+  // does crash recovery and is ready once WAL replay ends. Same port every run: every connection
+  // string handed out (pools, PostgREST, functions) keeps working.
+  const spawnServer = async (): Promise<{ child: ChildProcess; exited: Promise<number | null> }> => {
+    const child: ChildProcess = spawn(
+      bins.postgres,
+      ['-D', pgDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
+        '-c', 'max_connections=200', '-c', 'log_min_messages=warning', '-c', 'shared_buffers=128MB'],
+      { ...ids, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.on('error', () => undefined); // a failed spawn also closes; 'close' below reports it
+    const tail: string[] = [];
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    await new Promise<void>((resolveStart, reject) => {
+      const onData = (b: Buffer) => {
+        const text = b.toString();
+        for (const line of text.split('\n')) if (line.trim()) tail.push(line);
+        if (tail.length > 100) tail.splice(0, tail.length - 100);
+        if (/PANIC/.test(text)) log(text.trim());
+        if (text.includes('database system is ready to accept connections')) resolveStart();
+      };
+      child.stderr?.on('data', onData);
+      child.stdout?.on('data', onData);
+      void exited.then(() => {
+        const text = tail.join('\n');
+        if (/Address already in use|could not bind/i.test(text))
+          reject(new StartError(`PostgreSQL could not listen on port ${port}: it is in use. Free it or retry.`));
+        else if (/lock file .* already exists/i.test(text))
+          reject(new StartError(`DATA_DIR ${dataDir} is used by another running PostgreSQL; stop that stack first or choose another DATA_DIR.`));
+        else
+          reject(new StartError(`PostgreSQL did not start from ${pgDir}: ${tail.find((l) => /FATAL|ERROR/.test(l)) ?? tail.at(-1) ?? 'no output'}`));
+      });
     });
-  });
-  // After start-up only problems are worth showing.
-  child.stderr?.on('data', (b: Buffer) => {
-    const text = b.toString();
-    if (/PANIC|FATAL: {2}(?!terminating connection due to administrator|the database system is shutting down)/.test(text)) log(text.trim());
-  });
+    // After start-up only problems are worth showing.
+    child.stderr?.on('data', (b: Buffer) => {
+      const text = b.toString();
+      if (/PANIC|FATAL: {2}(?!terminating connection due to administrator|the database system is shutting down)/.test(text)) log(text.trim());
+    });
+    return { child, exited };
+  };
+
+  let current = await spawnServer();
   const url = `postgres://postgres:${encodeURIComponent(cred.password)}@127.0.0.1:${port}/${DB_NAME}`;
   return {
     url,
     host: '127.0.0.1',
     port,
     database: DB_NAME,
-    pid: child.pid,
-    exited,
+    get pid() {
+      return current.child.pid;
+    },
+    get exited() {
+      return current.exited;
+    },
+    restart: async () => {
+      const { child } = current;
+      if (child.exitCode === null && child.signalCode === null) throw new Error('PostgreSQL is still running');
+      current = await spawnServer();
+    },
     stop: async () => {
+      const { child, exited } = current;
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGINT'); // fast shutdown: roll back open transactions, checkpoint, exit
       const t = setTimeout(() => child.kill('SIGQUIT'), 10_000);

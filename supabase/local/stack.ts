@@ -18,6 +18,7 @@ import { migrate, repoRoot } from './migrate.ts';
 import { externalPostgres, startEmbeddedPostgres, type RunningPostgres } from './postgres.ts';
 import { startPostgrest, type RunningPostgrest } from './postgrest.ts';
 import { ProcessRegistry } from './process-registry.ts';
+import { Supervisor, type ChildRun } from './supervisor.ts';
 import { createAuthApp } from './auth/app.ts';
 import { createRealtimeServer, type RealtimeServer } from './realtime/server.ts';
 import { createGateway } from './gateway/app.ts';
@@ -38,9 +39,23 @@ export interface RunningStack {
   databaseUrl: string;
   pool: pg.Pool;
   mailer: Mailer;
+  /** The current PostgreSQL process (changes when the supervisor restarts it). */
   postgresPid: number | undefined;
   postgrestPid: number | undefined;
+  /** Test-facing fault controls: stop a part and keep it down until started again. */
+  faults: StackFaults;
   stop(): Promise<void>;
+}
+
+export interface StackFaults {
+  /** Stops PostgREST (SIGTERM) and keeps it down. */
+  stopPostgrest(): Promise<void>;
+  /** Starts PostgREST again; resolves once it serves. */
+  startPostgrest(): Promise<void>;
+  /** Stops the embedded PostgreSQL (SIGKILL by default, as a crash) and keeps it down. */
+  stopPostgres(signal?: 'SIGKILL' | 'SIGINT'): Promise<void>;
+  /** Starts PostgreSQL again; resolves once it accepts connections. */
+  startPostgres(): Promise<void>;
 }
 
 export interface StartOptions {
@@ -107,12 +122,13 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
   const mailer = createMailer(config.smtp, log);
 
   let ready = false;
-  let stopping = false;
   let postgrest: RunningPostgrest | undefined;
   let postgres: RunningPostgres | undefined;
   let pool: pg.Pool | undefined;
   let realtime: RealtimeServer | undefined;
   let workers: Workers | undefined;
+  let restSupervisor: Supervisor | undefined;
+  let pgSupervisor: Supervisor | undefined;
   let boundPort = config.port;
   // Bound to one address (tests bind 127.0.0.1): links must point at exactly that origin.
   const publicHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -130,8 +146,9 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
   const onExit = () => registry.killSync(postgres?.pid);
   process.once('exit', onExit);
   const cleanup = async () => {
-    stopping = true;
     ready = false;
+    await restSupervisor?.stop();
+    await pgSupervisor?.stop();
     // Children die first: nothing below may leave PostgREST or PostgreSQL orphaned if a later step
     // hangs or the process is forced out.
     await postgrest?.stop().catch(() => undefined);
@@ -140,7 +157,6 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
     await pool?.end().catch(() => undefined);
-    await postgrest?.stop().catch(() => undefined); // a supervisor restart may have replaced it
     await postgres?.stop().catch(() => undefined);
     await registry.clear();
     process.off('exit', onExit);
@@ -151,39 +167,56 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       ? externalPostgres(config.databaseUrl)
       : await startEmbeddedPostgres(config.dataDir, await freePort(), log);
     await registry.add(postgres.pid);
+    const pgRun = postgres;
+    if (pgRun.restart && pgRun.exited) {
+      // Supervise: PostgreSQL killed (even with SIGKILL) comes back on the same port and data; the
+      // pools reconnect on their next query, the LISTEN connections are told to retry at once.
+      pgSupervisor = new Supervisor({
+        name: 'PostgreSQL',
+        log,
+        start: async () => {
+          await pgRun.restart!();
+          return { pid: pgRun.pid, exited: pgRun.exited! };
+        },
+        onUp: async (run) => {
+          await registry.add(run.pid);
+          realtime?.reconnectNow();
+          workers?.reconnectNow();
+        },
+        onDown: (run) => registry.remove(run.pid),
+      });
+      pgSupervisor.watch({ pid: pgRun.pid, exited: pgRun.exited });
+    }
 
     const migrated = await migrate(postgres.url, { seed: config.seed, authenticatorPassword: secrets.authenticatorPassword });
     if (migrated.applied.length) log(`Applied migrations: ${migrated.applied.join(', ')}`);
     if (migrated.seeded) log('Seeded demo data.');
     for (const f of migrated.changedAfterApply) log(`Warning: migration ${f} changed after it was applied; write a new migration instead.`);
 
-    pool = new pg.Pool({ connectionString: postgres.url, max: 20 });
+    pool = new pg.Pool({ connectionString: postgres.url, max: 20, connectionTimeoutMillis: 10_000 });
     pool.on('error', (err) => log(`database pool: ${err.message}`));
 
     const u = new URL(postgres.url);
     const authenticatorUri = `postgres://authenticator:${encodeURIComponent(secrets.authenticatorPassword)}@${u.host}${u.pathname}`;
-    const startRest = async () => {
+    const startRest = async (): Promise<ChildRun> => {
       const p = await startPostgrest({ dbUri: authenticatorUri, jwtSecret: keys.jwtSecret, port: await freePort(), log });
-      await registry.add(p.pid);
       postgrest = p;
-      // Supervise: a crashed PostgREST comes back by itself.
-      void p.exited.then(async (code) => {
-        if (stopping) return;
-        await registry.remove(p.pid);
-        log(`PostgREST exited (${code}); restarting.`);
-        postgrest = undefined;
-        for (let delay = 500; !stopping; delay = Math.min(delay * 2, 10_000)) {
-          try {
-            await startRest();
-            return;
-          } catch (err) {
-            log(`PostgREST restart failed: ${(err as Error).message}`);
-            await new Promise((r) => setTimeout(r, delay));
-          }
-        }
-      });
+      return p;
     };
-    await startRest();
+    // Supervise: a crashed PostgREST comes back by itself.
+    restSupervisor = new Supervisor({
+      name: 'PostgREST',
+      log,
+      start: startRest,
+      onUp: (run) => registry.add(run.pid),
+      onDown: async (run) => {
+        if (postgrest?.pid === run.pid) postgrest = undefined;
+        await registry.remove(run.pid);
+      },
+    });
+    const firstRest = await startRest();
+    await registry.add(firstRest.pid);
+    restSupervisor.watch(firstRest);
 
     const functionEnv = () => ({
       SUPABASE_URL: publicUrl(),
@@ -232,9 +265,31 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
     databaseUrl: postgres.url,
     pool,
     mailer,
-    postgresPid: postgres.pid,
+    get postgresPid() {
+      return postgres?.pid;
+    },
     get postgrestPid() {
       return postgrest?.pid;
+    },
+    faults: {
+      stopPostgrest: async () => {
+        restSupervisor?.hold();
+        await postgrest?.stop();
+      },
+      startPostgrest: async () => {
+        await restSupervisor?.release();
+      },
+      stopPostgres: async (signal = 'SIGKILL') => {
+        if (!pgSupervisor || !postgres) throw new Error('only the embedded PostgreSQL can be stopped');
+        pgSupervisor.hold();
+        const exited = postgres.exited;
+        if (signal === 'SIGKILL' && postgres.pid) process.kill(postgres.pid, 'SIGKILL');
+        else await postgres.stop();
+        await exited;
+      },
+      startPostgres: async () => {
+        await pgSupervisor?.release();
+      },
     },
     stop: cleanup,
   };

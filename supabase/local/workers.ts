@@ -15,6 +15,8 @@ export interface Workers {
   stop(): Promise<void>;
   /** Wakes the AI worker now (tests and NOTIFY use it). */
   kick(): void;
+  /** PostgreSQL is back: LISTEN again now rather than at the next retry. */
+  reconnectNow(): void;
 }
 
 export async function startWorkers(deps: {
@@ -64,22 +66,39 @@ export async function startWorkers(deps: {
     });
   };
 
-  // LISTEN on a dedicated connection; reconnect if PostgreSQL restarts.
+  // LISTEN on a dedicated connection; reconnect if PostgreSQL restarts (every 1 s while it is down;
+  // the 1 s poll below keeps jobs moving meanwhile). Invariant: at most one connection or retry timer.
   let listener: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const scheduleListen = (ms: number) => {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void listen();
+    }, ms);
+  };
   const listen = async (): Promise<void> => {
     if (stopped) return;
-    const c = new pg.Client({ connectionString: deps.databaseUrl });
-    c.on('error', () => undefined);
-    c.on('end', () => {
-      if (!stopped) setTimeout(() => void listen().catch(() => undefined), 1000);
-    });
+    const c = new pg.Client({ connectionString: deps.databaseUrl, application_name: 'poradna-ai-worker' });
+    let lost = false;
+    const onLost = () => {
+      if (lost) return;
+      lost = true;
+      if (listener === c) listener = undefined;
+      void c.end().catch(() => undefined);
+      scheduleListen(1000);
+    };
+    c.on('error', onLost); // an unhandled 'error' on a pg client would crash the stack
+    c.on('end', onLost);
     c.on('notification', () => kick());
     try {
       await c.connect();
       await c.query('listen ai_reply_jobs');
+      if (lost || stopped) return void c.end().catch(() => undefined);
       listener = c;
+      kick(); // jobs queued while the connection was down
     } catch {
-      await c.end().catch(() => undefined);
+      onLost();
     }
   };
   await listen();
@@ -88,9 +107,16 @@ export async function startWorkers(deps: {
 
   return {
     kick,
+    reconnectNow: () => {
+      if (listener || !retry) return;
+      clearTimeout(retry);
+      retry = undefined;
+      void listen();
+    },
     stop: async () => {
       stopped = true;
       clearInterval(poll);
+      clearTimeout(retry);
       await listener?.end().catch(() => undefined);
       await running;
     },

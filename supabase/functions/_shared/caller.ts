@@ -18,6 +18,9 @@ export async function requireUser(req: Request, env: FunctionEnv): Promise<Calle
   if (!token || token === env.SUPABASE_ANON_KEY) throw new HttpError(401, 'No auth token available');
   const db = userClient(env, token);
   const { data, error } = await db.auth.getUser(token);
+  // The auth service unreachable or its database down is not a bad session (clients would sign out).
+  if (error && (error.status === 0 || (error.status ?? 0) >= 500))
+    throw new HttpError(503, 'The service is not available right now; retry shortly');
   if (error || !data.user) throw new HttpError(401, 'Invalid or expired session');
   return { user: data.user, token, db };
 }

@@ -1,7 +1,8 @@
 // The GoTrue-compatible auth service, mounted at /auth/v1 by the gateway (which has already checked
 // the apikey, except on the mailed GET /verify link). Every response carries
 // X-Supabase-Api-Version so auth-js reads error codes from `code`; errors are GoTrue JSON and an
-// unexpected failure is a bare 500 unexpected_failure, never a stack trace.
+// unexpected failure is a bare 500 unexpected_failure, never a stack trace; PostgreSQL unreachable
+// (restarting) is a 503 database_unavailable.
 import { Hono } from 'hono';
 import type { AuthDeps } from './deps.ts';
 import { API_VERSION, API_VERSION_HEADER, AuthError, errorResponse } from './errors.ts';
@@ -17,6 +18,7 @@ import { tokenRoutes } from './routes-token.ts';
 import { userRoutes } from './routes-user.ts';
 import { verifyRoutes } from './routes-verify.ts';
 import type { Services } from './context.ts';
+import { DB_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db-unavailable.ts';
 
 export function createAuthApp(deps: AuthDeps): Hono {
   const app = new Hono();
@@ -50,6 +52,7 @@ export function createAuthApp(deps: AuthDeps): Hono {
 
   app.onError((err, c) => {
     if (err instanceof AuthError) return errorResponse(c, err);
+    if (isDatabaseUnavailable(err)) return errorResponse(c, new AuthError(503, 'database_unavailable', DB_UNAVAILABLE_MESSAGE));
     console.error('auth: unexpected failure:', err);
     return errorResponse(c, new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information'));
   });

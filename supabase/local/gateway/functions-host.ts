@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { Context } from 'hono';
 import { jwtVerify } from 'jose';
 import type { FunctionEnv, FunctionHandler } from '../../functions/_shared/types.ts';
+import { DB_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db-unavailable.ts';
 
 const NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
@@ -95,6 +96,7 @@ export function functionsHost(opts: FunctionsHostOptions) {
       if (c.req.method === 'HEAD') return new Response(null, { status: res.status, headers: res.headers });
       return res;
     } catch (err) {
+      if (isDatabaseUnavailable(err)) return c.json({ code: 'DATABASE_UNAVAILABLE', message: DB_UNAVAILABLE_MESSAGE }, 503);
       console.error(`functions: ${name} threw:`, err);
       return c.json({ error: 'Internal error' }, 500);
     }

@@ -85,11 +85,23 @@ export class Listener {
     this.scheduleHealthCheck();
   }
 
+  /** Retries a lost connection now instead of after the backoff (PostgreSQL is known to be back). */
+  retryNow(): void {
+    if (this.stopped || this.client || !this.retryTimer) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.delay = MIN_DELAY;
+    void this.connect();
+  }
+
   private scheduleRetry(): void {
     clearTimeout(this.retryTimer);
     const wait = this.delay;
     this.delay = Math.min(this.delay * 2, MAX_DELAY);
-    this.retryTimer = setTimeout(() => void this.connect(), wait);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.connect();
+    }, wait);
   }
 
   /** A half-open TCP connection emits nothing; a periodic query turns it into an error. */

@@ -20,6 +20,8 @@ import { RlsChecker } from './rls-check.ts';
 export interface RealtimeServer {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   close(): Promise<void>;
+  /** PostgreSQL is back: re-LISTEN now rather than after the backoff. */
+  reconnectNow(): void;
 }
 
 const MAX_FRAME_BYTES = 1024 * 1024;
@@ -104,6 +106,10 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
         connections.add(conn);
         ws.on('close', () => connections.delete(conn));
       });
+    },
+
+    reconnectNow() {
+      listener.retryNow();
     },
 
     async close() {
