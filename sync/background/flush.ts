@@ -1,16 +1,16 @@
 // The outbox flush a service worker runs for a Background Sync event, with no tab open. It reuses the
 // engine's push code (push.ts) on the same IndexedDB database. Invariants:
-// - never two flushes of one outbox: it takes the leader's Web Lock with ifAvailable and does nothing
-//   when a tab (or another sync event) holds it;
+// - never two flushes of one outbox: it takes the leader's Web Lock with ifAvailable and never flushes
+//   while a tab (or another sync event) holds it;
 // - it never creates a user's database (a missing one is the page's to restore, see restore.ts);
 // - it only uses an unexpired access token from the mirrored session (session-store.ts);
 // - it rejects when entries are still waiting, so the browser retries the sync event later.
-import { createClient } from '@supabase/supabase-js';
 import { SPEC_TIMINGS } from '../constants.ts';
 import { userDbExists } from '../db/open.ts';
 import { dbNameFor, SyncDb } from '../db/schema.ts';
 import { flushOutbox } from '../push.ts';
 import { createSupabaseServerApi } from '../server/supabase-api.ts';
+import { createWorkerClient } from './worker-client.ts';
 import { readMirroredSession, usableToken, type MirroredSession } from './session-store.ts';
 import { leaderLockName } from './tag.ts';
 
@@ -36,9 +36,7 @@ async function flushHeld(session: MirroredSession, now: () => number): Promise<B
     if ((await db.outbox.count()) === 0) return 'empty';
     // The browser says the network is back: back-off delays of earlier failures no longer apply.
     await db.outbox.toCollection().modify({ nextAttemptAt: now() });
-    const token = session.accessToken;
-    const client = createClient(session.url, session.anonKey, { accessToken: async () => token });
-    const server = createSupabaseServerApi(client);
+    const server = createSupabaseServerApi(createWorkerClient(session.url, session.anonKey, session.accessToken));
     await flushOutbox({ db, server, userId: session.userId, now, timings: SPEC_TIMINGS, onPullNeeded: () => undefined });
     const remaining = await db.outbox.count();
     if (remaining > 0) throw new OutboxStillQueued(remaining);
@@ -48,11 +46,47 @@ async function flushHeld(session: MirroredSession, now: () => number): Promise<B
   }
 }
 
-export async function backgroundFlush(locks: LocksWithIfAvailable, now: () => number = Date.now): Promise<BackgroundOutcome> {
+async function outboxSize(userId: string): Promise<number> {
+  if (!(await userDbExists(userId))) return 0;
+  const db = new SyncDb(dbNameFor(userId));
+  try {
+    await db.open();
+    return await db.outbox.count();
+  } finally {
+    db.close();
+  }
+}
+
+export interface BackgroundFlushOptions {
+  now?: () => number;
+  /** How long one sync event waits for a leading tab to finish or close (the event itself is capped by the browser). */
+  patienceMs?: number;
+  pollMs?: number;
+}
+
+/**
+ * The sync event's work. While a tab leads (holds the lock), the worker does not flush: it looks
+ * again every `pollMs`, resolves once the outbox is empty (the tab delivered it) or flushes itself
+ * once the tab has closed; after `patienceMs` with entries still queued it rejects, and the browser
+ * fires the event again later. (The event may fire while the tab that registered it is still open.)
+ */
+export async function backgroundFlush(locks: LocksWithIfAvailable, opts: BackgroundFlushOptions = {}): Promise<BackgroundOutcome> {
+  const now = opts.now ?? Date.now;
+  const patienceMs = opts.patienceMs ?? 150_000;
+  const pollMs = opts.pollMs ?? 3000;
   const session = await readMirroredSession();
   if (!session) return 'no-session';
-  if (!usableToken(session, now())) return 'token-expired';
-  return locks.request(leaderLockName(dbNameFor(session.userId)), { mode: 'exclusive', ifAvailable: true }, async (lock) =>
-    lock === null ? 'busy' : flushHeld(session, now),
-  );
+  const until = now() + patienceMs;
+  const lockName = leaderLockName(dbNameFor(session.userId));
+  for (;;) {
+    if (!usableToken(session, now())) return 'token-expired';
+    const outcome = await locks.request(lockName, { mode: 'exclusive', ifAvailable: true }, async (lock): Promise<BackgroundOutcome> =>
+      lock === null ? 'busy' : flushHeld(session, now),
+    );
+    if (outcome !== 'busy') return outcome;
+    const remaining = await outboxSize(session.userId);
+    if (remaining === 0) return 'empty';
+    if (now() >= until) throw new OutboxStillQueued(remaining);
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
 }

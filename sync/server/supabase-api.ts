@@ -1,7 +1,8 @@
 // ServerApi over supabase-js: RPCs through PostgREST, the chat functions through functions.invoke
 // (user-area.md section 7). Each call is tried once; the engine owns retries (postgrest-js's own
 // retry of GETs is switched off so back-off stays with the outbox and the machine).
-import { FunctionsHttpError, type SupabaseClient } from '@supabase/supabase-js';
+import { FunctionsHttpError } from '@supabase/functions-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { isJsonObject } from '../json.ts';
 import {
   parseAccount,
