@@ -1,0 +1,168 @@
+// One browser context of the chaos run: signs in through the login page, then plays its plan through
+// the real UI (composer, reloads, offline) and can read its IndexedDB for the verdict.
+// Invariant: a text counts as sent only when the composer accepted it (cleared, own bubble shown).
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHAOS_PASSWORD, type ChaosAccount, type ChaosUser } from './accounts.ts';
+import type { Step } from './plan.ts';
+import type { ClientSnapshot } from './verdict.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(cond: () => Promise<boolean>, ms: number, every = 100): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      if (await cond()) return true;
+    } catch {
+      /* page navigating: try again */
+    }
+    await sleep(every);
+  }
+  return false;
+}
+
+export interface ContextStats {
+  accepted: string[];
+  unconfirmed: string[];
+  reloads: number;
+  offlineSpells: number;
+  stepErrors: number;
+}
+
+export class ChaosContext {
+  readonly stats: ContextStats = { accepted: [], unconfirmed: [], reloads: 0, offlineSpells: 0, stepErrors: 0 };
+  private context!: BrowserContext;
+  private page!: Page;
+
+  constructor(
+    readonly index: number,
+    readonly user: ChaosUser,
+    readonly account: ChaosAccount,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  async open(browser: Browser, baseURL: string): Promise<void> {
+    this.context = await browser.newContext({
+      baseURL,
+      viewport: { width: 360, height: 640 },
+      locale: 'sk-SK',
+      timezoneId: 'Europe/Bratislava',
+      serviceWorkers: 'allow',
+    });
+    this.page = await this.context.newPage();
+  }
+
+  private composer() {
+    return this.page.getByRole('textbox', { name: 'Správa' });
+  }
+
+  async signIn(): Promise<void> {
+    const p = this.page;
+    await p.goto('/auth/login');
+    await p.getByLabel('E-mail', { exact: true }).fill(this.user.email);
+    await p.getByLabel('Heslo', { exact: true }).fill(CHAOS_PASSWORD);
+    await p.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
+    await p.waitForURL(/\/app\/chats/, { timeout: 30_000 });
+    await this.openConversation(0);
+  }
+
+  private async openConversation(conv: number): Promise<void> {
+    await this.page.goto(`/app/chats/${this.account.conversations[conv]}`);
+    if (!(await until(() => this.composer().isVisible(), 30_000))) throw new Error(`ctx ${this.index}: composer did not appear`);
+  }
+
+  private async send(text: string): Promise<void> {
+    const composer = this.composer();
+    await composer.fill(text, { timeout: 15_000 });
+    await composer.press('Enter', { timeout: 5_000 });
+    const own = this.page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
+    const ok = await until(async () => (await composer.inputValue()) === '' && (await own.count()) > 0, 10_000);
+    (ok ? this.stats.accepted : this.stats.unconfirmed).push(text);
+  }
+
+  /** Plays the plan; `onAccepted` is told after every accepted send (the run's kill trigger). */
+  async play(steps: Step[], onAccepted: () => void, pauseMs: () => number): Promise<void> {
+    let conv = 0;
+    for (const step of steps) {
+      try {
+        switch (step.kind) {
+          case 'open':
+            conv = step.conv;
+            await this.openConversation(conv);
+            break;
+          case 'offline':
+            this.stats.offlineSpells++;
+            await this.context.setOffline(true);
+            break;
+          case 'online':
+            await this.context.setOffline(false);
+            break;
+          case 'reload':
+            this.stats.reloads++;
+            await this.page.reload({ timeout: 30_000 });
+            if (!(await until(() => this.composer().isVisible(), 30_000))) throw new Error('composer gone after reload');
+            break;
+          case 'send': {
+            const before = this.stats.accepted.length;
+            await this.send(`chaos ${this.index} ${step.index}`);
+            if (this.stats.accepted.length > before) onAccepted();
+            await sleep(pauseMs());
+            break;
+          }
+        }
+      } catch (err) {
+        this.stats.stepErrors++;
+        this.log(`ctx ${this.index}: ${step.kind} failed: ${(err as Error).message.split('\n')[0]}`);
+        if (step.kind === 'send') this.stats.unconfirmed.push(`chaos ${this.index} ${step.index}`);
+        // Get back to a usable page for the next step.
+        await this.openConversation(conv).catch(() => undefined);
+      }
+    }
+  }
+
+  async setOffline(offline: boolean): Promise<void> {
+    await this.context.setOffline(offline);
+  }
+
+  async snapshot(): Promise<ClientSnapshot> {
+    const name = `poradna-sync-${this.user.id}`;
+    // A string, not a function: tsx would wrap a function with helpers (__name) the page lacks.
+    const data = await this.page.evaluate<{ messages: unknown[]; conversations: unknown[]; outbox: number } | null>(`(async (dbName) => {
+      const dbs = await indexedDB.databases();
+      if (!dbs.some((d) => d.name === dbName)) return null;
+      const db = await new Promise((res, rej) => {
+        const r = indexedDB.open(dbName);
+        r.onsuccess = () => res(r.result);
+        r.onerror = () => rej(r.error);
+      });
+      const all = (store) => new Promise((res, rej) => {
+        const r = db.transaction(store, 'readonly').objectStore(store).getAll();
+        r.onsuccess = () => res(r.result);
+        r.onerror = () => rej(r.error);
+      });
+      const out = { messages: await all('messages'), conversations: await all('conversations'), outbox: (await all('outbox')).length };
+      db.close();
+      return out;
+    })(${JSON.stringify(name)})`);
+    if (!data) return { context: this.index, accountId: this.account.id, outbox: -1, messages: [], conversations: [] };
+    type M = { serverId: string | null; conversationId: string; accountId: string | null; text: string; state: string };
+    type C = { id: string; accountId: string | null };
+    return {
+      context: this.index,
+      accountId: this.account.id,
+      outbox: data.outbox,
+      messages: (data.messages as M[]).map((m) => ({
+        serverId: m.serverId,
+        conversationId: m.conversationId,
+        accountId: m.accountId,
+        text: m.text,
+        state: m.state,
+      })),
+      conversations: (data.conversations as C[]).map((c) => ({ id: c.id, accountId: c.accountId })),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => undefined);
+  }
+}
