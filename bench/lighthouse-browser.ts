@@ -1,0 +1,119 @@
+// Debian Chromium for Lighthouse: started by us with a persistent throwaway profile (installability
+// and the service worker are judged only outside incognito) and a remote-debugging port Lighthouse
+// attaches to. Playwright connects over CDP only between Lighthouse runs (to sign in and to ask for
+// Chromium's installability verdict) and disconnects before each run: while attached it pauses and
+// emulates every new tab, which made Lighthouse's tab never paint (NO_FCP).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { chromium, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../e2e/playwright.config.ts';
+
+export interface LighthouseBrowser {
+  port: number;
+  /** Signs the demo member in through the login form when no session is live. */
+  signIn(): Promise<void>;
+  /** Clears everything the origin stored (Lighthouse's own reset keeps localStorage and IndexedDB). */
+  signOut(): Promise<void>;
+  /** Chromium's installability errors for `path` (after the service worker is ready). */
+  installabilityErrors(path: string): Promise<string[]>;
+}
+
+export const DEMO = { email: 'demo@poradna.test', password: 'poradna123' };
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitForDevtools(port: number, proc: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`Chromium exited with code ${proc.exitCode}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/json/version`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('Chromium did not open its debugging port within 30 s');
+}
+
+async function withPage<T>(port: number, fn: (page: Page) => Promise<T>): Promise<T> {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const context = browser.contexts()[0]!;
+    const page = await context.newPage();
+    try {
+      return await fn(page);
+    } finally {
+      await page.close();
+    }
+  } finally {
+    await browser.close(); // a connected browser only disconnects
+  }
+}
+
+async function signInOn(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/app/chats`);
+  // A live session stays on /app/…; otherwise the guard sends us to the login form.
+  await page.waitForURL(/\/(app|auth)\//);
+  await page.getByLabel('E-mail').or(page.locator('a[href^="/app/chats/"]').first()).first().waitFor();
+  if (!new URL(page.url()).pathname.startsWith('/app/')) {
+    await page.getByLabel('E-mail').fill(DEMO.email);
+    await page.getByLabel('Heslo', { exact: true }).fill(DEMO.password);
+    await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
+    await page.waitForURL(/\/app\//);
+  }
+  // The first sync fills IndexedDB; measuring before it lands would measure a loading list.
+  await page.locator('a[href^="/app/chats/"]').first().waitFor({ timeout: 30_000 });
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+}
+
+export async function withChromium<T>(baseUrl: string, profile: string, fn: (b: LighthouseBrowser) => Promise<T>): Promise<T> {
+  const port = await freePort();
+  const proc = spawn(
+    process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, '--lang=sk-SK', 'about:blank'],
+    { stdio: 'ignore' },
+  );
+  try {
+    await waitForDevtools(port, proc);
+    return await fn({
+      port,
+      signIn: () => withPage(port, (page) => signInOn(page, baseUrl)),
+      signOut: () =>
+        withPage(port, async (page) => {
+          const cdp = await page.context().newCDPSession(page);
+          await cdp.send('Storage.clearDataForOrigin', { origin: new URL(baseUrl).origin, storageTypes: 'all' });
+          await cdp.detach();
+        }),
+      installabilityErrors: (path) =>
+        withPage(port, async (page) => {
+          await page.goto(`${baseUrl}${path}`);
+          await page.evaluate(async () => {
+            await navigator.serviceWorker.ready;
+          });
+          const cdp = await page.context().newCDPSession(page);
+          const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] };
+          await cdp.detach();
+          return installabilityErrors.map((e) => e.errorId);
+        }),
+    });
+  } finally {
+    const exited = new Promise((r) => proc.once('exit', r));
+    if (proc.exitCode === null) proc.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+  }
+}

@@ -1,0 +1,81 @@
+// Lighthouse scores of the built PWA (issue 8; benchmark row 9).
+//
+//   npm run lighthouse                                   # builds ./dist, then measures it
+//   LIGHTHOUSE_WEB_DIR=/tmp/x-dist node --import tsx bench/lighthouse.ts   # measure another build
+//   LIGHTHOUSE_JSON=/tmp/lh node --import tsx bench/lighthouse.ts          # also keep every report as JSON
+//
+// Starts a throwaway stack serving the build, launches Debian Chromium (/usr/bin/chromium, or
+// CHROME_PATH) with a persistent throwaway profile and a remote-debugging port, and runs Lighthouse
+// (mobile preset, then desktop) on /auth/login and /app/chats. /auth/login is measured as a first
+// visit (the script clears everything the origin stored); /app/chats as the signed-in demo member: the script
+// signs in through the login form and Lighthouse runs with disableStorageReset so the session
+// (localStorage + IndexedDB) and the installed service worker stay. Prints a table of performance,
+// accessibility, best-practices (and SEO), the audits that cost points, and Chromium's own
+// installability verdict (Lighthouse 12 dropped the PWA category).
+//
+// Goals: performance, best-practices ≥ 95 and accessibility 100 on every page and preset.
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { lighthouseBenchRows, renderLighthouseTable, type LighthouseRow } from './lighthouse-report.ts';
+import { withChromium } from './lighthouse-browser.ts';
+import { runLighthouse, type FormFactor } from './lighthouse-run.ts';
+import { startTestStack } from '../tests/helpers/stack.ts';
+
+export type { LighthouseRow } from './lighthouse-report.ts';
+export { lighthouseBenchRows } from './lighthouse-report.ts';
+
+export interface MeasureOptions {
+  /** The build to serve; default LIGHTHOUSE_WEB_DIR or ./dist. */
+  webDir?: string;
+  formFactors?: FormFactor[];
+  /** Keep each full Lighthouse report (JSON) in this folder. */
+  jsonDir?: string;
+  log?: (line: string) => void;
+}
+
+/** One row per page × form factor, login first (a first visit), then the signed-in chat list. */
+export async function measureLighthouse(opts: MeasureOptions = {}): Promise<LighthouseRow[]> {
+  const webDir = resolve(opts.webDir ?? process.env.LIGHTHOUSE_WEB_DIR ?? 'dist');
+  const formFactors = opts.formFactors ?? ['mobile', 'desktop'];
+  const log = opts.log ?? (() => {});
+  const stack = await startTestStack({ webDir });
+  const profile = await mkdtemp(join(tmpdir(), 'poradna-lh-'));
+  const rows: LighthouseRow[] = [];
+  try {
+    await withChromium(stack.url, profile, async (browser) => {
+      for (const formFactor of formFactors) {
+        for (const page of ['/auth/login', '/app/chats'] as const) {
+          const signedIn = page === '/app/chats';
+          if (signedIn) await browser.signIn();
+          else await browser.signOut();
+          log(`lighthouse ${formFactor} ${page}`);
+          const { row, lhr } = await runLighthouse(`${stack.url}${page}`, browser.port, formFactor, { keepStorage: signedIn });
+          row.page = page;
+          row.installabilityErrors = await browser.installabilityErrors(page);
+          rows.push(row);
+          if (opts.jsonDir) {
+            await mkdir(opts.jsonDir, { recursive: true });
+            await writeFile(join(opts.jsonDir, `${formFactor}${page.replaceAll('/', '-')}.json`), JSON.stringify(lhr));
+          }
+        }
+      }
+    });
+  } finally {
+    await stack.destroy();
+    await rm(profile, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const rows = await measureLighthouse({
+    log: (l) => console.error(l),
+    ...(process.env.LIGHTHOUSE_JSON ? { jsonDir: process.env.LIGHTHOUSE_JSON } : {}),
+  });
+  console.log(`\n${renderLighthouseTable(rows)}\n`);
+  const missed = lighthouseBenchRows(rows).filter((r) => !r.met);
+  if (missed.length) console.log(`Below goal: ${missed.map((r) => r.figure).join('; ')}`);
+  process.exitCode = 0;
+}
