@@ -302,6 +302,9 @@ test('routes: / redirects, unknown paths show the 404 page', async ({ page }) =>
 test('pages change with a 0.22 s animation, and without one under reduced motion', async ({ page }) => {
   const animation = () => page.locator('.page-enter').first().evaluate((el) => `${getComputedStyle(el).animationName} ${getComputedStyle(el).animationDuration}`);
   await page.goto('/auth/login');
+  // The document's first page paints at once (a fade from opacity 0 left it with no contentful paint).
+  await expect(page.locator('.page-enter')).toHaveCount(0);
+  await page.getByRole('link', { name: 'Zabudnuté heslo?' }).click();
   expect(await animation()).toBe('page-enter 0.22s');
   await page.emulateMedia({ reducedMotion: 'reduce' });
   expect(await animation()).toMatch(/^none /);

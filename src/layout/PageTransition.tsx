@@ -1,11 +1,24 @@
-// Each new path fades in over 0.22 s (index.css .page-enter; none under prefers-reduced-motion).
-import type { ReactNode } from 'react';
+// Each page change fades in over 0.22 s (index.css .page-enter; none under prefers-reduced-motion).
+// Invariant: the first page of a document is painted at once, without the fade. Chromium does not
+// count content under opacity 0 as a contentful paint and the compositor-run fade never repaints, so
+// fading the first page in left the load with no First Contentful Paint at all (Lighthouse NO_FCP).
+import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
+
+/** Set once any page has been on screen in this document; later pages are changes and fade in. */
+let pageShown = false;
 
 export function PageTransition({ children, className = '' }: { children: ReactNode; className?: string }) {
   const { pathname } = useLocation();
+  // The path this document opened on, until the user leaves it (then every page fades in).
+  const [firstPath, setFirstPath] = useState<string | null>(() => (pageShown ? null : pathname));
+  if (firstPath !== null && pathname !== firstPath) setFirstPath(null);
+  useEffect(() => {
+    pageShown = true;
+  }, []);
+  const fade = firstPath === null || pathname !== firstPath;
   return (
-    <div key={pathname} className={`page-enter ${className}`}>
+    <div key={pathname} className={`${fade ? 'page-enter' : ''} ${className}`}>
       {children}
     </div>
   );
