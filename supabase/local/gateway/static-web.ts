@@ -2,6 +2,7 @@
 // carrying the public URL and anon key. Invariant: only files under webDir are ever served.
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 
 const TYPES: Record<string, string> = {
@@ -36,6 +37,18 @@ async function file(path: string): Promise<Buffer | undefined> {
   }
 }
 
+// Text assets go out gzipped when the browser accepts it (Lighthouse: uses-text-compression); each
+// file is compressed once per content.
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.webmanifest', '.svg', '.txt', '.map']);
+const gzipped = new Map<string, { raw: Buffer; gz: Buffer }>();
+function gzipOnce(path: string, raw: Buffer): Buffer {
+  const hit = gzipped.get(path);
+  if (hit && hit.raw.equals(raw)) return hit.gz;
+  const gz = gzipSync(raw);
+  gzipped.set(path, { raw, gz });
+  return gz;
+}
+
 export function envScript(publicUrl: () => string, anonKey: string): string {
   return `window.__PORADNA_ENV__=${JSON.stringify({ supabaseUrl: publicUrl(), anonKey })};`;
 }
@@ -61,10 +74,15 @@ export function staticWeb(webDir: string, env: () => string) {
     if (body) {
       const immutable = pathname.startsWith('/assets/');
       const noCache = pathname === '/sw.js' || pathname.endsWith('.html') || pathname.endsWith('.webmanifest');
-      return c.body(new Uint8Array(body), 200, {
+      const headers: Record<string, string> = {
         'content-type': TYPES[extname(target)] ?? 'application/octet-stream',
         'cache-control': immutable ? 'public, max-age=31536000, immutable' : noCache ? 'no-cache' : 'public, max-age=3600',
-      });
+        vary: 'accept-encoding',
+      };
+      if (COMPRESSIBLE.has(extname(target)) && body.length > 1024 && /\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
+        return c.body(new Uint8Array(gzipOnce(target, body)), 200, { ...headers, 'content-encoding': 'gzip' });
+      }
+      return c.body(new Uint8Array(body), 200, headers);
     }
     // Asset-looking paths that do not exist are real 404s; everything else is an app route.
     if (extname(pathname) && !pathname.endsWith('.html')) return c.text('Not Found', 404);
