@@ -1,0 +1,71 @@
+// Shared steps of the PWA journeys: a persistent Chromium profile, signing in until the service worker
+// controls the page, the server's count of a message (service key), and CDP's view of the worker.
+import { chromium, expect, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS } from './playwright.config.ts';
+
+export async function launchProfile(profile: string, baseURL: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    baseURL,
+    viewport: { width: 360, height: 640 },
+    locale: 'sk-SK',
+  });
+}
+
+export async function signInControlled(page: Page, email = 'demo@poradna.test'): Promise<void> {
+  await page.goto('/auth/login');
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
+  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
+  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
+  await page.waitForURL(/\/app\/chats/);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+}
+
+/** Opens the first conversation of the list; returns its path. */
+export async function openFirstChat(page: Page): Promise<string> {
+  const row = page.getByTestId('conversation-row').first();
+  await expect(row).toBeVisible();
+  await row.click();
+  await page.waitForURL(/\/app\/chats\/[^/]+$/);
+  await expect(page.getByTestId('message').first()).toBeVisible();
+  return new URL(page.url()).pathname;
+}
+
+export async function sendFromComposer(page: Page, text: string): Promise<void> {
+  const composer = page.getByRole('textbox', { name: 'Správa' });
+  await composer.fill(text);
+  await composer.press('Enter');
+  await expect(composer).toHaveValue('');
+}
+
+export const ownBubble = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
+
+export async function serverCount(baseURL: string, serviceKey: string, text: string): Promise<number> {
+  const res = await fetch(`${baseURL}/rest/v1/messages?select=id&text=eq.${encodeURIComponent(text)}`, {
+    headers: { apikey: serviceKey, Authorization: `Bearer ${serviceKey}` },
+  });
+  if (!res.ok) return -1;
+  return ((await res.json()) as unknown[]).length;
+}
+
+/** The origin's service-worker registration id, as CDP's ServiceWorker domain reports it. */
+export async function registrationId(cdp: CDPSession, origin: string): Promise<string> {
+  const found = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] }) => {
+      const r = e.registrations.find((x) => !x.isDeleted && x.scopeURL === `${origin}/`);
+      if (r) resolve(r.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  return found;
+}
+
+/** Fires the Background Sync event in the worker, as the browser would when the network returns. */
+export async function dispatchSync(cdp: CDPSession, origin: string, regId: string, tag = 'poradna-outbox'): Promise<void> {
+  await cdp.send('ServiceWorker.dispatchSyncEvent', { origin, registrationId: regId, tag, lastChance: false });
+}
