@@ -26,6 +26,12 @@ const str = (v: Json | undefined): string | null => (typeof v === 'string' && v 
 const num = (v: Json | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const obj = (v: Json | undefined): JsonObject | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? v : null);
 
+/** An attachment address a link or image may use: http(s) or same-origin relative; never javascript:/data:. */
+const webUrl = (v: Json | undefined): string | null => {
+  const u = str(v);
+  return u && (/^https?:\/\//i.test(u) || /^\/(?!\/)/.test(u)) ? u : null;
+};
+
 export function isOwn(m: Pick<LocalMessage, 'direction'>): boolean {
   return m.direction === 'user';
 }
@@ -42,7 +48,7 @@ export function attachmentsOf(payload: JsonObject | null): Attachment[] {
   const out: Attachment[] = [];
   list.forEach((raw, i) => {
     const a = obj(raw);
-    const dataUrl = str(a?.['data_url']);
+    const dataUrl = webUrl(a?.['data_url']);
     if (!a || !dataUrl) return;
     const t = str(a['file_type']);
     out.push({
@@ -50,7 +56,7 @@ export function attachmentsOf(payload: JsonObject | null): Attachment[] {
       fileType: t === 'image' || t === 'document' ? t : 'other',
       name: str(a['name']),
       dataUrl,
-      thumbUrl: str(a['thumb_url']),
+      thumbUrl: webUrl(a['thumb_url']),
       width: num(a['width']),
       height: num(a['height']),
       fileSize: num(a['file_size']),
