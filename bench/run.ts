@@ -1,27 +1,53 @@
-// `npm run bench`: builds nothing itself (run `npm run build` first for row 8), starts a throwaway
-// stack, measures, prints one table and appends it with the date and machine to bench/RESULTS.md.
-// Rows 1–7 and 9 (browser rows) are not measured yet; see bench/RESULTS.md.
+// `npm run bench [-- --rows 1,2,8] [--quick]`: measures the selected rows (default all), prints one
+// table and, on a full run (all rows, not quick), appends it with the date and machine to
+// bench/RESULTS.md. Row 8 needs a build (`npm run build`, or BENCH_WEB_DIR); rows 1–7 build the
+// online-only baseline themselves (or take BENCH_BASELINE_DIR). --quick: fewer repetitions and
+// sends, and no Lighthouse unless row 9 is asked for by --rows.
 import { appendFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
+import { resolve } from 'node:path';
 import { startTestStack } from '../tests/helpers/stack.ts';
+import { browserRows } from './browser-rows.ts';
 import { bundleRows } from './bundle-size.ts';
+import { lighthouseBenchRows, measureLighthouse } from './lighthouse.ts';
+import { parseArgs } from './args.ts';
 import { fanoutRow, insertRows } from './stack-throughput.ts';
 import { renderTable, type BenchRow } from './table.ts';
 
+const args = parseArgs(process.argv.slice(2));
+const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const webDir = resolve(process.env.BENCH_WEB_DIR ?? 'dist');
+const wants = (row: number) => args.rows.has(row);
 const rows: BenchRow[] = [];
-try {
-  rows.push(...(await bundleRows()));
-} catch (err) {
-  console.warn(`row 8 skipped (run npm run build first): ${(err as Error).message}`);
+const started = performance.now();
+
+const browserSet = new Set([...args.rows].filter((r) => r >= 1 && r <= 7));
+if (browserSet.size > 0) rows.push(...(await browserRows({ rows: browserSet, quick: args.quick, webDir, log })));
+
+if (wants(8)) {
+  try {
+    rows.push(...(await bundleRows(webDir)));
+  } catch (err) {
+    console.warn(`row 8 skipped (run npm run build first): ${(err as Error).message}`);
+  }
 }
-const stack = await startTestStack({ seed: false });
-try {
-  rows.push(await insertRows(stack));
-  rows.push(await fanoutRow(stack));
-} finally {
-  await stack.destroy();
+if (wants(9) && (!args.quick || args.explicit)) {
+  log('row 9: Lighthouse');
+  rows.push(...lighthouseBenchRows(await measureLighthouse({ webDir, log, ...(args.quick ? { formFactors: ['mobile'] } : {}) })));
 }
+if (wants(10)) {
+  log('row 10: stack throughput');
+  const stack = await startTestStack({ seed: false });
+  try {
+    rows.push(await insertRows(stack));
+    rows.push(await fanoutRow(stack));
+  } finally {
+    await stack.destroy();
+  }
+}
+
 const table = renderTable(rows);
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 console.log(`\n${table}\n`);
-await appendFile('bench/RESULTS.md', `\n## ${new Date().toISOString()} — ${machine}\n\n${table}\n`);
+log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+if (args.full) await appendFile('bench/RESULTS.md', `\n## ${new Date().toISOString()} — ${machine}\n\n${table}\n`);

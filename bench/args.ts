@@ -1,0 +1,34 @@
+// Command line of bench/run.ts: --rows 1,2,8 (default every row 1–10) and --quick.
+export interface BenchArgs {
+  rows: Set<number>;
+  quick: boolean;
+  /** --rows was given. */
+  explicit: boolean;
+  /** Every row at full length: only such a run is appended to bench/RESULTS.md. */
+  full: boolean;
+}
+
+export const ALL_ROWS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+
+export function parseArgs(argv: string[]): BenchArgs {
+  let rows: Set<number> | null = null;
+  let quick = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--quick') quick = true;
+    else if (a === '--rows' || a.startsWith('--rows=')) {
+      const v = a === '--rows' ? argv[++i] : a.slice('--rows='.length);
+      if (!v) throw new Error('--rows needs a list, e.g. --rows 1,2,8');
+      rows = new Set(
+        v.split(',').map((s) => {
+          const n = Number(s.trim());
+          if (!ALL_ROWS.includes(n)) throw new Error(`unknown row "${s}" (rows are 1–10)`);
+          return n;
+        }),
+      );
+    } else throw new Error(`unknown argument "${a}" (use --rows 1,2,… and --quick)`);
+  }
+  const explicit = rows !== null;
+  const selected = rows ?? new Set(ALL_ROWS);
+  return { rows: selected, quick, explicit, full: !quick && ALL_ROWS.every((r) => selected.has(r)) };
+}

@@ -1,0 +1,170 @@
+// Debian Chromium through playwright-core with a persistent profile per client (incognito keeps
+// IndexedDB in memory and would flatter the local-first build), the project's CHROMIUM_ARGS, and
+// the network/CPU profiles the rows name, applied with CDP on the page's target.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../e2e/playwright.config.ts';
+import { BENCH_PASSWORD } from './generate.ts';
+
+export type Profile = 'loopback' | 'offline' | 'mobile';
+
+/** "mobile profile" of issue 9: 150 ms RTT, 1.6 Mbps down (750 kbps up), 4× CPU throttling. */
+export const MOBILE = {
+  latency: 150,
+  downloadThroughput: (1.6e6 / 8) | 0,
+  uploadThroughput: (750e3 / 8) | 0,
+  cpuRate: 4,
+};
+
+export interface Client {
+  name: string;
+  baseUrl: string;
+  context: BrowserContext;
+  page: Page;
+  cdp: CDPSession;
+  close(): Promise<void>;
+}
+
+export async function openClient(name: string, baseUrl: string): Promise<Client> {
+  const dir = await mkdtemp(join(tmpdir(), `poradna-bench-${name}-`));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    viewport: { width: 360, height: 640 },
+    locale: 'sk-SK',
+    timezoneId: 'Europe/Bratislava',
+    serviceWorkers: 'allow',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Performance.enable');
+  return {
+    name,
+    baseUrl,
+    context,
+    page,
+    cdp,
+    close: async () => {
+      await context.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function setProfile(c: Client, profile: Profile): Promise<void> {
+  await c.context.setOffline(profile === 'offline');
+  const mobile = profile === 'mobile';
+  await c.cdp.send('Network.emulateNetworkConditions', {
+    offline: profile === 'offline',
+    latency: mobile ? MOBILE.latency : 0,
+    downloadThroughput: mobile ? MOBILE.downloadThroughput : -1,
+    uploadThroughput: mobile ? MOBILE.uploadThroughput : -1,
+  });
+  await c.cdp.send('Emulation.setCPUThrottlingRate', { rate: mobile ? MOBILE.cpuRate : 1 });
+}
+
+export async function signIn(c: Client, email: string): Promise<void> {
+  const { page } = c;
+  await page.goto(`${c.baseUrl}/auth/login`);
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
+  await page.getByLabel('Heslo', { exact: true }).fill(BENCH_PASSWORD);
+  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
+  await page.waitForURL(/\/app\/chats/, { timeout: 60_000 });
+}
+
+/**
+ * Full navigation to `path`, then the named performance mark's time since navigation start (ms).
+ * Marks are set after the frame that shows the content (src/data/perf-marks.ts).
+ */
+export async function openAndMark(
+  c: Client,
+  path: string,
+  mark: string,
+  timeoutMs = 120_000,
+): Promise<number> {
+  await c.page.goto(`${c.baseUrl}${path}`, { waitUntil: 'commit', timeout: timeoutMs });
+  await c.page.waitForFunction((m) => performance.getEntriesByName(m).length > 0, mark, {
+    timeout: timeoutMs,
+    polling: 50,
+  });
+  return c.page.evaluate((m) => performance.getEntriesByName(m)[0]!.startTime, mark);
+}
+
+/** Messages stored in the user's IndexedDB (read with a second connection; 0 when none yet). */
+export async function storedMessages(c: Client, userId: string): Promise<number> {
+  return c.page.evaluate(
+    async (name) =>
+      // Never open a database that does not exist yet: that would create it at version 1 under Dexie.
+      !(await indexedDB.databases()).some((d) => d.name === name)
+        ? 0
+        : new Promise<number>((resolve) => {
+            const req = indexedDB.open(name);
+            req.onerror = () => resolve(0);
+            req.onsuccess = () => {
+              const db = req.result;
+              if (!db.objectStoreNames.contains('messages')) {
+                db.close();
+                resolve(0);
+                return;
+              }
+              const count = db.transaction('messages').objectStore('messages').count();
+              count.onsuccess = () => {
+                db.close();
+                resolve(count.result);
+              };
+              count.onerror = () => {
+                db.close();
+                resolve(0);
+              };
+            };
+          }),
+    `poradna-sync-${userId}`,
+  );
+}
+
+export async function waitForStored(
+  c: Client,
+  userId: string,
+  atLeast: number,
+  timeoutMs = 300_000,
+): Promise<number> {
+  const t0 = performance.now();
+  for (;;) {
+    const n = await storedMessages(c, userId);
+    if (n >= atLeast) return performance.now() - t0;
+    if (performance.now() - t0 > timeoutMs)
+      throw new Error(`${c.name}: ${n} of ${atLeast} messages stored after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** DOM nodes and used JS heap (after a collection) through CDP Performance.getMetrics. */
+export async function domAndHeap(c: Client): Promise<{ nodes: number; heapMb: number }> {
+  await c.cdp.send('HeapProfiler.collectGarbage');
+  const { metrics } = await c.cdp.send('Performance.getMetrics');
+  const get = (n: string) => metrics.find((m) => m.name === n)?.value ?? NaN;
+  return { nodes: get('Nodes'), heapMb: get('JSHeapUsedSize') / 2 ** 20 };
+}
+
+/** Bytes received over the wire (encoded) while `run` runs, from CDP Network events. */
+export async function countBytes<T>(c: Client, run: () => Promise<T>): Promise<{ result: T; bytes: number }> {
+  let bytes = 0;
+  const onFinished = (e: { encodedDataLength: number }) => {
+    bytes += e.encodedDataLength;
+  };
+  const onFrame = (e: { response: { payloadData: string } }) => {
+    bytes += e.response.payloadData.length;
+  };
+  c.cdp.on('Network.loadingFinished', onFinished);
+  c.cdp.on('Network.webSocketFrameReceived', onFrame);
+  try {
+    const result = await run();
+    return { result, bytes };
+  } finally {
+    c.cdp.off('Network.loadingFinished', onFinished);
+    c.cdp.off('Network.webSocketFrameReceived', onFrame);
+  }
+}

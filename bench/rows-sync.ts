@@ -1,0 +1,73 @@
+// Rows 5 and 6. Row 5: the initial sync of the data set into an empty IndexedDB (measured at the
+// first sign-in, setup.ts), rows/s, against a raw Dexie bulkPut of the same rows in the same page.
+// Row 6: 1,000 messages arrive while the client is offline; back online, the time and bytes until
+// all are stored, against the full refetch (the initial sync).
+import { createRequire } from 'node:module';
+import type pg from 'pg';
+import { countBytes, setProfile, storedMessages, waitForStored, type Client } from './browser.ts';
+import type { Dataset } from './generate.ts';
+import type { InitialSync } from './setup.ts';
+import type { BenchRow } from './table.ts';
+
+const require = createRequire(import.meta.url);
+
+/** The v4 store layout of sync/db/schema.ts for the tables the sync fills. */
+const STORES = {
+  conversations: 'id, archived, sortAt, specialistId, chatwootConversationId',
+  messages: 'key, serverId, conversationId, [conversationId+orderKey], [conversationId+direction+orderKey], chatwootMessageId, state, confirmedAt',
+};
+
+export async function rawBulkPutRowsPerSecond(c: Client, userId: string): Promise<number> {
+  await c.page.goto(`${c.baseUrl}/app/chats`);
+  await c.page.addScriptTag({ path: require.resolve('dexie/dist/dexie.js') });
+  return c.page.evaluate(
+    async ({ name, stores }) => {
+      const D = (window as unknown as { Dexie: new (n: string) => { version(v: number): { stores(s: object): void }; table(t: string): { toArray(): Promise<unknown[]>; bulkPut(r: unknown[]): Promise<unknown> }; transaction(m: string, t: string[], f: () => Promise<void>): Promise<void>; open(): Promise<unknown>; close(): void; delete(): Promise<void> } }).Dexie;
+      const src = new D(name);
+      await src.open();
+      const convs = await src.table('conversations').toArray();
+      const msgs = await src.table('messages').toArray();
+      src.close();
+      const raw = new D('bench-raw-bulkput');
+      raw.version(1).stores(stores);
+      await raw.open();
+      const t0 = performance.now();
+      await raw.transaction('rw', ['conversations', 'messages'], async () => {
+        await raw.table('conversations').bulkPut(convs);
+        await raw.table('messages').bulkPut(msgs);
+      });
+      const ms = performance.now() - t0;
+      raw.close();
+      await raw.delete();
+      return (convs.length + msgs.length) / (ms / 1000);
+    },
+    { name: `poradna-sync-${userId}`, stores: STORES },
+  );
+}
+
+export async function initialSyncRow(c: Client, dataset: Dataset, sync: InitialSync): Promise<BenchRow> {
+  const raw = await rawBulkPutRowsPerSecond(c, dataset.userId);
+  const rate = sync.rows / (sync.ms / 1000);
+  return { row: '5', figure: `initial sync of ${sync.rows} rows into empty IndexedDB (baseline: raw Dexie bulkPut)`, poradna: rate, baseline: raw, unit: 'rows/s', better: 'higher', goal: '≥ 70 % of bulkPut (ratio ≥ 0.7)', met: rate / raw >= 0.7 };
+}
+
+export async function catchUpRows(c: Client, db: pg.Client, dataset: Dataset, sync: InitialSync, n = 1000): Promise<BenchRow[]> {
+  await c.page.goto(`${c.baseUrl}/app/chats`);
+  await c.page.waitForSelector('[data-testid="conversation-row"]');
+  const before = await storedMessages(c, dataset.userId);
+  await setProfile(c, 'offline');
+  const targets = dataset.plan.conversations.slice(1, 11).map((x) => x.id);
+  await db.query(
+    `insert into public.messages (conversation_id, text, direction, source)
+     select ($1::uuid[])[1 + (g % $3)], 'Dobehnutá správa ' || g, 'specialist', 'bench' from generate_series(1, $2) g`,
+    [targets, n, targets.length],
+  );
+  const { result: ms, bytes } = await countBytes(c, async () => {
+    await setProfile(c, 'loopback');
+    return waitForStored(c, dataset.userId, before + n, 120_000);
+  });
+  return [
+    { row: '6a', figure: `catch-up after ${n} messages offline: time (baseline: full refetch)`, poradna: ms, baseline: sync.ms, unit: 'ms', better: 'lower', goal: 'report', met: true },
+    { row: '6b', figure: `catch-up after ${n} messages offline: bytes (baseline: full refetch)`, poradna: bytes / 1024, baseline: sync.bytes / 1024, unit: 'KiB', better: 'lower', goal: 'report', met: true },
+  ];
+}

@@ -1,0 +1,84 @@
+// The browser benchmark's world: one stack serving the Poradňa build, a second stack on the SAME
+// database and data directory (same keys) serving the online-only baseline build, the seeded data
+// set, and one signed-in persistent Chromium profile per build. Row 5 (initial sync) and the full
+// refetch of row 6 are measured here, on the local-first client's first sign-in.
+import { execFile } from 'node:child_process';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { startTestStack, type TestStack } from '../tests/helpers/stack.ts';
+import { countBytes, openClient, signIn, waitForStored, type Client } from './browser.ts';
+import { generateDataset, type Dataset } from './generate.ts';
+
+const run = promisify(execFile);
+
+export interface InitialSync {
+  ms: number;
+  bytes: number;
+  rows: number;
+}
+
+export interface BenchWorld {
+  poradna: TestStack;
+  baseline: TestStack;
+  db: pg.Client;
+  dataset: Dataset;
+  a: Client;
+  b: Client;
+  sync: InitialSync;
+  /** Messages on the server for the account now. */
+  serverMessages(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Builds the online-only baseline (VITE_ONLINE_ONLY=1) into a temporary folder, never ./dist. */
+export async function buildBaseline(outDir = join(tmpdir(), 'poradna-bench-online-dist')): Promise<string> {
+  await run('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+    env: { ...process.env, VITE_ONLINE_ONLY: '1' },
+    maxBuffer: 16 * 2 ** 20,
+  });
+  return outDir;
+}
+
+export async function openWorld(poradnaDir: string, baselineDir: string, log: (s: string) => void): Promise<BenchWorld> {
+  const poradna = await startTestStack({ seed: false, webDir: poradnaDir, logLevel: 'quiet' });
+  const closers: (() => Promise<void>)[] = [() => poradna.destroy()];
+  const close = async () => {
+    for (const c of closers.reverse()) await c().catch((err: unknown) => console.warn('bench close:', err));
+  };
+  try {
+    // Its own DATA_DIR (one running stack per directory) holding the same keys and authenticator
+    // password, so tokens and PostgREST's login work against the shared database.
+    const baselineData = await mkdtemp(join(tmpdir(), 'poradna-bench-baseline-'));
+    for (const f of ['keys.json', 'secrets.json']) await copyFile(join(poradna.dataDir, f), join(baselineData, f));
+    closers.push(() => rm(baselineData, { recursive: true, force: true }));
+    const baseline = await startTestStack({ seed: false, webDir: baselineDir, databaseUrl: poradna.databaseUrl, logLevel: 'quiet' }, { dataDir: baselineData });
+    closers.push(() => baseline.destroy());
+    log(`stacks: Poradňa ${poradna.url}, baseline ${baseline.url} (same database)`);
+    const dataset = await generateDataset(poradna);
+    log(`data set: ${dataset.messages} messages in ${dataset.plan.conversations.length} conversations, generated in ${(dataset.generateMs / 1000).toFixed(1)} s`);
+    const db = new pg.Client({ connectionString: poradna.databaseUrl });
+    await db.connect();
+    closers.push(() => db.end());
+    const serverMessages = async () => Number((await db.query<{ n: string }>('select count(*) n from public.messages where account_id = $1', [dataset.accountId])).rows[0]!.n);
+    const b = await openClient('baseline', baseline.url);
+    closers.push(() => b.close());
+    await signIn(b, dataset.email);
+    const a = await openClient('poradna', poradna.url);
+    closers.push(() => a.close());
+    // Row 5 / row 6's full refetch: the first sign-in fills an empty IndexedDB.
+    const total = await serverMessages();
+    const { result: ms, bytes } = await countBytes(a, async () => {
+      await signIn(a, dataset.email);
+      return waitForStored(a, dataset.userId, total);
+    });
+    const sync = { ms, bytes, rows: total + dataset.plan.conversations.length };
+    log(`initial sync: ${sync.rows} rows in ${(ms / 1000).toFixed(1)} s, ${(bytes / 2 ** 20).toFixed(1)} MiB`);
+    return { poradna, baseline, db, dataset, a, b, sync, serverMessages, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
