@@ -3,6 +3,7 @@
 //   npm run lighthouse                                   # builds ./dist, then measures it
 //   LIGHTHOUSE_WEB_DIR=/tmp/x-dist node --import tsx bench/lighthouse.ts   # measure another build
 //   LIGHTHOUSE_JSON=/tmp/lh node --import tsx bench/lighthouse.ts          # also keep every report as JSON
+//   LIGHTHOUSE_PAGES=/app/specialists,/app/settings LIGHTHOUSE_FORM_FACTORS=mobile …  # other pages/presets
 //
 // Starts a throwaway stack serving the build, launches Debian Chromium (/usr/bin/chromium, or
 // CHROME_PATH) with a persistent throwaway profile and a remote-debugging port, and runs Lighthouse
@@ -30,6 +31,8 @@ export interface MeasureOptions {
   /** The build to serve; default LIGHTHOUSE_WEB_DIR or ./dist. */
   webDir?: string;
   formFactors?: FormFactor[];
+  /** Paths to measure; /app/… and /admin/… signed in as the demo member. Default /auth/login, /app/chats. */
+  pages?: string[];
   /** Keep each full Lighthouse report (JSON) in this folder. */
   jsonDir?: string;
   log?: (line: string) => void;
@@ -39,6 +42,7 @@ export interface MeasureOptions {
 export async function measureLighthouse(opts: MeasureOptions = {}): Promise<LighthouseRow[]> {
   const webDir = resolve(opts.webDir ?? process.env.LIGHTHOUSE_WEB_DIR ?? 'dist');
   const formFactors = opts.formFactors ?? ['mobile', 'desktop'];
+  const pages = opts.pages ?? ['/auth/login', '/app/chats'];
   const log = opts.log ?? (() => {});
   const stack = await startTestStack({ webDir });
   const profile = await mkdtemp(join(tmpdir(), 'poradna-lh-'));
@@ -46,8 +50,8 @@ export async function measureLighthouse(opts: MeasureOptions = {}): Promise<Ligh
   try {
     await withChromium(stack.url, profile, async (browser) => {
       for (const formFactor of formFactors) {
-        for (const page of ['/auth/login', '/app/chats'] as const) {
-          const signedIn = page === '/app/chats';
+        for (const page of pages) {
+          const signedIn = /^\/(app|admin)(\/|$)/.test(page);
           if (signedIn) await browser.signIn();
           else await browser.signOut();
           log(`lighthouse ${formFactor} ${page}`);
@@ -72,6 +76,8 @@ export async function measureLighthouse(opts: MeasureOptions = {}): Promise<Ligh
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const rows = await measureLighthouse({
     log: (l) => console.error(l),
+    ...(process.env.LIGHTHOUSE_PAGES ? { pages: process.env.LIGHTHOUSE_PAGES.split(',') } : {}),
+    ...(process.env.LIGHTHOUSE_FORM_FACTORS ? { formFactors: process.env.LIGHTHOUSE_FORM_FACTORS.split(',') as FormFactor[] } : {}),
     ...(process.env.LIGHTHOUSE_JSON ? { jsonDir: process.env.LIGHTHOUSE_JSON } : {}),
   });
   console.log(`\n${renderLighthouseTable(rows)}\n`);
