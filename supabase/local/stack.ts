@@ -3,7 +3,7 @@
 // -> auth, realtime, functions. Invariant: stop() leaves no child process running, and a stack killed
 // with SIGKILL is cleaned up by the next start on the same DATA_DIR (process-registry.ts).
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
@@ -135,7 +135,15 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
   const publicUrl = () => config.publicUrl ?? `http://${publicHost}:${boundPort}`;
 
   // The server binds first so that a busy port fails before anything else starts.
-  const server = createServer();
+  // Until the gateway is wired (PostgreSQL, migrations, PostgREST take seconds) a request gets a 503
+  // at once: with no listener Node would leave it unanswered and a client without timeouts would
+  // wait forever (found by the chaos run: outboxes stalled after a restart).
+  let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  const server = createServer((req, res) => {
+    if (handle) return handle(req, res);
+    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+    res.end(JSON.stringify({ code: 'PGRST000', message: 'Starting up, retry shortly', details: null, hint: null }));
+  });
   try {
     boundPort = await listen(server, config.port, config.host);
   } catch (err) {
@@ -245,7 +253,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       ready: () => ready,
     });
     const listener = getRequestListener(app.fetch);
-    server.on('request', (req, res) => void listener(req, res));
+    handle = (req, res) => void listener(req, res);
     const rt = realtime;
     server.on('upgrade', (req, socket, head) => {
       if ((req.url ?? '').startsWith('/realtime/v1/websocket')) rt.handleUpgrade(req, socket, head);
