@@ -31,6 +31,8 @@ export interface ContextStats {
 
 export class ChaosContext {
   readonly stats: ContextStats = { accepted: [], unconfirmed: [], reloads: 0, offlineSpells: 0, stepErrors: 0 };
+  /** The first waiting outbox entry at the last snapshot (for the report of a context that never heals). */
+  outboxHead: unknown = null;
   private context!: BrowserContext;
   private page!: Page;
 
@@ -127,7 +129,7 @@ export class ChaosContext {
   async snapshot(): Promise<ClientSnapshot> {
     const name = `poradna-sync-${this.user.id}`;
     // A string, not a function: tsx would wrap a function with helpers (__name) the page lacks.
-    const data = await this.page.evaluate<{ messages: unknown[]; conversations: unknown[]; outbox: number } | null>(`(async (dbName) => {
+    const data = await this.page.evaluate<{ messages: unknown[]; conversations: unknown[]; outbox: number; head: unknown } | null>(`(async (dbName) => {
       const dbs = await indexedDB.databases();
       if (!dbs.some((d) => d.name === dbName)) return null;
       const db = await new Promise((res, rej) => {
@@ -140,13 +142,16 @@ export class ChaosContext {
         r.onsuccess = () => res(r.result);
         r.onerror = () => rej(r.error);
       });
-      const out = { messages: await all('messages'), conversations: await all('conversations'), outbox: (await all('outbox')).length };
+      const box = await all('outbox');
+      const head = box[0] ? { key: box[0].key, attempts: box[0].attempts, dueInMs: box[0].nextAttemptAt - Date.now(), lastError: box[0].lastError } : null;
+      const out = { messages: await all('messages'), conversations: await all('conversations'), outbox: box.length, head };
       db.close();
       return out;
     })(${JSON.stringify(name)})`);
     if (!data) return { context: this.index, accountId: this.account.id, outbox: -1, messages: [], conversations: [] };
     type M = { serverId: string | null; conversationId: string; accountId: string | null; text: string; state: string };
     type C = { id: string; accountId: string | null };
+    this.outboxHead = data.head;
     return {
       context: this.index,
       accountId: this.account.id,

@@ -65,12 +65,16 @@ export async function startFaultProxy(opts: { upstreamPort: number; seed: number
         if (dropAfter) {
           // The server did the work; the client never hears the answer.
           ures.resume();
-          ures.on('end', () => req.socket.destroy());
+          ures.on('close', () => req.socket.destroy());
           return;
         }
         res.writeHead(ures.statusCode ?? 502, ures.headers);
         ures.pipe(res);
+        // A stack killed mid-answer resets the connection: so must we, or the browser waits forever.
         ures.on('error', () => res.destroy());
+        ures.on('close', () => {
+          if (!ures.complete) res.destroy();
+        });
       },
     );
     up.on('error', () => {

@@ -150,6 +150,10 @@ async function main(): Promise<number> {
         ...killLog,
       ].join('\n'),
     );
+    for (const c of contexts) {
+      const v = report.clients.find((x) => x.context === c.index);
+      if (v?.divergent && c.outboxHead) console.log(`ctx ${c.index}: first outbox entry ${JSON.stringify(c.outboxHead)}`);
+    }
     if (!report.ok) console.log(`\nkept for inspection: ${work} (stack.log, data)`);
     return report.ok ? 0 : 1;
   } finally {
