@@ -13,6 +13,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    // dist/.vite/manifest.json: bench/bundle-size.ts reads which chunks /app/chats needs from it.
+    manifest: true,
     target: 'es2022',
   },
   server: {

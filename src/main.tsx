@@ -5,7 +5,6 @@ import { AuthProvider } from './auth/AuthProvider.tsx';
 import { AppToaster } from './components/AppToaster.tsx';
 import { toastError, toastSuccess } from './lib/notify.ts';
 import { hasAnyDraft } from './pages/chat/drafts.ts';
-import { registerServiceWorker } from './pwa/register-sw.ts';
 import { registerUpdateBlocker } from './pwa/update-gate.ts';
 import { AppRoutes } from './routes/router.tsx';
 import { supabase } from './supabase.ts';
@@ -19,7 +18,13 @@ document.documentElement.dataset['build'] = String(import.meta.env.VITE_BUILD_ID
 const announceLostSession = () => toastError(sk.auth.sessionExpired);
 
 registerUpdateBlocker(hasAnyDraft);
-registerServiceWorker({ onOfflineReady: () => toastSuccess(pwaText.offlineReady) });
+// workbox-window and the update flow load after the page's own scripts (window load: module scripts
+// have run by then), keeping them out of the chunk the chat list waits for.
+window.addEventListener(
+  'load',
+  () => void import('./pwa/register-sw.ts').then((m) => m.registerServiceWorker({ onOfflineReady: () => toastSuccess(pwaText.offlineReady) })),
+  { once: true },
+);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Root element not found');
