@@ -58,6 +58,8 @@ export async function runLighthouse(
     failing: Object.fromEntries(categories.map((c) => [c, failing(lhr, c)])),
     installabilityErrors: [],
     warnings: lhr.runWarnings,
+    benchmarkIndex: lhr.environment.benchmarkIndex,
+    runs: [],
   };
   return { row, lhr };
 }

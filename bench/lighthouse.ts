@@ -3,6 +3,7 @@
 //   npm run lighthouse                                   # builds ./dist, then measures it
 //   LIGHTHOUSE_WEB_DIR=/tmp/x-dist node --import tsx bench/lighthouse.ts   # measure another build
 //   LIGHTHOUSE_JSON=/tmp/lh node --import tsx bench/lighthouse.ts          # also keep every report as JSON
+//   LIGHTHOUSE_RUNS=5 …                                    # runs per page and preset (median reported; default 3)
 //   LIGHTHOUSE_PAGES=/app/specialists,/app/settings LIGHTHOUSE_FORM_FACTORS=mobile …  # other pages/presets
 //
 // Starts a throwaway stack serving the build, launches Debian Chromium (/usr/bin/chromium, or
@@ -19,7 +20,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { lighthouseBenchRows, renderLighthouseTable, type LighthouseRow } from './lighthouse-report.ts';
+import { lighthouseBenchRows, medianRun, renderLighthouseTable, type LighthouseRow } from './lighthouse-report.ts';
 import { withChromium } from './lighthouse-browser.ts';
 import { runLighthouse, type FormFactor } from './lighthouse-run.ts';
 import { startTestStack } from '../tests/helpers/stack.ts';
@@ -33,7 +34,9 @@ export interface MeasureOptions {
   formFactors?: FormFactor[];
   /** Paths to measure; /app/… and /admin/… signed in as the demo member. Default /auth/login, /app/chats. */
   pages?: string[];
-  /** Keep each full Lighthouse report (JSON) in this folder. */
+  /** Runs per page and preset; the row is the median run by performance (default 1). */
+  runs?: number;
+  /** Keep each full Lighthouse report (JSON, the median run) in this folder. */
   jsonDir?: string;
   log?: (line: string) => void;
 }
@@ -43,6 +46,7 @@ export async function measureLighthouse(opts: MeasureOptions = {}): Promise<Ligh
   const webDir = resolve(opts.webDir ?? process.env.LIGHTHOUSE_WEB_DIR ?? 'dist');
   const formFactors = opts.formFactors ?? ['mobile', 'desktop'];
   const pages = opts.pages ?? ['/auth/login', '/app/chats'];
+  const runs = Math.max(1, opts.runs ?? 1);
   const log = opts.log ?? (() => {});
   const stack = await startTestStack({ webDir });
   const profile = await mkdtemp(join(tmpdir(), 'poradna-lh-'));
@@ -52,11 +56,17 @@ export async function measureLighthouse(opts: MeasureOptions = {}): Promise<Ligh
       for (const formFactor of formFactors) {
         for (const page of pages) {
           const signedIn = /^\/(app|admin)(\/|$)/.test(page);
-          if (signedIn) await browser.signIn();
-          else await browser.signOut();
-          log(`lighthouse ${formFactor} ${page}`);
-          const { row, lhr } = await runLighthouse(`${stack.url}${page}`, browser.port, formFactor, { keepStorage: signedIn });
+          const results = [];
+          for (let i = 0; i < runs; i++) {
+            if (signedIn) await browser.signIn();
+            else await browser.signOut();
+            log(`lighthouse ${formFactor} ${page} run ${i + 1}/${runs}`);
+            const { row, lhr } = await runLighthouse(`${stack.url}${page}`, browser.port, formFactor, { keepStorage: signedIn });
+            results.push({ ...row, lhr });
+          }
+          const { lhr, ...row } = medianRun(results);
           row.page = page;
+          row.runs = results.map((r) => r.performance);
           row.installabilityErrors = await browser.installabilityErrors(page);
           rows.push(row);
           if (opts.jsonDir) {
@@ -76,6 +86,7 @@ export async function measureLighthouse(opts: MeasureOptions = {}): Promise<Ligh
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const rows = await measureLighthouse({
     log: (l) => console.error(l),
+    runs: Number(process.env.LIGHTHOUSE_RUNS ?? 3),
     ...(process.env.LIGHTHOUSE_PAGES ? { pages: process.env.LIGHTHOUSE_PAGES.split(',') } : {}),
     ...(process.env.LIGHTHOUSE_FORM_FACTORS ? { formFactors: process.env.LIGHTHOUSE_FORM_FACTORS.split(',') as FormFactor[] } : {}),
     ...(process.env.LIGHTHOUSE_JSON ? { jsonDir: process.env.LIGHTHOUSE_JSON } : {}),
