@@ -1,7 +1,8 @@
 // The per-context script of a chaos run and the points where the stack is killed. Pure.
 // Invariants (tests/unit/chaos-plan.test.ts): every context sends exactly `messages` messages with
 // indices 0..messages-1 in order, each into the conversation it has open; offline and online
-// alternate, starting online and ending online; the same seed gives the same plan.
+// alternate, starting online and ending online; there is a reload half way; the same seed gives the
+// same plan.
 import { intBetween, type Rng } from './prng.ts';
 
 export type Step =
@@ -33,7 +34,8 @@ export function contextPlan(rng: Rng, messages: number, conversations: number, r
       steps.push({ kind: 'offline' });
       offlineLeft = intBetween(rng, 2, 8);
     }
-    if (rng() < rates.reload) steps.push({ kind: 'reload' });
+    // Every context reloads at least once, half way through (a short run must include reloads).
+    if (index === Math.floor(messages / 2) || rng() < rates.reload) steps.push({ kind: 'reload' });
     if (conversations > 1 && rng() < rates.switchConv) {
       conv = (conv + intBetween(rng, 1, conversations - 1)) % conversations;
       steps.push({ kind: 'open', conv });
