@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, the same locally and in CI (.ci/run). Fails on the first failing step.
 // Steps: lint, typecheck, deno check of the edge functions, every Vitest group, the PWA build, and the
-// Playwright journeys in Debian Chromium (installed with apt-get when missing and we are root).
+// Playwright journeys in Debian Chromium (installed with apt-get when missing and we are root), and the
+// short chaos run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 
@@ -46,5 +47,13 @@ if (want('build')) run('build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 if (want('e2e') && existsSync('e2e') && readdirSync('e2e').some((f) => f.endsWith('.e2e.ts'))) {
   ensureChromium();
   run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']);
+}
+// The short chaos run (scripts/chaos): 4 browser contexts of 2 accounts through a fault-injecting proxy,
+// one kill -9 of the stack and one of PostgreSQL; fails on any lost, doubled or divergent message.
+if (want('chaos') && existsSync('scripts/chaos/run.ts')) {
+  ensureChromium();
+  run('chaos (short)', 'node', ['--import', 'tsx', 'scripts/chaos/run.ts', '--short', '--seed', process.env.CHAOS_SEED ?? '1'], {
+    ...(process.env.E2E_WEB_DIR ? { CHAOS_WEB_DIR: process.env.E2E_WEB_DIR } : {}),
+  });
 }
 console.log(`\nAll test steps passed in ${((Date.now() - t0) / 1000).toFixed(0)}s.`);
