@@ -117,8 +117,9 @@ async function main(): Promise<number> {
     const healStart = Date.now();
     const sent = contexts.flatMap((c) => c.stats.accepted.map((text) => ({ context: c.index, accountId: c.account.id, text })));
     const accountIds = people.accounts.map((a) => a.id);
+    let state;
     for (;;) {
-      const state = await readServerState(await stack.databaseUrl(), accountIds);
+      state = await readServerState(await stack.databaseUrl(), accountIds);
       const snaps = [];
       for (const c of contexts) {
         try {
@@ -137,13 +138,15 @@ async function main(): Promise<number> {
     // ---- report
     const label = (id: string) => accountOf.get(id)?.label ?? id.slice(0, 8);
     const s = proxy.stats;
-    const unconfirmed = contexts.reduce((n, c) => n + c.stats.unconfirmed.length, 0);
+    const unconfirmed = contexts.flatMap((c) => c.stats.unconfirmed);
+    const storedTexts = new Set(state.messages.map((m) => m.text));
+    const unconfirmedStored = unconfirmed.filter((t) => storedTexts.has(t)).length;
     console.log('\n' + formatReport(report, label));
     console.log(
       [
         `run: ${opts.contexts} contexts, ${opts.accounts} accounts, ${opts.messages} messages each, seed ${opts.seed}`,
         `time: chaos ${chaosSecs} s, healing ${healSecs} s${report.ok ? '' : ' (timed out)'}, total ${secs()} s`,
-        `typed but not confirmed by the composer (not counted as sent): ${unconfirmed}`,
+        `typed but not confirmed by the composer in 10 s (not counted as sent): ${unconfirmed.length}, of which stored ${unconfirmedStored}`,
         `tab reloads ${contexts.reduce((n, c) => n + c.stats.reloads, 0)}, offline spells ${contexts.reduce((n, c) => n + c.stats.offlineSpells, 0)}, step errors ${contexts.reduce((n, c) => n + c.stats.stepErrors, 0)}`,
         `proxy: ${s.requests} requests (${s.exempt} static exempt), dropped before ${s.faults['drop-before']}, 503 ${s.faults['reject-503']}, ` +
           `dropped after the server answered ${s.faults['drop-after']}, upstream errors ${s.upstreamDown}; websockets opened ${s.wsOpened}, cut ${s.wsCut}`,
