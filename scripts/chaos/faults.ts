@@ -3,7 +3,7 @@
 // always load; every API request is exposed to the full fault mix.
 import type { Rng } from './prng.ts';
 
-export type FaultKind = 'pass' | 'drop-before' | 'reject-503' | 'drop-after';
+export type FaultKind = 'pass' | 'drop-before' | 'reject-503' | 'drop-after' | 'hang';
 
 export interface FaultDecision {
   kind: FaultKind;
@@ -19,9 +19,14 @@ export interface FaultConfig {
   /** Every websocket is cut after a time in [wsCutMinMs, wsCutMaxMs]. */
   wsCutMinMs: number;
   wsCutMaxMs: number;
+  /**
+   * Share of API requests black-holed: accepted and never answered while the run lasts (`--hang`,
+   * off by default). Off, no random number is drawn for it, so seeds keep their fault stream.
+   */
+  hangRate: number;
 }
 
-export const DEFAULT_FAULTS: FaultConfig = { dropRate: 0.2, maxDelayMs: 3000, wsCutMinMs: 2000, wsCutMaxMs: 8000 };
+export const DEFAULT_FAULTS: FaultConfig = { dropRate: 0.2, maxDelayMs: 3000, wsCutMinMs: 2000, wsCutMaxMs: 8000, hangRate: 0 };
 
 const API_PREFIXES = ['/rest/', '/auth/', '/functions/', '/realtime/'];
 
@@ -36,6 +41,7 @@ export function isExempt(method: string, path: string): boolean {
 
 export function decideFault(rng: Rng, method: string, path: string, cfg: FaultConfig): FaultDecision {
   if (isExempt(method, path)) return { kind: 'pass', delayMs: 0 };
+  if (cfg.hangRate > 0 && rng() < cfg.hangRate) return { kind: 'hang', delayMs: 0 };
   const r = rng();
   const delayMs = Math.floor(rng() * cfg.maxDelayMs);
   const third = cfg.dropRate / 3;

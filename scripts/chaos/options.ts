@@ -8,12 +8,14 @@ export interface ChaosOptions {
   webDir: string | undefined;
   /** How long healing may take before the clients that are not equal count as divergent. */
   healTimeoutMs: number;
+  /** Share of API requests black-holed (0–1); see faults.ts. */
+  hangRate: number;
 }
 
-export const FULL: Omit<ChaosOptions, 'seed' | 'webDir'> = { contexts: 10, accounts: 3, messages: 100, kills: true, healTimeoutMs: 180_000 };
-export const SHORT: Omit<ChaosOptions, 'seed' | 'webDir'> = { contexts: 4, accounts: 2, messages: 15, kills: true, healTimeoutMs: 90_000 };
+export const FULL: Omit<ChaosOptions, 'seed' | 'webDir'> = { contexts: 10, accounts: 3, messages: 100, kills: true, healTimeoutMs: 180_000, hangRate: 0 };
+export const SHORT: Omit<ChaosOptions, 'seed' | 'webDir'> = { contexts: 4, accounts: 2, messages: 15, kills: true, healTimeoutMs: 90_000, hangRate: 0 };
 
-export const USAGE = `usage: npm run chaos -- [--short] [--contexts N] [--accounts N] [--messages N] [--seed N] [--no-kill] [--web-dir DIR] [--heal-timeout SECONDS]`;
+export const USAGE = `usage: npm run chaos -- [--short] [--contexts N] [--accounts N] [--messages N] [--seed N] [--no-kill] [--web-dir DIR] [--heal-timeout SECONDS] [--hang PERCENT]`;
 
 export function parseOptions(argv: readonly string[], defaultSeed: number): ChaosOptions {
   const base = argv.includes('--short') ? SHORT : FULL;
@@ -51,6 +53,12 @@ export function parseOptions(argv: readonly string[], defaultSeed: number): Chao
       case '--web-dir':
         o.webDir = value();
         break;
+      case '--hang': {
+        const pct = Number(value());
+        if (!(pct >= 0 && pct <= 100)) throw new Error(`--hang must be a percentage 0–100\n${USAGE}`);
+        o.hangRate = pct / 100;
+        break;
+      }
       case '--heal-timeout':
         o.healTimeoutMs = int(1) * 1000;
         break;

@@ -38,12 +38,13 @@ export async function startFaultProxy(opts: { upstreamPort: number; seed: number
   const stats: ProxyStats = {
     requests: 0,
     exempt: 0,
-    faults: { pass: 0, 'drop-before': 0, 'reject-503': 0, 'drop-after': 0 },
+    faults: { pass: 0, 'drop-before': 0, 'reject-503': 0, 'drop-after': 0, hang: 0 },
     upstreamDown: 0,
     wsOpened: 0,
     wsCut: 0,
   };
   const tunnels = new Set<Tunnel>();
+  const held = new Set<Socket>();
 
   const cut = (t: Tunnel) => {
     if (t.timer) clearTimeout(t.timer);
@@ -94,6 +95,10 @@ export async function startFaultProxy(opts: { upstreamPort: number; seed: number
     if (on && isExempt(req.method ?? 'GET', path)) stats.exempt++;
     stats.faults[d.kind]++;
     const act = () => {
+      if (d.kind === 'hang') {
+        held.add(req.socket); // never answered; destroyed only when the proxy closes
+        return;
+      }
       if (d.kind === 'drop-before') {
         req.socket.destroy();
         return;
@@ -149,6 +154,7 @@ export async function startFaultProxy(opts: { upstreamPort: number; seed: number
     },
     async close() {
       for (const t of [...tunnels]) cut(t);
+      for (const sock of held) sock.destroy();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       agent.destroy();

@@ -39,13 +39,13 @@ function webDirFor(option: string | undefined): string {
 async function main(): Promise<number> {
   const opts = parseOptions(process.argv.slice(2), Number(process.env.CHAOS_SEED ?? Date.now() % 100_000));
   const webDir = webDirFor(opts.webDir);
-  log(`chaos run: ${opts.contexts} contexts × ${opts.accounts} accounts × ${opts.messages} messages, seed ${opts.seed}, kills ${opts.kills ? 'on' : 'off'}, web ${webDir}`);
+  log(`chaos run: ${opts.contexts} contexts × ${opts.accounts} accounts × ${opts.messages} messages, seed ${opts.seed}, kills ${opts.kills ? 'on' : 'off'}${opts.hangRate ? `, black hole ${opts.hangRate * 100} %` : ''}, web ${webDir}`);
 
   const work = await mkdtemp(join(tmpdir(), 'poradna-chaos-'));
   const dataDir = join(work, 'data');
   await mkdir(dataDir);
   const stackPort = await freePort();
-  const proxy = await startFaultProxy({ upstreamPort: stackPort, seed: opts.seed, faults: DEFAULT_FAULTS });
+  const proxy = await startFaultProxy({ upstreamPort: stackPort, seed: opts.seed, faults: { ...DEFAULT_FAULTS, hangRate: opts.hangRate } });
   const stack = new StackProcess({ dataDir, port: stackPort, webDir, publicUrl: proxy.url, log });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const contexts: ChaosContext[] = [];
@@ -149,7 +149,7 @@ async function main(): Promise<number> {
         `typed but not confirmed by the composer in 10 s (not counted as sent): ${unconfirmed.length}, of which stored ${unconfirmedStored}`,
         `tab reloads ${contexts.reduce((n, c) => n + c.stats.reloads, 0)}, offline spells ${contexts.reduce((n, c) => n + c.stats.offlineSpells, 0)}, step errors ${contexts.reduce((n, c) => n + c.stats.stepErrors, 0)}`,
         `proxy: ${s.requests} requests (${s.exempt} static exempt), dropped before ${s.faults['drop-before']}, 503 ${s.faults['reject-503']}, ` +
-          `dropped after the server answered ${s.faults['drop-after']}, upstream errors ${s.upstreamDown}; websockets opened ${s.wsOpened}, cut ${s.wsCut}`,
+          `dropped after the server answered ${s.faults['drop-after']}, black-holed ${s.faults.hang}, upstream errors ${s.upstreamDown}; websockets opened ${s.wsOpened}, cut ${s.wsCut}`,
         ...killLog,
       ].join('\n'),
     );

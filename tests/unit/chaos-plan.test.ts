@@ -10,7 +10,7 @@ describe('fault mix', () => {
   it('drops about 20 % of API requests, all three kinds, and delays the rest by 0–3 s', () => {
     const rng = mulberry32(42);
     const n = 20_000;
-    const counts: Record<FaultKind, number> = { pass: 0, 'drop-before': 0, 'reject-503': 0, 'drop-after': 0 };
+    const counts: Record<FaultKind, number> = { pass: 0, 'drop-before': 0, 'reject-503': 0, 'drop-after': 0, hang: 0 };
     let maxDelay = 0;
     for (let i = 0; i < n; i++) {
       const d = decideFault(rng, 'POST', '/rest/v1/rpc/send_message', DEFAULT_FAULTS);
@@ -24,6 +24,18 @@ describe('fault mix', () => {
     for (const k of ['drop-before', 'reject-503', 'drop-after'] as const) expect(counts[k] / n).toBeGreaterThan(0.05);
     expect(maxDelay).toBeLessThan(3000);
     expect(maxDelay).toBeGreaterThan(2900);
+    expect(counts.hang).toBe(0);
+  });
+
+  it('black-holes requests only when asked (--hang), and then about that share', () => {
+    const rng = mulberry32(8);
+    let hung = 0;
+    for (let i = 0; i < 10_000; i++) if (decideFault(rng, 'POST', '/rest/v1/rpc/send_message', { ...DEFAULT_FAULTS, hangRate: 0.05 }).kind === 'hang') hung++;
+    expect(hung / 10_000).toBeGreaterThan(0.04);
+    expect(hung / 10_000).toBeLessThan(0.06);
+    expect(parseOptions(['--hang', '2'], 1).hangRate).toBe(0.02);
+    expect(parseOptions([], 1).hangRate).toBe(0);
+    expect(() => parseOptions(['--hang', '200'], 1)).toThrow(/--hang/);
   });
 
   it('never faults the app shell but faults every API prefix, websockets included', () => {
