@@ -37,6 +37,9 @@ export async function openClient(name: string, baseUrl: string): Promise<Client>
     timezoneId: 'Europe/Bratislava',
     serviceWorkers: 'allow',
   });
+  // tsx compiles the functions handed to page.evaluate with esbuild's keepNames, which calls a
+  // __name helper the page does not have.
+  await context.addInitScript('globalThis.__name ??= (f) => f;');
   const page = context.pages()[0] ?? (await context.newPage());
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');

@@ -1,8 +1,10 @@
 // What the chat screen reads and how it sends: from IndexedDB through the sync engine, or in the
 // online-only baseline build from the server (online-only/). The choice is a build-time constant.
-import { useCallback } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { conversation as conversationQuery, messages as messagesQuery } from '../../sync/queries.ts';
 import type { LocalConversation, LocalMessage } from '../../sync/local-types.ts';
+import { orderKeyOf } from '../../sync/ordering.ts';
+import { timestampFromMs } from '../../sync/timestamps.ts';
 import { ONLINE_ONLY } from './online-only/flag.ts';
 import { useOnlineChat } from './online-only/use-online-chat.ts';
 import { useSyncEngine } from './sync-context.ts';
@@ -16,17 +18,65 @@ export interface ChatData {
   send: (text: string) => Promise<boolean>;
 }
 
+/** A bubble shown from memory for the frames between Enter and the live query's next answer. */
+function pendingBubble(conversationId: string, key: string, text: string): LocalMessage {
+  const createdAt = timestampFromMs(Date.now());
+  return {
+    key,
+    serverId: null,
+    conversationId,
+    accountId: null,
+    text: text.trim(),
+    type: 'text',
+    direction: 'user',
+    source: 'app',
+    chatwootMessageId: null,
+    createdAt,
+    orderKey: orderKeyOf(createdAt, key),
+    readAt: null,
+    payload: null,
+    correlationId: null,
+    senderUserId: null,
+    changeSeq: 0,
+    state: 'sending',
+    origin: 'optimistic',
+    error: null,
+    confirmedAt: null,
+  };
+}
+
 function useLocalChat(conversationId: string): ChatData {
   const engine = useSyncEngine();
   const conversation = useSyncQuery((db) => conversationQuery(db, conversationId), [conversationId])?.value;
-  const messages = useSyncQuery((db) => messagesQuery(db, conversationId), [conversationId])?.value;
+  const live = useSyncQuery((db) => messagesQuery(db, conversationId), [conversationId])?.value;
+  // The own bubble paints in the frame after Enter (bench row 3): the send's IndexedDB write and the
+  // re-read of the whole conversation take longer than a frame. Each pending bubble goes when the
+  // stored copy (its key, known once the write returns) is in the live list; a refused or failed
+  // write drops it (the composer keeps the text, invariant 1).
+  const [pending, setPending] = useState<{ temp: string; stored: string | null; bubble: LocalMessage }[]>([]);
+  const seq = useRef(0);
   const send = useCallback(
     async (text: string) => {
-      if (!engine) return false;
-      return (await engine.commands.sendMessage({ conversationId, text })) !== null;
+      if (!engine || text.trim() === '') return false;
+      const temp = `p:${++seq.current}`;
+      setPending((list) => [...list, { temp, stored: null, bubble: pendingBubble(conversationId, temp, text) }]);
+      try {
+        const handle = await engine.commands.sendMessage({ conversationId, text });
+        setPending((list) => (handle ? list.map((p) => (p.temp === temp ? { ...p, stored: handle.key } : p)) : list.filter((p) => p.temp !== temp)));
+        return handle !== null;
+      } catch (err) {
+        setPending((list) => list.filter((p) => p.temp !== temp));
+        throw err;
+      }
     },
     [engine, conversationId],
   );
+  const messages = useMemo(() => {
+    if (!live) return live;
+    const keys = new Set(live.map((m) => m.key));
+    const shown = pending.filter((p) => p.stored === null || !keys.has(p.stored));
+    return shown.length === 0 ? live : [...live, ...shown.map((p) => p.bubble)];
+  }, [live, pending]);
   return { conversation, messages, send };
 }
 

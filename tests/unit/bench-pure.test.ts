@@ -1,0 +1,87 @@
+// The benchmarks' pure pieces (bench/): the seeded data set plan, the PRNG, medians and paired
+// ratios, percentiles, long-frame counting, the table's ratio column and the command line.
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from '../../bench/args.ts';
+import { messageText, planDataset } from '../../bench/dataset.ts';
+import { mulberry32, uuidFrom } from '../../bench/prng.ts';
+import { longFrames, median, p50p95, paired } from '../../bench/stats.ts';
+import { fmtRatio, percentile, renderTable } from '../../bench/table.ts';
+
+describe('data set plan', () => {
+  it('has 200 conversations with 20,000 messages, one of exactly 1,000, plus a chat of 10,000', () => {
+    const plan = planDataset(9);
+    const main = plan.conversations.filter((_, i) => i !== plan.chat10k);
+    expect(main).toHaveLength(200);
+    expect(main.reduce((n, c) => n + c.messages, 0)).toBe(20_000);
+    expect(plan.conversations[plan.chat1k]!.messages).toBe(1000);
+    expect(plan.conversations[plan.chat10k]!.messages).toBe(10_000);
+    expect(main.every((c) => c.messages > 0)).toBe(true);
+  });
+
+  it('is the same for the same seed and differs for another', () => {
+    expect(planDataset(9)).toEqual(planDataset(9));
+    expect(planDataset(10).conversations[0]!.id).not.toBe(planDataset(9).conversations[0]!.id);
+  });
+
+  it('keeps at most one active conversation per specialist (the schema refuses more)', () => {
+    const plan = planDataset(3);
+    const active = plan.conversations.filter((c) => c.status === 'active').map((c) => c.specialist);
+    expect(new Set(active).size).toBe(active.length);
+    expect(new Set(plan.conversations.map((c) => c.id)).size).toBe(plan.conversations.length);
+  });
+
+  it('makes version-4 UUIDs and non-empty sentences', () => {
+    const rng = mulberry32(1);
+    for (let i = 0; i < 100; i++) expect(uuidFrom(rng)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(messageText(rng)).toMatch(/^\S.*\.$/);
+  });
+});
+
+describe('statistics', () => {
+  it('median of odd and even lists', () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNaN();
+  });
+
+  it('paired ratio is the median of per-pair ratios, not the ratio of medians', () => {
+    const r = paired([
+      { a: 10, b: 100 },
+      { a: 20, b: 100 },
+      { a: 100, b: 200 },
+    ]);
+    expect(r.poradna).toBe(20);
+    expect(r.baseline).toBe(100);
+    expect(r.ratio).toBeCloseTo(0.2);
+  });
+
+  it('nearest-rank percentiles', () => {
+    const values = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(p50p95(values)).toEqual({ p50: 50, p95: 95 });
+    expect(percentile([7], 95)).toBe(7);
+  });
+
+  it('counts frames over the limit from frame timestamps', () => {
+    expect(longFrames([0, 16, 33, 100, 116, 200])).toEqual({ count: 2, worst: 84 });
+    expect(longFrames([0])).toEqual({ count: 0, worst: 0 });
+  });
+});
+
+describe('table and command line', () => {
+  it('prints small ratios with two significant digits and prefers an explicit ratio', () => {
+    expect(fmtRatio(0.0123)).toBe('0.012');
+    expect(fmtRatio(2.5)).toBe('2.5');
+    const table = renderTable([{ row: '1', figure: 'x', poradna: 10, baseline: 200, ratio: 0.04, unit: 'ms', better: 'lower', goal: '', met: true }]);
+    expect(table).toContain('| 0.040× |');
+  });
+
+  it('parses --rows and --quick; only all rows at full length count as a full run', () => {
+    expect(parseArgs([])).toMatchObject({ quick: false, explicit: false, full: true });
+    const a = parseArgs(['--rows', '1,3', '--quick']);
+    expect([...a.rows]).toEqual([1, 3]);
+    expect(a).toMatchObject({ quick: true, explicit: true, full: false });
+    expect([...parseArgs(['--rows=8']).rows]).toEqual([8]);
+    expect(() => parseArgs(['--rows', '11'])).toThrow(/unknown row/);
+    expect(() => parseArgs(['--fast'])).toThrow(/unknown argument/);
+  });
+});
