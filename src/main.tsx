@@ -5,6 +5,7 @@ import { AuthProvider } from './auth/AuthProvider.tsx';
 import { AppToaster } from './components/AppToaster.tsx';
 import { toastError, toastSuccess } from './lib/notify.ts';
 import { hasAnyDraft } from './pages/chat/drafts.ts';
+import { registerServiceWorker } from './pwa/register-sw.ts';
 import { registerUpdateBlocker } from './pwa/update-gate.ts';
 import { AppRoutes } from './routes/router.tsx';
 import { supabase } from './supabase.ts';
@@ -18,13 +19,10 @@ document.documentElement.dataset['build'] = String(import.meta.env.VITE_BUILD_ID
 const announceLostSession = () => toastError(sk.auth.sessionExpired);
 
 registerUpdateBlocker(hasAnyDraft);
-// workbox-window and the update flow load after the page's own scripts (window load: module scripts
-// have run by then), keeping them out of the chunk the chat list waits for.
-window.addEventListener(
-  'load',
-  () => void import('./pwa/register-sw.ts').then((m) => m.registerServiceWorker({ onOfflineReady: () => toastSuccess(pwaText.offlineReady) })),
-  { once: true },
-);
+// Registered while the page starts (not deferred to window load): register-sw decides whether a
+// controller change should reload the page from the controller it sees then, and a worker that
+// claims the page in between would otherwise look like an update and reload it once.
+registerServiceWorker({ onOfflineReady: () => toastSuccess(pwaText.offlineReady) });
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Root element not found');
