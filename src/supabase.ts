@@ -5,6 +5,7 @@
 // (auth/session-mirror.ts).
 import { createClient } from '@supabase/supabase-js';
 import { mirrorSessionForWorker } from './auth/session-mirror.ts';
+import { timeoutFetch } from './lib/timeout-fetch.ts';
 import { readAppEnv } from './env.ts';
 
 export const appEnv = readAppEnv();
@@ -17,6 +18,9 @@ export const supabase = createClient(appEnv.supabaseUrl, appEnv.anonKey, {
     flowType: 'implicit',
     storage: window.localStorage,
   },
+  // No request may hang forever (a black-holed request would stall the outbox); a timeout is a
+  // network error, which the sync engine retries.
+  global: { fetch: timeoutFetch(30_000) },
 });
 
 mirrorSessionForWorker(supabase, appEnv.supabaseUrl, appEnv.anonKey);
