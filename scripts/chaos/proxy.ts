@@ -14,6 +14,8 @@ export interface ProxyStats {
   upstreamDown: number;
   wsOpened: number;
   wsCut: number;
+  /** Method and path of every black-holed request (for the report). */
+  held: string[];
 }
 
 export interface FaultProxy {
@@ -42,6 +44,7 @@ export async function startFaultProxy(opts: { upstreamPort: number; seed: number
     upstreamDown: 0,
     wsOpened: 0,
     wsCut: 0,
+    held: [],
   };
   const tunnels = new Set<Tunnel>();
   const held = new Set<Socket>();
@@ -97,6 +100,7 @@ export async function startFaultProxy(opts: { upstreamPort: number; seed: number
     const act = () => {
       if (d.kind === 'hang') {
         held.add(req.socket); // never answered; destroyed only when the proxy closes
+        stats.held.push(`${req.method} ${path}`);
         return;
       }
       if (d.kind === 'drop-before') {

@@ -151,6 +151,7 @@ async function main(): Promise<number> {
         `proxy: ${s.requests} requests (${s.exempt} static exempt), dropped before ${s.faults['drop-before']}, 503 ${s.faults['reject-503']}, ` +
           `dropped after the server answered ${s.faults['drop-after']}, black-holed ${s.faults.hang}, upstream errors ${s.upstreamDown}; websockets opened ${s.wsOpened}, cut ${s.wsCut}`,
         ...killLog,
+        ...(s.held.length ? [`black-holed: ${s.held.join(', ')}`] : []),
       ].join('\n'),
     );
     for (const c of contexts) {
