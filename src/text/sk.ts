@@ -157,6 +157,7 @@ export const sk = {
     sending: 'Odosiela sa…', // ours
     sendFailed: 'Failed to send message',
     retrySend: 'Skúsiť znova', // ours (retry control of a failed message)
+    storageFull: 'V zariadení došlo miesto. Správa zostala v poli na písanie.', // ours: toast when IndexedDB is over quota
     fallbackTitle: 'Problém s pripojením',
     fallbackHint: 'Nepodarilo sa spojiť so serverom, ak problémy pretrvávajú kontaktujte prevádzkovateľa služby',
     loadFailed: 'Nepodarilo sa načítať správy',

@@ -3,9 +3,21 @@
 // ignored, and so is a send while the composer is disabled or another send is in flight. The text is
 // cleared only once `onSend` says the message is stored (invariant 1); on failure it stays.
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { toastError } from '../../lib/notify.ts';
 import { sk } from '../../text/sk.ts';
 
 export const COMPOSER_MAX_HEIGHT_PX = 128;
+
+/** IndexedDB refused the write for lack of space (Dexie passes the DOMException's name, or wraps it). */
+function isQuotaError(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; depth < 4 && typeof e === 'object' && e !== null; depth++) {
+    const { name, inner, cause } = e as { name?: unknown; inner?: unknown; cause?: unknown };
+    if (name === 'QuotaExceededError') return true;
+    e = inner ?? cause;
+  }
+  return false;
+}
 
 /** ready: type and send; waiting: the AI is answering; completed: the conversation is closed. */
 export type ComposerMode = 'ready' | 'waiting' | 'completed';
@@ -52,6 +64,8 @@ export function Composer({ value, onChange, onSend, mode }: ComposerProps) {
       if ((await onSend(text)) && latest.current === text) onChange('');
     } catch (err) {
       console.warn('send:', err);
+      // The text stays in the field; a full device is the one failure the member can act on.
+      if (isQuotaError(err)) toastError(sk.chat.storageFull);
     } finally {
       inFlight.current = false;
       setSending(false);
