@@ -2,8 +2,10 @@
 // from the backend host). Auth links are handled by /auth/callback and /auth/reset-password
 // themselves (hash tokens or ?code=), so the client must not consume the address on its own.
 // The service worker cannot read localStorage: the session is mirrored for it into IndexedDB
-// (auth/session-mirror.ts).
+// (auth/session-mirror.ts). The entry never imports this module statically: auth/lazy-supabase.ts
+// loads it as its own chunk.
 import { createClient } from '@supabase/supabase-js';
+export { isAuthApiError } from '@supabase/supabase-js';
 import { mirrorSessionForWorker } from './auth/session-mirror.ts';
 import { timeoutFetch } from './lib/timeout-fetch.ts';
 import { readAppEnv } from './env.ts';

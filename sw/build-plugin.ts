@@ -1,11 +1,16 @@
 // Vite plugin: after the app bundle is written, compiles sw/sw.ts to dist/sw.js and injects the
-// precache manifest with workbox-build (injectManifest). Chunks made only of src/admin/ modules are
-// left out of the precache: the admin area is an online tool.
+// precache manifest with workbox-build (injectManifest). Chunks made only of admin modules (src/admin/,
+// the admin texts and the route module that loads them, src/routes/AdminArea.tsx) are left out of the precache: the
+// admin area is an online tool. Every other chunk is precached, so each user-area chunk the entry
+// loads lazily (supabase-js, the signed-in area, the pages) is there offline.
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { injectManifest } from 'workbox-build';
 import type { Plugin } from 'vite';
 import { PRECACHE_IGNORE } from './config.ts';
+
+const ADMIN_FILES = ['/src/routes/AdminArea.tsx', '/src/text/admin.ts'];
+const isAdminModule = (id: string) => id.includes('/src/admin/') || ADMIN_FILES.some((f) => id.endsWith(f));
 
 export function serviceWorkerPlugin(): Plugin {
   const adminOnly = new Set<string>();
@@ -20,7 +25,7 @@ export function serviceWorkerPlugin(): Plugin {
       for (const out of Object.values(bundle)) {
         if (out.type !== 'chunk' || out.isEntry) continue;
         const ids = Object.keys(out.modules);
-        if (ids.length > 0 && ids.every((id) => id.includes('/src/admin/'))) adminOnly.add(out.fileName);
+        if (ids.length > 0 && ids.every(isAdminModule)) adminOnly.add(out.fileName);
       }
     },
     async closeBundle() {

@@ -1,8 +1,8 @@
 // The product's auth actions (user-area.md section 7), each answering with the Slovak error text to
-// show, or null on success.
-import { isAuthApiError } from '@supabase/supabase-js';
-import { appEnv, supabase } from '../supabase.ts';
+// show, or null on success. supabase-js is loaded on first use (lazy-supabase.ts), so the auth pages
+// paint without it.
 import { sk } from '../text/sk.ts';
+import { loadSupabase } from './lazy-supabase.ts';
 import { consumeSignOutIntent, markSignOutIntended } from './sign-out-intent.ts';
 
 export type ActionResult = { error: string | null };
@@ -24,6 +24,7 @@ async function attempt(run: () => Promise<{ error: unknown }>, failure: string):
 
 export async function signIn(email: string, password: string): Promise<ActionResult> {
   try {
+    const { supabase, isAuthApiError } = await loadSupabase();
     const { error } = await supabase.auth.signInWithPassword({ email, password });
     if (!error) return { error: null };
     if (isAuthApiError(error) && (error.code === 'invalid_credentials' || /invalid login credentials/i.test(error.message))) {
@@ -37,17 +38,17 @@ export async function signIn(email: string, password: string): Promise<ActionRes
 }
 
 export const signInWithMagicLink = (email: string) =>
-  attempt(() => supabase.auth.signInWithOtp({ email, options: { emailRedirectTo: callbackUrl(), shouldCreateUser: true } }), sk.errors.magicLinkFailed);
+  attempt(async () => (await loadSupabase()).supabase.auth.signInWithOtp({ email, options: { emailRedirectTo: callbackUrl(), shouldCreateUser: true } }), sk.errors.magicLinkFailed);
 
 export const resetPassword = (email: string, failure: string = sk.errors.forgotFailed) =>
-  attempt(() => supabase.auth.resetPasswordForEmail(email, { redirectTo: resetPasswordUrl() }), failure);
+  attempt(async () => (await loadSupabase()).supabase.auth.resetPasswordForEmail(email, { redirectTo: resetPasswordUrl() }), failure);
 
 export const updatePassword = (password: string) =>
-  attempt(() => supabase.auth.updateUser({ password }), sk.errors.passwordChangeFailed);
+  attempt(async () => (await loadSupabase()).supabase.auth.updateUser({ password }), sk.errors.passwordChangeFailed);
 
 export async function signOut(): Promise<ActionResult> {
   markSignOutIntended();
-  const result = await attempt(() => supabase.auth.signOut({ scope: 'global' }), sk.errors.signOutFailed);
+  const result = await attempt(async () => (await loadSupabase()).supabase.auth.signOut({ scope: 'global' }), sk.errors.signOutFailed);
   // The session stayed, so no SIGNED_OUT will come to consume the mark.
   if (result.error) consumeSignOutIntent();
   return result;
@@ -57,7 +58,7 @@ export async function signOut(): Promise<ActionResult> {
 export async function clearLocalSession(): Promise<void> {
   markSignOutIntended();
   try {
-    await supabase.auth.signOut({ scope: 'local' });
+    await (await loadSupabase()).supabase.auth.signOut({ scope: 'local' });
   } catch (err) {
     console.warn('auth: local sign-out', err);
   }
@@ -69,6 +70,7 @@ export async function clearLocalSession(): Promise<void> {
  */
 export async function registerByEmail(email: string): Promise<string | null> {
   try {
+    const { appEnv } = await loadSupabase();
     const res = await fetch(`${appEnv.supabaseUrl}/functions/v1/auth-link`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', apikey: appEnv.anonKey, Authorization: `Bearer ${appEnv.anonKey}` },

@@ -1,6 +1,7 @@
 // Tells the user when the browser had evicted the local database and the engine restored it from the
 // server (sync/background/restore.ts): what was re-queued and what could not be rebuilt.
-import { RESTORED_EVENT, type RestoreReport } from '../../sync/background/restore.ts';
+import type { RestoreReport } from '../../sync/background/restore.ts';
+import { RESTORED_EVENT } from '../../sync/background/tag.ts';
 import { toastSuccess } from '../lib/notify.ts';
 import { pwaText } from '../text/pwa.ts';
 

@@ -4,10 +4,13 @@ import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context.ts';
 import { Skeleton } from '../components/Skeleton.tsx';
 
+/** The placeholder's frame, shared with the signed-in chunk's loading placeholder (router.tsx). */
+export const SIGNED_IN_PLACEHOLDER = 'mx-auto w-full max-w-3xl pt-16';
+
 export function RequireAuth() {
   const { session, loading } = useAuth();
   const location = useLocation();
-  if (loading) return <Skeleton lines={6} className="mx-auto w-full max-w-3xl pt-16" />;
+  if (loading) return <Skeleton lines={6} className={SIGNED_IN_PLACEHOLDER} />;
   if (!session) return <Navigate to="/auth/login" replace state={{ from: location }} />;
   return <Outlet />;
 }

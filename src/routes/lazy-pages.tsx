@@ -1,10 +1,10 @@
 // Every page that /app/chats does not need to paint, each in its own chunk: the chat screen (with
 // micromark, the lightbox and the composer), specialists, settings, the auth pages and the demo.
-// The chat list and the archive stay in the entry chunk so the list paints from IndexedDB without
-// another round trip. `preloadUserPages` fetches the user-area chunks once the browser is idle, so
+// The chat list and the archive travel with the signed-in layout (signed-in-loader.tsx), which the
+// entry starts fetching at once when a session is stored. `preloadUserPages` fetches the user-area chunks once the browser is idle, so
 // opening a chat right after the list appeared does not wait for the network (offline, the service
 // worker serves them from its precache either way).
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Skeleton } from '../components/Skeleton.tsx';
 
 type Loader = () => Promise<{ default: ComponentType }>;
@@ -25,9 +25,9 @@ export const ResetPasswordPage = lazy(() => import('../pages/auth/ResetPasswordP
 export const CallbackPage = lazy(() => import('../pages/auth/CallbackPage.tsx').then((m) => ({ default: m.CallbackPage })));
 
 /** A lazy page behind its own loading placeholder (the layout around it stays on screen). */
-export function page(Page: LazyExoticComponent<ComponentType>, lines = 5): ReactNode {
+export function page(Page: ComponentType, lines = 5, className?: string): ReactNode {
   return (
-    <Suspense fallback={<Skeleton lines={lines} />}>
+    <Suspense fallback={<Skeleton lines={lines} className={className ?? ''} />}>
       <Page />
     </Suspense>
   );

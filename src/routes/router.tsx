@@ -1,10 +1,10 @@
-// Every route of user-area.md section 2 and admin-area.md's route table. Only the chat list and the
-// archive are in the entry chunk; every other page is its own chunk (lazy-pages.tsx), and the admin
-// area (src/admin, one lazy subtree with its own lazy screens) sits behind the super-admin guard.
+// Every route of user-area.md section 2 and admin-area.md's route table. The entry chunk holds only
+// the route tree, the guards and the auth area's frame: the signed-in layout with the chat list and
+// the archive is one chunk (signed-in-loader.tsx), every other page is its own chunk
+// (lazy-pages.tsx), and the admin area (src/admin, one lazy subtree with its own lazy screens) sits
+// behind the super-admin guard.
 import { Navigate, useRoutes, type RouteObject } from 'react-router-dom';
 import { AuthArea } from '../pages/AuthArea.tsx';
-import { ArchivedPage } from '../pages/chats/ArchivedPage.tsx';
-import { ChatsPage } from '../pages/chats/ChatsPage.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import {
   AdminArea,
@@ -19,9 +19,9 @@ import {
   SettingsPage,
   SpecialistsPage,
 } from './lazy-pages.tsx';
-import { RequireAuth } from './RequireAuth.tsx';
+import { RequireAuth, SIGNED_IN_PLACEHOLDER } from './RequireAuth.tsx';
 import { RequireSuperAdmin } from './RequireSuperAdmin.tsx';
-import { SignedInArea } from './SignedInArea.tsx';
+import { ArchivedPage, ChatsPage, SignedInArea } from './signed-in-loader.tsx';
 
 export const routes: RouteObject[] = [
   { path: '/', element: <Navigate to="/app/chats" replace /> },
@@ -41,15 +41,16 @@ export const routes: RouteObject[] = [
     element: <RequireAuth />,
     children: [
       {
-        element: <SignedInArea />,
+        // The same placeholder as the sign-in guard's, so the screen does not jump while the chunk loads.
+        element: page(SignedInArea, 6, SIGNED_IN_PLACEHOLDER),
         children: [
           {
             path: '/app',
             children: [
               { index: true, element: <Navigate to="/app/chats" replace /> },
-              { path: 'chats', element: <ChatsPage /> },
+              { path: 'chats', element: page(ChatsPage) },
               { path: 'chats/:id', element: page(ChatPage) },
-              { path: 'archived', element: <ArchivedPage /> },
+              { path: 'archived', element: page(ArchivedPage) },
               { path: 'specialists', element: page(SpecialistsPage) },
               { path: 'settings', element: page(SettingsPage) },
               { path: '_demo/scroll', element: page(DemoScrollPage) },

@@ -12,6 +12,7 @@
 import type { SyncDb } from '../db/schema.ts';
 import type { JsonObject } from '../json.ts';
 import { writeOptimisticMessage } from '../commands/write-message.ts';
+import { RESTORED_EVENT } from './tag.ts';
 
 export interface KeyValueStore {
   getItem(key: string): string | null;
@@ -114,7 +115,7 @@ export async function requeueUnsent(db: SyncDb, store: KeyValueStore, userId: st
 }
 
 /** The page shows the notice; the engine only reports (a CustomEvent on the window by default). */
-export const RESTORED_EVENT = 'poradna:restored';
+export { RESTORED_EVENT };
 
 export function defaultRestoreReporter(): ((r: RestoreReport) => void) | null {
   const g = globalThis as { window?: { dispatchEvent(e: Event): boolean }; CustomEvent?: typeof CustomEvent };
