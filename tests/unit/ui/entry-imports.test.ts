@@ -1,0 +1,64 @@
+// The login's critical JavaScript (src/routes/README.md): what src/main.tsx reaches through static
+// imports is what the entry chunk holds. It must not reach supabase-js, Dexie, XState or the sync
+// engine; those load as their own chunks (auth/lazy-supabase.ts, routes/signed-in-loader.tsx).
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+/** Static value imports and re-exports of a module (type-only imports and import() are not followed). */
+export function staticSpecifiers(source: string): string[] {
+  const out: string[] = [];
+  const re = /^\s*(?:import|export)\s+(?!type\b)([^;]*?)\s*from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
+  for (const m of source.matchAll(re)) {
+    const spec = m[2] ?? m[3];
+    if (spec) out.push(spec);
+  }
+  return out;
+}
+
+function reach(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const stack = [entry];
+  while (stack.length > 0) {
+    const file = stack.pop()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    for (const spec of staticSpecifiers(readFileSync(file, 'utf8'))) {
+      if (spec.startsWith('.')) {
+        if (!/\.(ts|tsx)$/.test(spec)) continue; // css
+        stack.push(resolve(dirname(file), spec));
+      } else {
+        packages.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+      }
+    }
+  }
+  return { files, packages };
+}
+
+describe('entry chunk', () => {
+  const { files, packages } = reach(resolve(ROOT, 'src/main.tsx'));
+  const rel = [...files].map((f) => f.slice(ROOT.length + 1));
+
+  it('reads static imports, not type imports or dynamic ones', () => {
+    const src = "import type { A } from 'x';\nimport { b } from './b.ts';\nexport { c } from \"c\";\nconst d = () => import('./d.ts');\nimport './e.css';";
+    expect(staticSpecifiers(src)).toEqual(['./b.ts', 'c', './e.css']);
+  });
+
+  it('holds React and the router, not supabase-js, Dexie or XState', () => {
+    expect(packages).toContain('react-dom');
+    expect(packages).toContain('react-router-dom');
+    for (const heavy of ['@supabase/supabase-js', '@supabase/auth-js', '@supabase/realtime-js', 'dexie', 'dexie-react-hooks', 'xstate']) {
+      expect(packages, heavy).not.toContain(heavy);
+    }
+  });
+
+  it('does not reach the supabase client, the sync engine or the signed-in area', () => {
+    expect(rel).toContain('src/routes/router.tsx');
+    for (const lazy of ['src/supabase.ts', 'sync/engine.ts', 'src/data/SyncProvider.tsx', 'src/routes/SignedInArea.tsx', 'src/pages/chats/ChatsPage.tsx']) {
+      expect(rel, lazy).not.toContain(lazy);
+    }
+  });
+});
