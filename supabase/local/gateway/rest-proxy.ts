@@ -13,11 +13,17 @@ import type { Context } from 'hono';
 const HOP = ['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length'];
 const UNAVAILABLE = { code: 'PGRST000', message: 'Database API is not available', details: null, hint: 'retry later' };
 
-// Tells @hono/node-server that the response was written to the socket already. Made per request, not
-// the library's shared RESPONSE_ALREADY_SENT: that one is built before the adapter swaps in its own
-// Response class, and Hono's header merge (the CORS middleware touched c.res) then turns it into a
-// response the adapter writes again (ERR_HTTP_HEADERS_SENT).
-const alreadySent = () => new Response(null, { headers: { 'x-hono-already-sent': 'true' } });
+// Tells @hono/node-server that the response was written to the socket already. The adapter honours
+// the x-hono-already-sent header only for a response without its fast-path cache; one with the cache
+// (its own Response class with a null body, which is what `new Response` makes once it replaced the
+// global, and what Hono's header merge makes of the library's shared RESPONSE_ALREADY_SENT) is written
+// again: ERR_HTTP_HEADERS_SENT logged per request. Reading .body drops the cache, so the marker is
+// honoured whether or not a middleware touched c.res (tests/server/gateway-double-write.test.ts).
+const alreadySent = () => {
+  const res = new Response(null, { headers: { 'x-hono-already-sent': 'true' } });
+  void res.body;
+  return res;
+};
 
 // One pool of sockets to PostgREST for the whole process; PostgREST queues requests beyond its own
 // database pool, so the socket count only needs to cover the concurrent clients.
