@@ -4,7 +4,7 @@
 // from queries per message: an initial sync brings thousands. Inside the caller's transaction.
 import type { SyncDb } from './db/schema.ts';
 import { planRemoteMessage } from './dedup.ts';
-import type { LocalMessage } from './local-types.ts';
+import type { LocalMessage, StoredMessages } from './local-types.ts';
 import { messageKeyOf } from './merge/message.ts';
 import type { RemoteMessage } from './remote-types.ts';
 
@@ -13,6 +13,8 @@ export interface MessagesApplied {
   touched: Set<string>;
   /** Conversations that got a specialist message. */
   specialistReplies: string[];
+  /** The rows written and the keys deleted (what the engine publishes once the transaction commits). */
+  stored: StoredMessages;
 }
 
 function byExternalId(rows: LocalMessage[]): Map<string, LocalMessage[]> {
@@ -28,7 +30,7 @@ function byExternalId(rows: LocalMessage[]): Map<string, LocalMessage[]> {
 export async function applyRemoteMessages(db: SyncDb, remote: RemoteMessage[], userId: string): Promise<MessagesApplied> {
   const touched = new Set<string>();
   const specialistReplies: string[] = [];
-  if (remote.length === 0) return { touched, specialistReplies };
+  if (remote.length === 0) return { touched, specialistReplies, stored: { put: [], removed: [] } };
   const keys = remote.map(messageKeyOf);
   const stored = new Map<string, LocalMessage>();
   const removed = new Set<string>();
@@ -37,15 +39,24 @@ export async function applyRemoteMessages(db: SyncDb, remote: RemoteMessage[], u
   const extIds = remote.map((r) => r.chatwoot_message_id).filter((x): x is string => x !== null);
   const external = byExternalId(extIds.length ? await db.messages.where('chatwootMessageId').anyOf(extIds).toArray() : []);
 
+  // R3.4 candidates, read once per conversation and batch (a page may hold many such rows of one chat).
+  const copies = new Map<string, LocalMessage[]>();
+  const copiesIn = async (conversationId: string): Promise<LocalMessage[]> => {
+    let list = copies.get(conversationId);
+    if (!list) {
+      list = await db.messages.where('conversationId').equals(conversationId).filter((m) => m.origin === 'optimistic' && m.state === 'sent').toArray();
+      copies.set(conversationId, list);
+    }
+    return list;
+  };
+
   for (const [i, r] of remote.entries()) {
     const key = keys[i]!;
     const byKey = stored.get(key);
     const byExternalId = r.chatwoot_message_id ? (external.get(r.chatwoot_message_id) ?? []).filter((m) => m.key !== key && !removed.has(m.key)) : [];
     // Copies that could match by text (R3.4) exist only for our own messages without correlation id.
     const lookForCopies = !byKey && !r.client_correlation_id && r.direction === 'user' && r.sender_user_id === userId;
-    const confirmedCopies = lookForCopies
-      ? await db.messages.where('conversationId').equals(r.conversation_id).filter((m) => m.origin === 'optimistic' && m.state === 'sent' && !removed.has(m.key)).toArray()
-      : [];
+    const confirmedCopies = lookForCopies ? (await copiesIn(r.conversation_id)).filter((m) => !removed.has(m.key)) : [];
     const plan = planRemoteMessage(r, { byKey, byExternalId, confirmedCopies }, userId);
     for (const k of plan.remove) {
       stored.delete(k);
@@ -62,7 +73,8 @@ export async function applyRemoteMessages(db: SyncDb, remote: RemoteMessage[], u
     if (r.direction === 'specialist') specialistReplies.push(r.conversation_id);
   }
   // One bulk write each: the plan above already saw every earlier row of the batch.
-  if (removed.size) await db.messages.bulkDelete([...removed]);
-  if (puts.size) await db.messages.bulkPut([...puts.values()]);
-  return { touched, specialistReplies };
+  const written: StoredMessages = { put: [...puts.values()], removed: [...removed] };
+  if (written.removed.length) await db.messages.bulkDelete(written.removed);
+  if (written.put.length) await db.messages.bulkPut(written.put);
+  return { touched, specialistReplies, stored: written };
 }

@@ -5,7 +5,7 @@ import { OPTIMISTIC_KEEP_MS } from './constants.ts';
 import type { SyncDb } from './db/schema.ts';
 import { applyRemoteMessages } from './apply-messages.ts';
 import { expiredCopies } from './dedup.ts';
-import type { FeedMeta } from './local-types.ts';
+import type { FeedMeta, LocalConversation, LocalSpecialist, StoredMessages } from './local-types.ts';
 import { mergeConversation } from './merge/conversation.ts';
 import { mergeReadCursor } from './merge/read-cursor.ts';
 import { summaryOfLocal } from './merge/specialist.ts';
@@ -31,6 +31,8 @@ export interface ApplyResult {
   changed: boolean;
   /** Conversations that got a specialist message (clears their typing indicator, R7.5). */
   specialistReplies: string[];
+  /** Messages written and deleted by the merge of `changes.messages` (not by conversation deletions). */
+  stored: StoredMessages;
 }
 
 export function initialFeed(accountId: string | null): FeedMeta {
@@ -74,15 +76,26 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
     const touched = new Set<string>();
     const specialistReplies: string[] = [];
     let changed = false;
-    for (const r of changes.conversations ?? []) {
-      if (!mine(r.account_id)) continue;
-      const local = await db.conversations.get(r.id);
-      const known = r.specialist_id ? await db.specialists.get(r.specialist_id) : undefined;
-      const merged = mergeConversation(r, local, known ? summaryOfLocal(known) : null);
-      if (!merged) continue;
-      await db.conversations.put(merged);
-      touched.add(r.id);
-      changed = true;
+    // Conversations: the stored rows and the known specialists in one bulkGet each, one bulkPut.
+    const remoteConversations = (changes.conversations ?? []).filter((r) => mine(r.account_id));
+    if (remoteConversations.length) {
+      const locals = new Map<string, LocalConversation>();
+      for (const c of await db.conversations.bulkGet(remoteConversations.map((r) => r.id))) if (c) locals.set(c.id, c);
+      const specialistIds = [...new Set(remoteConversations.map((r) => r.specialist_id).filter((x): x is string => !!x))];
+      const known = new Map<string, LocalSpecialist>();
+      for (const s of specialistIds.length ? await db.specialists.bulkGet(specialistIds) : []) if (s) known.set(s.id, s);
+      const puts = new Map<string, LocalConversation>();
+      // In feed order: a later version of the same conversation in this batch merges onto the earlier.
+      for (const r of remoteConversations) {
+        const sp = r.specialist_id ? known.get(r.specialist_id) : undefined;
+        const merged = mergeConversation(r, locals.get(r.id), sp ? summaryOfLocal(sp) : null);
+        if (!merged) continue;
+        locals.set(r.id, merged);
+        puts.set(r.id, merged);
+        touched.add(r.id);
+        changed = true;
+      }
+      if (puts.size) await db.conversations.bulkPut([...puts.values()]);
     }
     const applied = await applyRemoteMessages(db, (changes.messages ?? []).filter((r) => mine(r.account_id)), userId);
     for (const id of applied.touched) touched.add(id);
@@ -111,7 +124,7 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
       else if (move.changeSeq > cursor + 1) gap = true;
     }
     if (cursor !== feed.cursor || move.kind === 'page') await db.meta.put({ ...feed, cursor });
-    return { gap, cursor, changed, specialistReplies };
+    return { gap, cursor, changed, specialistReplies, stored: applied.stored };
   });
 }
 

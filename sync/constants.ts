@@ -71,7 +71,7 @@ export const SPEC_TIMINGS: Readonly<Timings> = Object.freeze({
   retryMaxMs: 30_000,
 });
 
-/** Rows per sync_pull page (the RPC's default). */
-export const PULL_PAGE_LIMIT = 500;
+/** Rows per sync_pull page: the RPC's maximum (its default is 500); fewer round trips in an initial sync. */
+export const PULL_PAGE_LIMIT = 1000;
 /** The fixed assistant specialist of the request-specialist flow. */
 export const ASSISTANT_SPECIALIST_ID = '00000000-0000-4000-8000-000000000001';

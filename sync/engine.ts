@@ -4,6 +4,7 @@ import { createActor, type Actor } from 'xstate';
 import { readFeed, sweepExpiredCopies } from './apply.ts';
 import { scopeToAccount } from './account-scope.ts';
 import type { SyncCommands } from './commands/api.ts';
+import type { StoredMessages } from './local-types.ts';
 import { archive, unarchive } from './commands/archive.ts';
 import type { CommandContext } from './commands/context.ts';
 import { markRead } from './commands/mark-read.ts';
@@ -46,6 +47,14 @@ export interface SyncEngine {
   syncNow(): void;
   /** Tests: resolves once no pull, push or event work is running in this engine. */
   settled(): Promise<void>;
+  /**
+   * R6.5: messages a realtime or Chatwoot event stored, published right after the write committed
+   * (in the syncing tab), so an open chat can show them without waiting for its live query's re-read.
+   * `generation` counts the publications; see storedGeneration.
+   */
+  subscribeStored(fn: (stored: StoredMessages, generation: number) => void): () => void;
+  /** Publications so far: a read started when this was n reflects every publication up to n. */
+  storedGeneration(): number;
 }
 
 const REFERENCE_MAX_AGE_MS = 5 * 60_000;
@@ -81,6 +90,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let stopped = false;
   let restoreReport: RestoreReport | null = null;
   let mirrorChain: Promise<void> = Promise.resolve();
+  const storedListeners = new Set<(stored: StoredMessages, generation: number) => void>();
+  let storedGeneration = 0;
+  /** After the commit (the event's transaction has resolved): R6.5. */
+  const publishStored = (stored: StoredMessages | undefined) => {
+    if (!stored || (stored.put.length === 0 && stored.removed.length === 0)) return;
+    storedGeneration++;
+    for (const fn of storedListeners) fn(stored, storedGeneration);
+  };
 
   const track = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
@@ -149,7 +166,13 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     createLink: o.realtime ? () => (accountId === null ? downTransport('account not known yet') : o.realtime!(accountId)) : null,
     createPolling: () => createPollingTransport(clock, timings, deps.activity),
     auxTransports: o.auxiliary,
-    onEvent: (e) => track(handleTransportEvent(db, userId, e, now())),
+    onEvent: (e) =>
+      track(
+        handleTransportEvent(db, userId, e, now()).then((outcome) => {
+          publishStored(outcome.stored);
+          return outcome;
+        }),
+      ),
     onTick: (t) => {
       void track(
         (async () => {
@@ -281,5 +304,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     async settled() {
       while (inFlight.size) await Promise.allSettled([...inFlight]);
     },
+    subscribeStored(fn) {
+      storedListeners.add(fn);
+      return () => void storedListeners.delete(fn);
+    },
+    storedGeneration: () => storedGeneration,
   };
 }

@@ -6,6 +6,7 @@ import type { SyncDb } from './db/schema.ts';
 import { planExternalMessage } from './external.ts';
 import { correlationKey } from './merge/message.ts';
 import { parseConversation, parseMessage, parseReadCursor } from './parse-remote.ts';
+import type { StoredMessages } from './local-types.ts';
 import type { RemoteTable } from './remote-types.ts';
 import { refreshSummaries } from './summary-store.ts';
 import type { ExternalMessage, TransportEvent } from './transports/transport.ts';
@@ -14,6 +15,8 @@ export interface EventOutcome {
   needPull: boolean;
   changed: boolean;
   specialistReplies: string[];
+  /** Messages the event stored (committed when the outcome resolves). */
+  stored?: StoredMessages;
 }
 
 const NOTHING: EventOutcome = { needPull: false, changed: false, specialistReplies: [] };
@@ -33,7 +36,7 @@ function rowChanges(table: RemoteTable, record: unknown): { changes: Parameters<
 }
 
 function outcome(r: ApplyResult): EventOutcome {
-  return { needPull: r.gap, changed: r.changed, specialistReplies: r.specialistReplies };
+  return { needPull: r.gap, changed: r.changed, specialistReplies: r.specialistReplies, stored: r.stored };
 }
 
 async function onRow(db: SyncDb, userId: string, e: Extract<TransportEvent, { kind: 'row' }>): Promise<EventOutcome> {
@@ -62,7 +65,7 @@ async function onExternal(db: SyncDb, ext: ExternalMessage, now: number): Promis
     await db.messages.put(row);
     if (row.direction === 'specialist') await db.typing.delete(conversation.id);
     await refreshSummaries(db, [conversation.id]);
-    return { needPull: true, changed: true, specialistReplies: row.direction === 'specialist' ? [conversation.id] : [] };
+    return { needPull: true, changed: true, specialistReplies: row.direction === 'specialist' ? [conversation.id] : [], stored: { put: [row], removed: [] } };
   });
 }
 

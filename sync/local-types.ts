@@ -37,6 +37,12 @@ export interface LocalMessage {
   confirmedAt: number | null;
 }
 
+/** Messages one committed write stored and deleted (the engine's subscribeStored, R6.5). */
+export interface StoredMessages {
+  put: LocalMessage[];
+  removed: string[];
+}
+
 export interface LocalSpecialistSummary {
   id: string;
   name: string;

@@ -6,6 +6,7 @@ import { PULL_PAGE_LIMIT } from './constants.ts';
 import type { SyncDb } from './db/schema.ts';
 import { mergeSpecialists } from './merge/specialist.ts';
 import { ServerError, type ServerApi } from './server/api.ts';
+import type { RemotePullPage } from './remote-types.ts';
 
 export interface PullResult {
   pages: number;
@@ -18,16 +19,24 @@ export async function pullFeed(db: SyncDb, server: ServerApi, userId: string, no
   let pages = 0;
   let changed = false;
   let cursor = (await readFeed(db)).cursor;
+  // The next page is requested as soon as this one has arrived and is applied while it travels: the
+  // server's page cursor is known before the apply, and the apply of page n still lands before page
+  // n+1's (a failed request surfaces only after the page before it is stored, R5.1).
+  let next: Promise<RemotePullPage> = server.pull(cursor, limit);
   for (;;) {
-    const page = await server.pull(cursor, limit);
+    const page = await next;
     pages++;
     if (page.account_change_seq < cursor) {
       // R5.7: the server's counter is behind our cursor: the database was reset or replaced. Start over.
       await resetFeed(db);
       cursor = 0;
       changed = true;
+      next = server.pull(cursor, limit);
       continue;
     }
+    const prefetch = page.has_more && page.cursor > cursor ? server.pull(page.cursor, limit) : null;
+    // Kept from being reported as unhandled while the page is applied; awaited below.
+    prefetch?.catch(() => undefined);
     const r = await applyRemoteChanges(
       db,
       { conversations: page.conversations, messages: page.messages, readCursors: page.read_cursors, deleted: page.deleted },
@@ -37,8 +46,14 @@ export async function pullFeed(db: SyncDb, server: ServerApi, userId: string, no
     changed ||= r.changed;
     // A page that does not move the cursor but promises more would loop for ever.
     if (page.has_more && r.cursor <= cursor) throw new ServerError('permanent', 'sync_pull did not advance its cursor', null);
+    if (!page.has_more) {
+      cursor = r.cursor;
+      break;
+    }
+    // The prefetch asked from the page's cursor; the stored cursor can only be ahead of it if a
+    // realtime row moved it meanwhile (R5.3), and rows between are harmless to apply twice (R2.1).
+    next = prefetch ?? server.pull(r.cursor, limit);
     cursor = r.cursor;
-    if (!page.has_more) break;
   }
   const feed = await readFeed(db);
   await db.meta.put({ ...feed, pulledAt: now() });

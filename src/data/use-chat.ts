@@ -1,9 +1,10 @@
 // What the chat screen reads and how it sends: from IndexedDB through the sync engine, or in the
 // online-only baseline build from the server (online-only/). The choice is a build-time constant.
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { conversation as conversationQuery, messages as messagesQuery } from '../../sync/queries.ts';
 import type { LocalConversation, LocalMessage } from '../../sync/local-types.ts';
 import { orderKeyOf } from '../../sync/ordering.ts';
+import { overlayRecent, type Recent } from '../../sync/recent.ts';
 import { timestampFromMs } from '../../sync/timestamps.ts';
 import { ONLINE_ONLY } from './online-only/flag.ts';
 import { useOnlineChat } from './online-only/use-online-chat.ts';
@@ -48,7 +49,35 @@ function pendingBubble(conversationId: string, key: string, text: string): Local
 function useLocalChat(conversationId: string): ChatData {
   const engine = useSyncEngine();
   const conversation = useSyncQuery((db) => conversationQuery(db, conversationId), [conversationId])?.value;
-  const live = useSyncQuery((db) => messagesQuery(db, conversationId), [conversationId])?.value;
+  const read = useSyncQuery(
+    async (db) => {
+      // Taken before the read starts: every publication up to this one is in what it returns.
+      const generation = engine?.storedGeneration() ?? 0;
+      return { generation, rows: await messagesQuery(db, conversationId) };
+    },
+    [conversationId],
+  )?.value;
+  const [recent, setRecent] = useState<ReadonlyMap<string, Recent>>(() => new Map());
+  const readGeneration = useRef(0);
+  useEffect(() => {
+    readGeneration.current = read?.generation ?? 0;
+  }, [read]);
+  useEffect(() => {
+    if (!engine) return;
+    return engine.subscribeStored((stored, generation) => {
+      const rows = stored.put.filter((m) => m.conversationId === conversationId);
+      if (rows.length === 0 && stored.removed.length === 0) return;
+      setRecent((prev) => {
+        const next = new Map<string, Recent>();
+        // Publications the latest answered read already covers are forgotten here.
+        for (const [k, r] of prev) if (r.generation > readGeneration.current) next.set(k, r);
+        for (const k of stored.removed) next.set(k, { row: null, generation });
+        for (const m of rows) next.set(m.key, { row: m, generation });
+        return next;
+      });
+    });
+  }, [engine, conversationId]);
+  const live = useMemo(() => (read ? overlayRecent(read.rows, read.generation, recent, conversationId) : undefined), [read, recent, conversationId]);
   // The own bubble paints in the frame after Enter (bench row 3): the send's IndexedDB write and the
   // re-read of the whole conversation take longer than a frame. Each pending bubble goes when the
   // stored copy (its key, known once the write returns) is in the live list; a refused or failed
