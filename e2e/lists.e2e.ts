@@ -18,8 +18,14 @@ async function signIn(page: Page, email: string): Promise<void> {
 const rows = (page: Page) => page.getByTestId('conversation-row');
 const row = (page: Page, name: string) => rows(page).filter({ hasText: name });
 
+/** Scrolls a row to the middle of the list so no header or bottom bar covers it (earlier journeys reorder the list). */
+async function centre(target: Locator): Promise<void> {
+  await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+}
+
 /** Drags a row left by `dx` px with the mouse (SwipeableRow: more than 50 px reveals the action). */
 async function dragLeft(page: Page, target: Locator, dx: number): Promise<void> {
+  await centre(target);
   const box = await target.boundingBox();
   if (!box) throw new Error('row not visible');
   const y = box.y + box.height / 2;
@@ -107,6 +113,7 @@ test('archived list search without a match, and the specialists screen', async (
 
 /** Swipes a row left by `dx` px with real touch events (CDP), as a finger on a phone would. */
 async function touchSwipeLeft(page: Page, target: Locator, dx: number): Promise<void> {
+  await centre(target);
   const box = await target.boundingBox();
   if (!box) throw new Error('row not visible');
   const y = Math.round(box.y + box.height / 2);
