@@ -3,17 +3,64 @@
 // relative URLs and http, https, irc, ircs, mailto and xmpp (allowDangerousProtocol false; any other
 // address becomes href=""), exactly the protocols of user-area.md. Because raw HTML is escaped,
 // every `<a href="` in the output was written by micromark, so adding target/rel to it is safe.
-import { micromark } from 'micromark';
+//
+// Cost: micromark with GFM takes about a millisecond per short message, which a chat scrolled
+// through thousands of messages pays for every bubble it mounts (bench row 7). So:
+// - plain prose (one line, letters first, no character that any markdown or GFM construct starts
+//   with) skips the parser: its HTML is the paragraph micromark would write, byte for byte (the
+//   unit tests compare the two on generated texts);
+// - every other result is kept in a bounded cache keyed by the text (the output depends on the
+//   text alone).
+import { micromark, type Options } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 
 export const LINK_PROTOCOLS = ['http', 'https', 'irc', 'ircs', 'mailto', 'xmpp'] as const;
 
-export function renderMarkdown(text: string): string {
-  const html = micromark(text, {
-    allowDangerousHtml: false,
-    allowDangerousProtocol: false,
-    extensions: [gfm()],
-    htmlExtensions: [gfmHtml()],
-  });
+const OPTIONS: Options = {
+  allowDangerousHtml: false,
+  allowDangerousProtocol: false,
+  extensions: [gfm()],
+  htmlExtensions: [gfmHtml()],
+};
+
+/**
+ * Plain prose: starts with a letter, has no line break, tab, trailing space or character outside
+ * letters, marks, digits, spaces and , . ; : ? ! ' " ( ) % / - and holds neither `www.` nor `:/`
+ * (GFM autolink literals). None of these characters starts a markdown construct there: list and
+ * heading markers need them first on a line, code/emphasis/links/HTML/entities/escapes use
+ * characters outside the set, and emails need '@'.
+ */
+const PLAIN = /^\p{L}[\p{L}\p{M}\p{N} ,.;:?!'"()%/-]*$/u;
+const AUTOLINK_HINT = /www\.|:\//i;
+
+export function isPlainProse(text: string): boolean {
+  return PLAIN.test(text) && !text.endsWith(' ') && !AUTOLINK_HINT.test(text);
+}
+
+function parse(text: string): string {
+  if (isPlainProse(text)) return `<p>${text.replaceAll('"', '&quot;')}</p>`;
+  const html = micromark(text, OPTIONS);
   return html.replaceAll('<a href="', '<a target="_blank" rel="noopener noreferrer" href="');
+}
+
+/** Most recently used results, oldest first (a Map keeps insertion order). */
+const cache = new Map<string, string>();
+export const MARKDOWN_CACHE_SIZE = 1000;
+
+export function renderMarkdown(text: string): string {
+  const hit = cache.get(text);
+  if (hit !== undefined) {
+    cache.delete(text);
+    cache.set(text, hit);
+    return hit;
+  }
+  const html = parse(text);
+  cache.set(text, html);
+  if (cache.size > MARKDOWN_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return html;
+}
+
+/** The parser's own answer, never the fast path or the cache (tests compare against it). */
+export function renderMarkdownUncached(text: string): string {
+  return micromark(text, OPTIONS).replaceAll('<a href="', '<a target="_blank" rel="noopener noreferrer" href="');
 }

@@ -1,5 +1,8 @@
 // One message: own on the right, others on the left, at most 70 % wide; sending copies at 70 %
 // opacity; failed ones with their error and a retry; text through Markdown (links in a new tab).
+// Memoised on what it shows: the live query answers new objects for unchanged rows, and the virtual
+// list re-renders every mounted row whenever a row is measured or the list changes.
+import { memo } from 'react';
 import type { LocalMessage } from '../../../sync/local-types.ts';
 import { Markdown } from '../../components/Markdown.tsx';
 import { sk } from '../../text/sk.ts';
@@ -14,7 +17,19 @@ interface MessageBubbleProps {
   onRetry: (key: string) => void;
 }
 
-export function MessageBubble({ message: m, onRetry }: MessageBubbleProps) {
+/** The fields a bubble shows or acts on (the card's activation uses serverId). */
+const SHOWN = ['key', 'text', 'type', 'direction', 'createdAt', 'state', 'error', 'serverId'] as const satisfies readonly (keyof LocalMessage)[];
+
+/** Whether two copies of a message render the same bubble (payloads compared by content). */
+export function sameBubble(a: LocalMessage, b: LocalMessage): boolean {
+  if (a === b) return true;
+  for (const f of SHOWN) if (a[f] !== b[f]) return false;
+  return a.payload === b.payload || JSON.stringify(a.payload) === JSON.stringify(b.payload);
+}
+
+export const MessageBubble = memo(Bubble, (prev, next) => prev.onRetry === next.onRetry && sameBubble(prev.message, next.message));
+
+function Bubble({ message: m, onRetry }: MessageBubbleProps) {
   const kind = messageKind(m);
   if (kind === 'system') return <SystemNotice message={m} />;
   const own = isOwn(m);

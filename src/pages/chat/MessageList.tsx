@@ -2,14 +2,20 @@
 // a bounded DOM. It opens at the newest message and sticks to the bottom while the reader is there
 // (new messages, images that load); a message the user sends always scrolls into view.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { LocalMessage } from '../../../sync/local-types.ts';
 import { markAfterPaint } from '../../data/perf-marks.ts';
 import { sk } from '../../text/sk.ts';
+import { estimateRowPx } from './estimate-row.ts';
 import { MessageBubble } from './MessageBubble.tsx';
 
-const ESTIMATED_MESSAGE_PX = 72;
 const BOTTOM_SLACK_PX = 80;
+/**
+ * Rows rendered beyond each edge of the viewport. Every mounted row costs a render, a layout and a
+ * ResizeObserver measurement, and a fast scroll replaces them all each frame, so keep it small.
+ */
+const OVERSCAN = 3;
+const FALLBACK_WIDTH_PX = 360;
 
 interface MessageListProps {
   messages: LocalMessage[];
@@ -22,12 +28,40 @@ export function MessageList({ messages, onRetry, footer }: MessageListProps) {
   const atBottom = useRef(true);
   const count = messages.length;
   const last = messages[count - 1];
+  // Stable per list: a new getItemKey makes the virtualizer recompute every row's offset.
+  const getItemKey = useCallback((i: number) => messages[i]?.key ?? i, [messages]);
+  // Estimates close to the measured height keep the scrollbar honest and the corrections small.
+  // The virtualizer asks for every unmeasured row each time a measurement lands, so each row's guess
+  // is computed once per width and kept by key (a message's text does not change under its key).
+  const widthPx = useRef(FALLBACK_WIDTH_PX);
+  const estimates = useRef<{ widthPx: number; byKey: Map<string, number> }>({ widthPx: FALLBACK_WIDTH_PX, byKey: new Map() });
+  const estimateSize = useCallback(
+    (i: number) => {
+      const m = messages[i];
+      if (!m) return estimateRowPx(m, widthPx.current);
+      let cache = estimates.current;
+      if (cache.widthPx !== widthPx.current) cache = estimates.current = { widthPx: widthPx.current, byKey: new Map() };
+      let px = cache.byKey.get(m.key);
+      if (px === undefined) cache.byKey.set(m.key, (px = estimateRowPx(m, cache.widthPx)));
+      return px;
+    },
+    [messages],
+  );
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry && entry.contentRect.width > 0) widthPx.current = entry.contentRect.width;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ESTIMATED_MESSAGE_PX,
-    overscan: 10,
-    getItemKey: (i) => messages[i]?.key ?? i,
+    estimateSize,
+    overscan: OVERSCAN,
+    getItemKey,
   });
   const total = virtualizer.getTotalSize();
   const lastRendered = virtualizer.getVirtualItems().some((item) => item.index === count - 1);
