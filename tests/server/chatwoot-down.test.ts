@@ -1,6 +1,6 @@
 // Chatwoot down (a closed port): a member's send into a Chatwoot-carried conversation is answered 5xx
 // (transient, so the sync outbox retries it, sync/SPEC.md R6.4); once Chatwoot is back the same send
-// (same correlation id) is stored once and reaches Chatwoot once. (Chatwoot slow is not covered yet.)
+// (same correlation id) is stored once and reaches Chatwoot once. Chatwoot slow: chatwoot-slow.test.ts.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../supabase/local/free-port.ts';

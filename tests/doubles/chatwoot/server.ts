@@ -96,6 +96,10 @@ export interface ChatwootDouble {
   resolve(conversationDisplayId: number, opts?: { agentId?: number }): void;
   setStatus(conversationDisplayId: number, status: ConversationStatus, opts?: { agentId?: number }): void;
   assign(conversationDisplayId: number, agentId: number | null, opts?: { agentId?: number }): void;
+  /** Chatwoot answering slowly: requests matching `match` (all by default) are handled at once
+   *  (messages are created, webhooks and socket events go out) but their reply is held back `ms`
+   *  milliseconds, as a loaded Chatwoot would. 0 turns it off. */
+  setReplyDelay(ms: number, match?: (method: string, path: string) => boolean): void;
   /** Resolves when all webhook deliveries started so far have completed. */
   webhooksIdle(): Promise<void>;
   /** Sends Rails' disconnect frame to every socket and closes them. */
@@ -126,10 +130,13 @@ export async function startChatwootDouble(opts: ChatwootDoubleOptions = {}): Pro
   // Payloads are frozen at emit time by both sinks; delivery happens later (setImmediate / fetch).
   const actions = new ChatwootActions(store, { emit: (ev) => (cable.dispatch(ev), webhooks.dispatch(ev)) });
   const requests: LoggedRequest[] = [];
+  let replyDelay: { ms: number; match: (method: string, path: string) => boolean } | null = null;
 
   const app = new Hono();
   app.use('*', async (c, next) => {
     await next();
+    const delay = replyDelay;
+    if (delay && delay.match(c.req.method, c.req.path)) await new Promise((r) => setTimeout(r, delay.ms));
     const text = await c.req.text().catch(() => '');
     let body: unknown = null;
     if (text !== '') {
@@ -178,6 +185,9 @@ export async function startChatwootDouble(opts: ChatwootDoubleOptions = {}): Pro
     actions,
     requests,
     webhookDeliveries: webhooks.deliveries,
+    setReplyDelay(ms, match = () => true) {
+      replyDelay = ms > 0 ? { ms, match } : null;
+    },
     addWebhook: (url, events, secret) => store.addWebhook(accountId, url, events, secret ?? null),
     setInboxWebhook(inboxId, url, secret) {
       const inbox = store.inboxes.get(inboxId);
