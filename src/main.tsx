@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { AuthProvider } from './auth/AuthProvider.tsx';
-import { lazyAuthClient, loadSupabase } from './auth/lazy-supabase.ts';
+import { deferAuthClientUntilIdle, lazyAuthClient, loadSupabase } from './auth/lazy-supabase.ts';
 import { hasStoredSession } from './auth/stored-session.ts';
 import { AppToaster } from './components/AppToaster.tsx';
 import { toastError, toastSuccess } from './lib/notify.ts';
@@ -15,14 +15,25 @@ import { pwaText } from './text/pwa.ts';
 import { sk } from './text/sk.ts';
 import './index.css';
 
+/** Pages that paint without knowing the session (the callback and reset pages need it at once). */
+const SIGN_IN_PAGES = new Set(['/auth/login', '/auth/register', '/auth/forgot-password']);
+
 // A visible build marker so an update can be told apart from the version it replaces.
 document.documentElement.dataset['build'] = String(import.meta.env.VITE_BUILD_ID ?? 'dev');
 
-// The entry holds React, the router, the toasts and the route tree only. supabase-js is fetched at
-// once (the session decides every route); with a stored session the signed-in chunk (layout, sync
-// engine, chat list) is fetched in parallel rather than after the session check.
-void loadSupabase().catch(() => undefined);
-if (hasStoredSession()) void loadSignedIn().catch(() => undefined);
+// The entry holds React, the router, the toasts and the route tree only. With a stored session,
+// supabase-js and the signed-in chunk (layout, sync engine, chat list) are fetched at once and in
+// parallel rather than one after the other. A first visit to the sign-in pages paints the form first
+// and fetches supabase-js when idle (its actions load it at once if used sooner); any other address
+// needs the session check to decide, so it fetches supabase-js at once.
+if (hasStoredSession()) {
+  void loadSupabase().catch(() => undefined);
+  void loadSignedIn().catch(() => undefined);
+} else if (SIGN_IN_PAGES.has(window.location.pathname)) {
+  deferAuthClientUntilIdle();
+} else {
+  void loadSupabase().catch(() => undefined);
+}
 
 const announceLostSession = () => toastError(sk.auth.sessionExpired);
 
