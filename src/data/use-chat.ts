@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { conversation as conversationQuery, messages as messagesQuery } from '../../sync/queries.ts';
 import type { LocalConversation, LocalMessage } from '../../sync/local-types.ts';
+import { correlationKey } from '../../sync/merge/message.ts';
 import { orderKeyOf } from '../../sync/ordering.ts';
 import { overlayRecent, type Recent } from '../../sync/recent.ts';
 import { timestampFromMs } from '../../sync/timestamps.ts';
@@ -79,22 +80,25 @@ function useLocalChat(conversationId: string): ChatData {
   }, [engine, conversationId]);
   const live = useMemo(() => (read ? overlayRecent(read.rows, read.generation, recent, conversationId) : undefined), [read, recent, conversationId]);
   // The own bubble paints in the frame after Enter (bench row 3): the send's IndexedDB write and the
-  // re-read of the whole conversation take longer than a frame. Each pending bubble goes when the
-  // stored copy (its key, known once the write returns) is in the live list; a refused or failed
-  // write drops it (the composer keeps the text, invariant 1).
-  const [pending, setPending] = useState<{ temp: string; stored: string | null; bubble: LocalMessage }[]>([]);
-  const seq = useRef(0);
+  // re-read of the whole conversation take longer than a frame. The bubble carries the key the stored
+  // copy will have (the correlation id is chosen here), so it is shown only while no row with that key
+  // is in the live list — never both, whichever of the write's return and the engine's publication
+  // comes first — and React keeps one element across the swap. A refused or failed write drops it (the
+  // composer keeps the text, invariant 1).
+  const [pending, setPending] = useState<LocalMessage[]>([]);
   const send = useCallback(
     async (text: string) => {
       if (!engine || text.trim() === '') return false;
-      const temp = `p:${++seq.current}`;
-      setPending((list) => [...list, { temp, stored: null, bubble: pendingBubble(conversationId, temp, text) }]);
+      const correlationId = globalThis.crypto.randomUUID();
+      const key = correlationKey(correlationId);
+      setPending((list) => [...list, pendingBubble(conversationId, key, text)]);
+      const forget = () => setPending((list) => list.filter((p) => p.key !== key));
       try {
-        const handle = await engine.commands.sendMessage({ conversationId, text });
-        setPending((list) => (handle ? list.map((p) => (p.temp === temp ? { ...p, stored: handle.key } : p)) : list.filter((p) => p.temp !== temp)));
+        const handle = await engine.commands.sendMessage({ conversationId, text, correlationId });
+        if (!handle) forget();
         return handle !== null;
       } catch (err) {
-        setPending((list) => list.filter((p) => p.temp !== temp));
+        forget();
         throw err;
       }
     },
@@ -102,9 +106,16 @@ function useLocalChat(conversationId: string): ChatData {
   );
   const messages = useMemo(() => {
     if (!live) return live;
+    if (pending.length === 0) return live;
     const keys = new Set(live.map((m) => m.key));
-    const shown = pending.filter((p) => p.stored === null || !keys.has(p.stored));
-    return shown.length === 0 ? live : [...live, ...shown.map((p) => p.bubble)];
+    const shown = pending.filter((p) => !keys.has(p.key));
+    return shown.length === 0 ? live : [...live, ...shown];
+  }, [live, pending]);
+  // Bubbles whose stored copy is listed are done; dropping them keeps the list from growing.
+  useEffect(() => {
+    if (!live || pending.length === 0) return;
+    const keys = new Set(live.map((m) => m.key));
+    if (pending.some((p) => keys.has(p.key))) setPending((list) => list.filter((p) => !keys.has(p.key)));
   }, [live, pending]);
   return { conversation, messages, send };
 }

@@ -8,7 +8,11 @@ export interface SendMessageInput {
   conversationId: string;
   text: string;
   payload?: JsonObject | null;
+  /** A UUID the caller chose (so a bubble shown before this returns has the stored copy's key); else a fresh one. */
+  correlationId?: string;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface SentHandle {
   key: string;
@@ -18,6 +22,7 @@ export interface SentHandle {
 export async function sendMessage(ctx: CommandContext, input: SendMessageInput): Promise<SentHandle | null> {
   const text = input.text.trim();
   if (text === '') return null;
+  if (input.correlationId !== undefined && !UUID.test(input.correlationId)) throw new Error('correlationId must be a UUID');
   const { db } = ctx;
   const handle = await db.transaction('rw', db.syncTables, async () => {
     const conversation = await db.conversations.get(input.conversationId);
@@ -25,7 +30,7 @@ export async function sendMessage(ctx: CommandContext, input: SendMessageInput):
     const m = await writeOptimisticMessage(db, {
       conversationId: input.conversationId,
       text,
-      correlationId: ctx.newId(),
+      correlationId: input.correlationId ?? ctx.newId(),
       payload: input.payload ?? null,
       userId: ctx.userId,
       now: ctx.now(),

@@ -53,6 +53,16 @@ describe('R1 commands', () => {
     expect((await db.conversations.get(convId))?.lastMessage?.text).toBe('Dobrý deň');
   });
 
+  it('R1.2 a caller-chosen correlation id gives the stored copy a key known before the write returns', async () => {
+    const ctx = commandContext(db);
+    const id = '6F9619FF-8B86-4011-B42D-00C04FC964FF';
+    const h = await sendMessage(ctx, { conversationId: convId, text: 'Ahoj', correlationId: id });
+    expect(h).toEqual({ key: `c:${id.toLowerCase()}`, correlationId: id.toLowerCase() });
+    expect((await db.outbox.toArray())[0]?.op).toMatchObject({ kind: 'send', correlationId: id.toLowerCase() });
+    await expect(sendMessage(ctx, { conversationId: convId, text: 'Ahoj', correlationId: 'nie-uuid' })).rejects.toThrow('UUID');
+    expect(await db.messages.count()).toBe(1);
+  });
+
   it('R1.2 a completed conversation takes no new message', async () => {
     const c = (await db.conversations.get(convId))!;
     await db.conversations.put({ ...c, status: 'completed' });
