@@ -1,7 +1,8 @@
 // Row 8: JavaScript needed for /app/chats and the whole precache, against the issue's budget of
 // 180 KB gzip as the baseline.
-//   8a  from the Vite manifest: the entry chunk and everything it imports statically (what the
-//       browser must fetch and run before the list can paint; index.html modulepreloads exactly these)
+//   8a  from the Vite manifest: the entry chunk, the chunks it fetches at start when a session is
+//       stored (supabase-js and the signed-in area: src/main.tsx) and everything those import
+//       statically — what the browser must fetch and run before the list can paint
 //   8b  the service worker's precache (raw bytes), every file it lists
 //   8c  in Chromium: gzip bytes of every JS response while /app/chats loads signed in with a cold
 //       cache and no service worker, until the list has painted and the idle preload of the chat,
@@ -15,6 +16,8 @@ import type { BenchRow } from './table.ts';
 
 const BUDGET_KB = 180;
 /** The pages src/routes/lazy-pages.tsx preloads once the signed-in list is up. */
+/** What src/main.tsx fetches at start with a stored session, before the list can paint (lazy-supabase.ts, signed-in-loader.tsx). */
+const SIGNED_IN_START = ['src/routes/signed-in.tsx']; // it imports src/supabase.ts statically
 const IDLE_PRELOADED = ['src/pages/chat/ChatPage.tsx', 'src/pages/specialists/SpecialistsPage.tsx', 'src/pages/settings/SettingsPage.tsx'];
 
 interface ManifestChunk {
@@ -64,7 +67,9 @@ async function sizes(dist: string, manifest: Manifest, keys: Iterable<string>): 
 export async function chatsChunks(dist = 'dist'): Promise<{ critical: ChunkSize[]; idle: ChunkSize[] }> {
   const manifest = JSON.parse(await readFile(join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest;
   const entries = Object.keys(manifest).filter((k) => manifest[k]!.isEntry);
-  const critical = staticClosure(manifest, entries);
+  const missing = SIGNED_IN_START.filter((k) => !manifest[k]);
+  if (missing.length > 0) throw new Error(`row 8a: ${missing.join(', ')} not in the manifest; update SIGNED_IN_START`);
+  const critical = staticClosure(manifest, [...entries, ...SIGNED_IN_START]);
   const idleKeys = [...staticClosure(manifest, IDLE_PRELOADED.filter((k) => manifest[k]))].filter((k) => !critical.has(k));
   return { critical: await sizes(dist, manifest, critical), idle: await sizes(dist, manifest, idleKeys) };
 }
@@ -72,15 +77,24 @@ export async function chatsChunks(dist = 'dist'): Promise<{ critical: ChunkSize[
 const sum = (xs: ChunkSize[]) => xs.reduce((a, c) => a + c.gzip, 0);
 const kb = (b: number) => b / 1024;
 
+/** The chunks /auth/login needs before it paints: the entry and the login page with their static imports. */
+export async function loginChunks(dist = 'dist'): Promise<ChunkSize[]> {
+  const manifest = JSON.parse(await readFile(join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+  const entries = Object.keys(manifest).filter((k) => manifest[k]!.isEntry);
+  return sizes(dist, manifest, staticClosure(manifest, [...entries, 'src/pages/auth/LoginPage.tsx']));
+}
+
 export async function bundleRows(dist = 'dist'): Promise<BenchRow[]> {
   const { critical } = await chatsChunks(dist);
   const entryBytes = sum(critical);
+  const loginBytes = sum(await loginChunks(dist));
   const sw = await readFile(join(dist, 'sw.js'), 'utf8');
   const urls = [...sw.matchAll(/"url":"\/?([^"]+)"/g)].map((m) => m[1]!);
   let precache = 0;
   for (const u of new Set(urls)) precache += (await readFile(join(dist, u))).length;
   const rows: BenchRow[] = [
-    { row: '8a', figure: 'JS for /app/chats (entry + static imports, gzip)', poradna: kb(entryBytes), baseline: BUDGET_KB, unit: 'KB', better: 'lower', goal: '≤ 180 KB', met: kb(entryBytes) <= BUDGET_KB },
+    { row: '8a', figure: 'JS for /app/chats before the list paints (gzip)', poradna: kb(entryBytes), baseline: BUDGET_KB, unit: 'KB', better: 'lower', goal: '≤ 180 KB', met: kb(entryBytes) <= BUDGET_KB },
+    { row: '8d', figure: 'JS for /auth/login before it paints (gzip)', poradna: kb(loginBytes), baseline: BUDGET_KB, unit: 'KB', better: 'lower', goal: 'report', met: true },
     { row: '8b', figure: `precache (${urls.length} files, raw)`, poradna: kb(precache), baseline: BUDGET_KB, unit: 'KB', better: 'lower', goal: 'report', met: true },
   ];
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
