@@ -18,7 +18,7 @@ export function SwipeableRow({ actionLabel, onAction, children }: SwipeableRowPr
   suppressClick.current = state.suppressClick;
 
   useEffect(() => {
-    const scroll = createScrollReset(() => dispatch({ type: 'reset' }));
+    const scroll = createScrollReset(() => dispatch({ type: 'scrolled' }));
     const onScroll = () => scroll.onScroll();
     window.addEventListener('scroll', onScroll, { capture: true, passive: true });
     return () => {

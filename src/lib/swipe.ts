@@ -33,6 +33,8 @@ export type SwipeEvent =
   | { type: 'cancel' }
   /** Keyboard focus reached the action: show it without a gesture. */
   | { type: 'open' }
+  /** The page scrolled (debounced): an open row closes, but a gesture under way is left alone. */
+  | { type: 'scrolled' }
   | { type: 'reset' };
 
 export const initialSwipe: SwipeState = {
@@ -83,6 +85,10 @@ export function swipeReducer(state: SwipeState, event: SwipeEvent): SwipeState {
       return { ...state, phase: 'idle', offset: restingOffset(state.revealed) };
     case 'open':
       return { ...state, phase: 'idle', revealed: true, offset: -SWIPE.revealWidth };
+    case 'scrolled':
+      // A drag that began after the scroll must keep its click suppression: resetting it mid-gesture
+      // let the release open the conversation.
+      return state.phase === 'pending' || state.phase === 'swiping' ? state : { ...initialSwipe };
     case 'reset':
       return { ...initialSwipe };
   }

@@ -69,6 +69,12 @@ describe('swipe-to-archive thresholds (user-area.md section 9)', () => {
   it('resets on reset (scroll) and snaps back on cancel', () => {
     const open = gesture('touch', -100);
     expect(swipeReducer(open, { type: 'reset' })).toEqual(initialSwipe);
+    expect(swipeReducer(open, { type: 'scrolled' })).toEqual(initialSwipe);
+    // A scroll that settles while a drag is under way leaves the drag (and its click suppression) alone.
+    const dragging = swipeReducer(swipeReducer(initialSwipe, { type: 'start', x: 300, y: 100, kind: 'mouse' }), { type: 'move', x: 270, y: 100 });
+    expect(dragging.phase).toBe('swiping');
+    expect(swipeReducer(dragging, { type: 'scrolled' })).toBe(dragging);
+    expect(swipeReducer(swipeReducer(dragging, { type: 'scrolled' }), { type: 'end', x: 260, y: 100 }).suppressClick).toBe(true);
     const moving = run([{ type: 'start', x: 0, y: 0, kind: 'touch' }, { type: 'move', x: -40, y: 0 }], open);
     expect(swipeReducer(moving, { type: 'cancel' })).toMatchObject({ phase: 'idle', offset: -80 });
   });
