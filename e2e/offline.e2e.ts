@@ -2,6 +2,7 @@
 // show as sending with the composer cleared and survive a cold offline reload; back online each reaches the server exactly once and a
 // second browser context of the same user shows each once.
 import { expect, test, type Page } from '@playwright/test';
+import { expectOwnBubbleOnce } from './chat-helpers.ts';
 
 const SHOTS = 'e2e/artifacts/screenshots';
 const DRUHY_CHAT = '00000000-0000-4000-b000-000000000011';
@@ -68,7 +69,7 @@ test('three messages sent offline are delivered exactly once and reach a second 
     const second = await other.newPage();
     await signIn(second, 'druhy@poradna.test');
     await second.goto(`/app/chats/${DRUHY_CHAT}`);
-    for (const text of texts) await expect(own(second, text)).toHaveCount(1, { timeout: 30_000 });
+    for (const text of texts) await expectOwnBubbleOnce(second, text, 30_000);
   } finally {
     await other.close();
   }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { dispatchSync, launchProfile, openFirstChat, ownBubble, registrationId, sendFromComposer, serverCount, signInControlled } from './pwa-helpers.ts';
+import { expectOwnBubbleOnce } from './chat-helpers.ts';
 
 const serviceKey = () => process.env.E2E_SERVICE_KEY ?? '';
 
@@ -53,7 +54,7 @@ test('a message queued offline in a closed tab is delivered by Background Sync, 
     const again = await context.newPage();
     await again.goto(chatPath);
     await expect(ownBubble(again, text)).toHaveAttribute('data-state', 'sent', { timeout: 15_000 });
-    await expect(ownBubble(again, text)).toHaveCount(1);
+    await expectOwnBubbleOnce(again, text);
     expect(await serverCount(origin, serviceKey(), text)).toBe(1);
   } finally {
     await context.close();
@@ -85,7 +86,7 @@ test('a sync event while the tab is open and flushing stores the message once', 
     }
     await page.waitForTimeout(4000); // longer than the worker's look-again interval
     for (const t of texts) expect(await serverCount(origin, serviceKey(), t)).toBe(1);
-    for (const t of texts) await expect(ownBubble(page, t)).toHaveCount(1);
+    for (const t of texts) await expectOwnBubbleOnce(page, t);
   } finally {
     await context.close();
     await rm(profile, { recursive: true, force: true });

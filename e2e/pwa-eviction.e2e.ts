@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { launchProfile, openFirstChat, ownBubble, sendFromComposer, serverCount, signInControlled } from './pwa-helpers.ts';
+import { expectOwnBubbleOnce } from './chat-helpers.ts';
 
 const serviceKey = () => process.env.E2E_SERVICE_KEY ?? '';
 
@@ -49,11 +50,11 @@ test('after the browser evicts IndexedDB the app restores from the server, tells
     await expect.poll(() => serverCount(origin, serviceKey(), text), { timeout: 10_000 }).toBe(1);
     await again.waitForTimeout(3000);
     expect(await serverCount(origin, serviceKey(), text)).toBe(1);
-    await expect(ownBubble(again, text)).toHaveCount(1);
+    await expectOwnBubbleOnce(again, text);
 
     // The notice is shown once: a further reload finds the database and says nothing.
     await again.reload();
-    await expect(ownBubble(again, text)).toHaveCount(1);
+    await expectOwnBubbleOnce(again, text);
     await again.waitForTimeout(2000);
     await expect(again.getByText('Prehliadač vymazal miestne údaje. Obnovili sme ich zo servera.')).toHaveCount(0);
   } finally {
