@@ -12,7 +12,12 @@ afterEach(async () => {
   for (const e of engines.splice(0)) await e.stop();
 });
 
-/** A realtime transport the test drives: connected at once, rows emitted by hand. */
+/**
+ * A realtime transport the test drives: connected as soon as the engine subscribes, rows emitted by
+ * hand. The engine subscribes only once the first pull told it the account, after a resubscribe
+ * delay that settled() does not wait for, so the test waits for `connected` before it emits (an
+ * event emitted before that has no listener and is lost, which made this test flaky under load).
+ */
 function manualRealtime() {
   const cell = statusCell();
   const transport: Transport = {
@@ -24,7 +29,7 @@ function manualRealtime() {
     },
     close: async () => cell.close(),
   };
-  return { transport, emit: (record: unknown) => cell.emit({ kind: 'row', table: 'messages', op: 'INSERT', record, oldRecord: {} }) };
+  return { transport, connected: () => cell.get() === 'connected', emit: (record: unknown) => cell.emit({ kind: 'row', table: 'messages', op: 'INSERT', record, oldRecord: {} }) };
 }
 
 describe('R6.5 published messages', () => {
@@ -50,6 +55,7 @@ describe('R6.5 published messages', () => {
     });
     await e.start();
     await waitFor(() => e.status().loaded, 'first pull');
+    await waitFor(() => rt.connected(), 'realtime subscribed', 10_000);
     await e.settled();
     expect(e.storedGeneration()).toBe(0); // the pull publishes nothing
     rt.emit(server.addMessage(conv.id, { text: 'Z druhého zariadenia' }));
