@@ -3,18 +3,7 @@
 // or GFM construct starts with are rendered both ways and compared.
 import { describe, expect, it } from 'vitest';
 import { isPlainProse, MARKDOWN_CACHE_SIZE, renderMarkdown, renderMarkdownUncached } from '../../../src/lib/markdown.ts';
-
-/** mulberry32: the same texts on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../../../bench/prng.ts'; // seeded: the same texts on every run
 
 const PLAIN_PIECES = ['a', 'Ž', 'ť', 'e\u0301', '7', '0', ' ', '  ', ',', '.', ';', ':', '?', '!', "'", '"', '(', ')', '%', '/', '-', 'www', 'http', 'SEO', 'kampaň'];
 const HOSTILE_PIECES = ['*', '_', '`', '~', '[', ']', '<', '>', '&', '#', '\\', '|', '@', '=', '+', '\n', '\t', '1.', '2)', 'www.', '://', ':/', '&amp;', '😀', '\u00a0'];
