@@ -112,6 +112,16 @@ export const sk = {
     resetPassword: 'Resetovať heslo',
     sessionTitle: 'Relácia', // ours
     signOut: 'Odhlásiť sa',
+    // ours: sign-out deletes this device's database, so unsent messages would be lost (see unsent-count.ts)
+    unsentWarning: (n: number) =>
+      n === 1
+        ? '1 správa ešte nebola odoslaná. Po odhlásení sa z tohto zariadenia stratí.'
+        : n < 5
+          ? `${n} správy ešte neboli odoslané. Po odhlásení sa z tohto zariadenia stratia.`
+          : `${n} správ ešte nebolo odoslaných. Po odhlásení sa z tohto zariadenia stratia.`,
+    unsentHint: 'Pripoj sa k internetu a počkaj, kým sa odošlú.', // ours
+    signOutAnyway: 'Odhlásiť sa aj tak', // ours
+    staySignedIn: 'Zostať prihlásený', // ours
   },
   chats: {
     title: 'Konverzácie', // ours: heading of /app/chats (visually hidden)
