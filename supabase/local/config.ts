@@ -24,6 +24,8 @@ export interface StackConfig {
   jwtExpiry: number;
   /** Rate limit: requests per window per IP and per e-mail on auth endpoints. */
   authRateLimit: { perIp: number; perEmail: number; windowMs: number };
+  /** Take the client address for rate limits from X-Forwarded-For (only behind a proxy that sets it). */
+  trustForwardedFor: boolean;
   /** Seconds a rotated refresh token may still be presented to get its current child (GoTrue default 10). */
   refreshReuseIntervalSec: number;
   logLevel: 'quiet' | 'info' | 'debug';
@@ -65,6 +67,7 @@ export function readConfig(env: Env = process.env, cwd = process.cwd()): StackCo
       perEmail: int(env, 'AUTH_RATE_LIMIT_EMAIL', 10),
       windowMs: int(env, 'AUTH_RATE_LIMIT_WINDOW_MS', 60_000),
     },
+    trustForwardedFor: /^(1|true|yes)$/i.test(env.TRUST_X_FORWARDED_FOR ?? ''),
     refreshReuseIntervalSec: int(env, 'REFRESH_TOKEN_REUSE_INTERVAL', 10),
     logLevel: level === 'quiet' || level === 'debug' ? level : 'info',
   };

@@ -118,3 +118,23 @@ describe('own stack: reuse detection and rate limits', () => {
     expect(over.error).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
   });
 });
+
+describe('stack not behind a trusted proxy (the default: TRUST_X_FORWARDED_FOR unset)', () => {
+  let plain: TestStack;
+  let ref: { url: string; anonKey: string };
+  beforeAll(async () => {
+    plain = await startTestStack({ authRateLimit: { perIp: 3, perEmail: 100, windowMs: 60_000 }, trustForwardedFor: false });
+    ref = { url: plain.url, anonKey: plain.keys.anonKey };
+  });
+  afterAll(async () => {
+    await plain.destroy();
+  });
+
+  it('counts the socket address: a client naming a new X-Forwarded-For on every sign-up still meets the per-IP limit', async () => {
+    for (let i = 0; i < 3; i++) {
+      expect((await clientFromIp(ref, freshIp()).auth.signUp({ email: uniqueEmail('xff'), password: PASSWORD })).error).toBeNull();
+    }
+    const over = await clientFromIp(ref, freshIp()).auth.signUp({ email: uniqueEmail('xff'), password: PASSWORD });
+    expect(over.error).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
+  });
+});

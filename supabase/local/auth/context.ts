@@ -9,8 +9,8 @@ export interface Services {
   limits: RateLimits;
 }
 
-export function clientMeta(c: Context): ClientMeta {
-  return { ip: clientIp(c), userAgent: c.req.header('user-agent') };
+export function clientMeta(c: Context, deps: AuthDeps): ClientMeta {
+  return { ip: clientIp(c, deps.config.trustForwardedFor), userAgent: c.req.header('user-agent') };
 }
 
 /** Mail is recorded synchronously by the mailer; SMTP delivery is not awaited so that whether an

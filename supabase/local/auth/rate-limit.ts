@@ -91,10 +91,16 @@ export function createRateLimits(cfg: { perIp: number; perEmail: number; windowM
   };
 }
 
-/** The first X-Forwarded-For hop when a proxy sent one, else the socket's peer address. */
-export function clientIp(c: Context): string {
-  const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-  if (forwarded) return forwarded;
+/**
+ * The client's address for the per-IP limits: the socket's peer. X-Forwarded-For is read only when the
+ * operator says a proxy of theirs sets it (TRUST_X_FORWARDED_FOR); otherwise any client could name a
+ * new address on every request and never meet a per-IP limit.
+ */
+export function clientIp(c: Context, trustForwardedFor: boolean): string {
+  if (trustForwardedFor) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
   } catch {

@@ -21,7 +21,7 @@ const RECOVER_MIN_MS = 100;
 export function mailRoutes(app: Hono, { deps, limits }: Services): void {
   app.post('/otp', async (c) => {
     const body = await readBody(c);
-    limits.ip('otp', clientMeta(c).ip);
+    limits.ip('otp', clientMeta(c, deps).ip);
     if (body.phone !== undefined && body.email === undefined) throw validationFailed('Phone logins are disabled');
     const email = normalizeEmail(str(body, 'email'));
     limits.email('otp', email);
@@ -53,7 +53,7 @@ export function mailRoutes(app: Hono, { deps, limits }: Services): void {
 
   app.post('/recover', async (c) => {
     const body = await readBody(c);
-    limits.ip('recover', clientMeta(c).ip);
+    limits.ip('recover', clientMeta(c, deps).ip);
     const email = normalizeEmail(str(body, 'email'));
     limits.email('recover', email);
     const pkce = readPkce(body);

@@ -16,7 +16,7 @@ import { findUserByEmail } from './users.ts';
 export function resendRoutes(app: Hono, { deps, limits }: Services): void {
   app.post('/resend', async (c) => {
     const body = await readBody(c);
-    limits.ip('otp', clientMeta(c).ip);
+    limits.ip('otp', clientMeta(c, deps).ip);
     const type = str(body, 'type');
     if (type !== 'signup' && type !== 'email_change') throw validationFailed('Missing one of these types: signup, email_change');
     const email = normalizeEmail(str(body, 'email'));

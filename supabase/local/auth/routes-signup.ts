@@ -15,7 +15,7 @@ const alreadyExists = () => unprocessable('user_already_exists', 'User already r
 export function signupRoutes(app: Hono, { deps, limits }: Services): void {
   app.post('/signup', async (c) => {
     const body = await readBody(c);
-    const meta = clientMeta(c);
+    const meta = clientMeta(c, deps);
     limits.ip('signup', meta.ip);
     if (body.phone !== undefined && body.email === undefined) throw validationFailed('Phone signups are disabled');
     const email = normalizeEmail(str(body, 'email'));

@@ -24,7 +24,7 @@ export function tokenRoutes(app: Hono, services: Services): void {
         return c.json(await refreshGrant(deps, token));
       }
       case 'pkce':
-        return c.json(await pkceGrant(deps, body, clientMeta(c)));
+        return c.json(await pkceGrant(deps, body, clientMeta(c, deps)));
       default:
         throw validationFailed('unsupported_grant_type');
     }
@@ -34,7 +34,7 @@ export function tokenRoutes(app: Hono, services: Services): void {
 // Unknown address, missing password and wrong password all answer invalid_credentials after a
 // bcrypt comparison, so neither the reply nor its timing tells whether the account exists.
 async function passwordGrant(c: Context, { deps, limits }: Services, body: Json) {
-  const meta = clientMeta(c);
+  const meta = clientMeta(c, deps);
   limits.ip('token', meta.ip);
   const rawEmail = str(body, 'email');
   const password = str(body, 'password') ?? '';

@@ -25,7 +25,7 @@ function typesFor(type: string | undefined): LinkType[] {
 export function verifyRoutes(app: Hono, { deps, limits }: Services): void {
   app.post('/verify', async (c) => {
     const body = await readBody(c);
-    const meta = clientMeta(c);
+    const meta = clientMeta(c, deps);
     limits.ip('verify', meta.ip);
     const types = typesFor(str(body, 'type'));
     const tokenHash = str(body, 'token_hash');
@@ -56,7 +56,7 @@ export function verifyRoutes(app: Hono, { deps, limits }: Services): void {
     const type = c.req.query('type');
     const target = new URL(safeRedirect(deps.publicUrl(), c.req.query('redirect_to')));
     try {
-      limits.ip('verify', clientMeta(c).ip);
+      limits.ip('verify', clientMeta(c, deps).ip);
       const types = typesFor(type);
       const token = c.req.query('token');
       if (!token) throw otpExpired();
@@ -74,7 +74,7 @@ export function verifyRoutes(app: Hono, { deps, limits }: Services): void {
           });
           return { code };
         }
-        return { session: await startSession(deps, db, user, method, clientMeta(c)) };
+        return { session: await startSession(deps, db, user, method, clientMeta(c, deps)) };
       });
       if ('code' in outcome) {
         target.searchParams.set('code', outcome.code);
