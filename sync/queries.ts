@@ -1,5 +1,6 @@
 // Read-only queries for the UI, made for dexie-react-hooks' useLiveQuery: each takes the engine's
 // `db` and returns a promise of plain rows (R4.2/R4.3).
+import { Dexie } from 'dexie';
 import { ASSISTANT_SPECIALIST_ID, UNREAD_BADGE_CAP } from './constants.ts';
 import type { SyncDb } from './db/schema.ts';
 import type { FeedMeta, LocalAccount, LocalConversation, LocalMessage, LocalSpecialist, LocalTyping, ReferenceMeta } from './local-types.ts';
@@ -55,6 +56,37 @@ export function conversation(db: SyncDb, id: string): Promise<LocalConversation 
 /** The conversation's messages in order: created_at, then id (R4.1). */
 export function messages(db: SyncDb, conversationId: string): Promise<LocalMessage[]> {
   return conversationMessages(db, conversationId);
+}
+
+/** How many of a chat's newest messages its live read re-reads after a write (see messagesAround). */
+export const RECENT_WINDOW = 100;
+
+/**
+ * The orderKey splitting a chat into a stable older part and a recent part holding its newest
+ * RECENT_WINDOW messages ('' when the chat is shorter: everything is recent). A new message sorts after
+ * it, so a live query over the older part is not re-run by sends and arrivals (Dexie re-runs a live
+ * query only when a write touches the index range it read).
+ */
+export async function recentSplit(db: SyncDb, conversationId: string): Promise<string> {
+  const m = await db.messages
+    .where('[conversationId+orderKey]')
+    .between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey])
+    .reverse()
+    .offset(RECENT_WINDOW - 1)
+    .first();
+  return m?.orderKey ?? '';
+}
+
+/** The chat's messages before `split` (older) or from it on (recent), in R4.1 order. */
+export function messagesAround(db: SyncDb, conversationId: string, split: string, part: 'older' | 'recent'): Promise<LocalMessage[]> {
+  const range = db.messages.where('[conversationId+orderKey]');
+  return (
+    part === 'older'
+      ? split === ''
+        ? Promise.resolve([])
+        : range.between([conversationId, Dexie.minKey], [conversationId, split], true, false).toArray()
+      : range.between([conversationId, split === '' ? Dexie.minKey : split], [conversationId, Dexie.maxKey], true, true).toArray()
+  );
 }
 
 /** The newest message the server has stored: what markRead should be called with. */

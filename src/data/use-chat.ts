@@ -1,7 +1,7 @@
 // What the chat screen reads and how it sends: from IndexedDB through the sync engine, or in the
 // online-only baseline build from the server (online-only/). The choice is a build-time constant.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { conversation as conversationQuery, messages as messagesQuery } from '../../sync/queries.ts';
+import { conversation as conversationQuery, messagesAround, recentSplit } from '../../sync/queries.ts';
 import type { LocalConversation, LocalMessage } from '../../sync/local-types.ts';
 import { correlationKey } from '../../sync/merge/message.ts';
 import { orderKeyOf } from '../../sync/ordering.ts';
@@ -50,14 +50,34 @@ function pendingBubble(conversationId: string, key: string, text: string): Local
 function useLocalChat(conversationId: string): ChatData {
   const engine = useSyncEngine();
   const conversation = useSyncQuery((db) => conversationQuery(db, conversationId), [conversationId])?.value;
-  const read = useSyncQuery(
+  // Two live reads split at the orderKey before the newest RECENT_WINDOW messages (fixed while the
+  // chat is open): a send or an arrival re-reads only the recent part, not the whole conversation, so
+  // the IndexedDB and main-thread time after each write stays small and the send's own request is
+  // not held behind it (bench row 4). Edits of older messages re-run the older read.
+  const [splitOf, setSplitOf] = useState<{ conversationId: string; split: string } | null>(null);
+  useEffect(() => {
+    if (!engine) return;
+    let live = true;
+    void recentSplit(engine.db, conversationId).then(
+      (split) => live && setSplitOf({ conversationId, split }),
+      () => live && setSplitOf({ conversationId, split: '' }), // read everything as recent
+    );
+    return () => {
+      live = false;
+    };
+  }, [engine, conversationId]);
+  const split = splitOf?.conversationId === conversationId ? splitOf.split : undefined;
+  const older = useSyncQuery(async (db) => (split === undefined ? undefined : messagesAround(db, conversationId, split, 'older')), [conversationId, split])?.value;
+  const newer = useSyncQuery(
     async (db) => {
+      if (split === undefined) return undefined;
       // Taken before the read starts: every publication up to this one is in what it returns.
       const generation = engine?.storedGeneration() ?? 0;
-      return { generation, rows: await messagesQuery(db, conversationId) };
+      return { generation, rows: await messagesAround(db, conversationId, split, 'recent') };
     },
-    [conversationId],
+    [conversationId, split],
   )?.value;
+  const read = useMemo(() => (older && newer ? { generation: newer.generation, rows: older.length === 0 ? newer.rows : [...older, ...newer.rows] } : undefined), [older, newer]);
   const [recent, setRecent] = useState<ReadonlyMap<string, Recent>>(() => new Map());
   const readGeneration = useRef(0);
   useEffect(() => {
