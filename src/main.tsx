@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { AuthProvider } from './auth/AuthProvider.tsx';
 import { deferAuthClientUntilIdle, lazyAuthClient, loadSupabase } from './auth/lazy-supabase.ts';
-import { hasStoredSession } from './auth/stored-session.ts';
+import { hasStoredSession, readStoredSession } from './auth/stored-session.ts';
 import { AppToaster } from './components/AppToaster.tsx';
 import { toastError, toastSuccess } from './lib/notify.ts';
 import { hasAnyDraft } from './pages/chat/drafts.ts';
@@ -47,7 +47,7 @@ const root = document.getElementById('root');
 if (!root) throw new Error('Root element not found');
 createRoot(root).render(
   <StrictMode>
-    <AuthProvider client={lazyAuthClient} onSessionLost={announceLostSession}>
+    <AuthProvider client={lazyAuthClient} onSessionLost={announceLostSession} initialSession={readStoredSession()}>
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>

@@ -5,6 +5,7 @@ import { SPEC_TIMINGS, type Timings } from './constants.ts';
 import { defaultBackgroundSync, type BackgroundSyncRequest } from './background/register.ts';
 import { defaultMarkerStore, defaultRestoreReporter, type KeyValueStore, type RestoreReport } from './background/restore.ts';
 import type { IdbEnvironment } from './db/open.ts';
+import type { SyncDb } from './db/schema.ts';
 import { randomId, type IdSource } from './ids.ts';
 import { defaultChannelFactory, defaultLocks, type ChannelFactory, type LockManagerLike } from './leader.ts';
 import { browserNetwork, type NetworkSource } from './network.ts';
@@ -48,6 +49,13 @@ export interface SyncEngineOptions {
   markers?: KeyValueStore | null;
   /** Told once the evicted database is pulled again. Default: a `poradna:restored` window event. */
   onRestored?: ((r: RestoreReport) => void) | null;
+  /**
+   * This user's database, already opened by the screens so they could paint before the engine's code
+   * had loaded; the engine takes it over (and closes it on stop). With it, `databaseExisted` must say
+   * whether the database existed before that first open (eviction detection; default true).
+   */
+  db?: SyncDb;
+  databaseExisted?: boolean;
 }
 
 export interface ResolvedOptions {

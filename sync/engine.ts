@@ -77,7 +77,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const o = resolveOptions(options);
   const { clock, timings, server, userId } = o;
   const now = () => clock.now();
-  const db = new SyncDb(dbNameFor(userId), dexieOptions(o.idb));
+  const db = options.db ?? new SyncDb(dbNameFor(userId), dexieOptions(o.idb));
   const status = createStatusStore(clock, timings.statusDebounceMs, { connection: 'online', error: null, loaded: false, leader: false });
   let accountId = o.accountId;
   let actor: Actor<typeof syncMachine> | null = null;
@@ -248,7 +248,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     async start() {
       const markers = o.markers;
-      const existed = markers ? await userDbExists(userId, o.idb) : true;
+      const existed = options.db ? (options.databaseExisted ?? true) : markers ? await userDbExists(userId, o.idb) : true;
       await db.open();
       if (markers) {
         // Marker present but database gone: the browser evicted it (background/restore.ts).

@@ -1,5 +1,6 @@
 // Holds the auth state for the whole app. The client is passed in (supabase.auth in the app, a fake
-// in tests); loading stays true until its first event, INITIAL_SESSION, arrives.
+// in tests); loading stays true until its first event, INITIAL_SESSION, arrives — unless the app
+// passes the session stored in this browser, which is then used until that event replaces it.
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { AuthChangeEvent, Session, Subscription } from '@supabase/supabase-js';
 import { AuthContext, type AuthState } from './auth-context.ts';
@@ -16,12 +17,14 @@ interface AuthProviderProps {
   client: AuthClientLike;
   /** Called when the client drops the session without the user asking (e.g. a dead refresh token). */
   onSessionLost?: () => void;
+  /** The stored session (auth/stored-session.ts) to render with before the client has loaded. */
+  initialSession?: Session | null;
   children: ReactNode;
 }
 
-export function AuthProvider({ client, onSessionLost, children }: AuthProviderProps) {
-  const [session, setSession] = useState<Session | null>(null);
-  const [loading, setLoading] = useState(true);
+export function AuthProvider({ client, onSessionLost, initialSession = null, children }: AuthProviderProps) {
+  const [session, setSession] = useState<Session | null>(initialSession);
+  const [loading, setLoading] = useState(initialSession === null);
 
   useEffect(() => {
     const { data } = client.onAuthStateChange((event, next) => {

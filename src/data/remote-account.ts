@@ -1,6 +1,9 @@
 // Account facts read straight from the backend until the sync engine exposes them locally. Every
 // function here answers from the server; callers cache what they need for offline starts.
-import { supabase } from '../supabase.ts';
+import { loadSupabase } from '../auth/lazy-supabase.ts';
+
+/** supabase-js loads as its own chunk (auth/lazy-supabase.ts), not with the signed-in area. */
+const client = async () => (await loadSupabase()).supabase;
 
 export interface Account {
   id: string;
@@ -10,38 +13,38 @@ export interface Account {
 }
 
 export async function fetchAccountIdForUser(userId: string): Promise<string | null> {
-  const { data, error } = await supabase.from('account_users').select('account_id').eq('user_id', userId).maybeSingle<{ account_id: string }>();
+  const { data, error } = await (await client()).from('account_users').select('account_id').eq('user_id', userId).maybeSingle<{ account_id: string }>();
   if (error) throw new Error(error.message);
   return data?.account_id ?? null;
 }
 
 export async function fetchAccount(accountId: string): Promise<Account> {
-  const { data, error } = await supabase.from('accounts').select('id, name, plan, specialists_mode').eq('id', accountId).single<Account>();
+  const { data, error } = await (await client()).from('accounts').select('id, name, plan, specialists_mode').eq('id', accountId).single<Account>();
   if (error) throw new Error(error.message);
   return data;
 }
 
 /** The super-admin check (app_users role super_admin); errors are the caller's to log. */
 export async function fetchIsSuperAdmin(userId: string): Promise<boolean> {
-  const { data, error } = await supabase.from('app_users').select('role').eq('user_id', userId).maybeSingle<{ role: string }>();
+  const { data, error } = await (await client()).from('app_users').select('role').eq('user_id', userId).maybeSingle<{ role: string }>();
   if (error) throw new Error(error.message);
   return data?.role === 'super_admin';
 }
 
 export async function accountHasConversations(accountId: string): Promise<boolean> {
-  const { data, error } = await supabase.from('conversations').select('id').eq('account_id', accountId).limit(1);
+  const { data, error } = await (await client()).from('conversations').select('id').eq('account_id', accountId).limit(1);
   if (error) throw new Error(error.message);
   return data.length > 0;
 }
 
 /** ensure-first-conversation: no body; answers {conversation_id}. */
 export async function ensureFirstConversation(): Promise<string | null> {
-  const res = await supabase.functions.invoke<{ conversation_id?: unknown }>('ensure-first-conversation', { method: 'POST' });
+  const res = await (await client()).functions.invoke<{ conversation_id?: unknown }>('ensure-first-conversation', { method: 'POST' });
   if (res.error) throw new Error('ensure-first-conversation failed', { cause: res.error as unknown });
   return typeof res.data?.conversation_id === 'string' ? res.data.conversation_id : null;
 }
 
 export async function stopImpersonationOnServer(): Promise<void> {
-  const { error } = await supabase.rpc('stop_impersonation');
+  const { error } = await (await client()).rpc('stop_impersonation');
   if (error) console.warn('stop_impersonation:', error.message);
 }

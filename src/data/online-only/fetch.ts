@@ -1,7 +1,11 @@
 // The baseline's reads: every screen open asks PostgREST again (RLS scopes rows to the account).
 // Deliberately generous to the baseline: one request for the list (specialist and newest message
 // embedded) instead of the spec's per-conversation message and unread queries.
-import { supabase } from '../../supabase.ts';
+import { loadSupabase } from '../../auth/lazy-supabase.ts';
+
+// The client through the app's one lazy import (already loading for auth by the time a screen
+// fetches), so this module adds nothing to the default build's list chunk.
+const client = async () => (await loadSupabase()).supabase;
 import type { LocalConversation, LocalMessage } from '../../../sync/local-types.ts';
 import { localConversation, localMessage } from './rows.ts';
 
@@ -11,7 +15,7 @@ const SPECIALIST = 'specialist:specialists(id, name, role, avatar_url, seniority
 const PAGE = 1000;
 
 export async function fetchConversations(): Promise<LocalConversation[]> {
-  const { data, error } = await supabase
+  const { data, error } = await (await client())
     .from('conversations')
     .select(`*, ${SPECIALIST}, messages(${MESSAGE_COLUMNS})`)
     .order('last_message_at', { ascending: false, nullsFirst: false })
@@ -22,7 +26,7 @@ export async function fetchConversations(): Promise<LocalConversation[]> {
 }
 
 export async function fetchConversation(id: string): Promise<LocalConversation | null> {
-  const res = await supabase.from('conversations').select(`*, ${SPECIALIST}`).eq('id', id).maybeSingle<unknown>();
+  const res = await (await client()).from('conversations').select(`*, ${SPECIALIST}`).eq('id', id).maybeSingle<unknown>();
   if (res.error) throw new Error(res.error.message);
   return res.data === null ? null : localConversation(res.data, null);
 }
@@ -30,7 +34,7 @@ export async function fetchConversation(id: string): Promise<LocalConversation |
 export async function fetchMessages(conversationId: string): Promise<LocalMessage[]> {
   const out: LocalMessage[] = [];
   for (let from = 0; ; from += PAGE) {
-    const { data, error } = await supabase
+    const { data, error } = await (await client())
       .from('messages')
       .select(MESSAGE_COLUMNS)
       .eq('conversation_id', conversationId)
@@ -44,7 +48,7 @@ export async function fetchMessages(conversationId: string): Promise<LocalMessag
 }
 
 export async function sendOnline(conversationId: string, text: string, correlationId: string): Promise<LocalMessage> {
-  const res = await supabase.rpc('send_message', { p_conversation_id: conversationId, p_text: text, p_client_correlation_id: correlationId });
+  const res = await (await client()).rpc('send_message', { p_conversation_id: conversationId, p_text: text, p_client_correlation_id: correlationId });
   if (res.error) throw new Error(res.error.message);
   const data: unknown = res.data;
   return localMessage(Array.isArray(data) ? data[0] : data);
