@@ -9,7 +9,7 @@ import { overlayRecent, type Recent } from '../../sync/recent.ts';
 import { timestampFromMs } from '../../sync/timestamps.ts';
 import { ONLINE_ONLY } from './online-only/flag.ts';
 import { useOnlineChat } from './online-only/use-online-chat.ts';
-import { useSyncEngine } from './sync-context.ts';
+import { useSyncDb, useSyncEngine } from './sync-context.ts';
 import { useSyncQuery } from './use-sync-query.ts';
 
 export interface ChatData {
@@ -55,17 +55,18 @@ function useLocalChat(conversationId: string): ChatData {
   // the IndexedDB and main-thread time after each write stays small and the send's own request is
   // not held behind it (bench row 4). Edits of older messages re-run the older read.
   const [splitOf, setSplitOf] = useState<{ conversationId: string; split: string } | null>(null);
+  const db = useSyncDb();
   useEffect(() => {
-    if (!engine) return;
+    if (!db) return;
     let live = true;
-    void recentSplit(engine.db, conversationId).then(
+    void recentSplit(db, conversationId).then(
       (split) => live && setSplitOf({ conversationId, split }),
       () => live && setSplitOf({ conversationId, split: '' }), // read everything as recent
     );
     return () => {
       live = false;
     };
-  }, [engine, conversationId]);
+  }, [db, conversationId]);
   const split = splitOf?.conversationId === conversationId ? splitOf.split : undefined;
   const older = useSyncQuery(async (db) => (split === undefined ? undefined : messagesAround(db, conversationId, split, 'older')), [conversationId, split])?.value;
   const newer = useSyncQuery(
