@@ -48,6 +48,18 @@ describe('AuthProvider', () => {
     expect(screen.getByText('eva@example.sk invalid')).toBeTruthy();
   });
 
+  it('renders with the stored session before the client loads; the client's first event replaces it', () => {
+    const { client, emit } = fakeClient();
+    render(
+      <AuthProvider client={client} initialSession={session(3600)}>
+        <Probe />
+      </AuthProvider>,
+    );
+    expect(screen.getByText('eva@example.sk valid')).toBeTruthy();
+    emit('INITIAL_SESSION', null); // the server rejected the stored session
+    expect(screen.getByText('anonymous invalid')).toBeTruthy();
+  });
+
   it('announces a sign-out the user did not ask for, but not one they did', () => {
     const { client, emit } = fakeClient();
     const onSessionLost = vi.fn();
