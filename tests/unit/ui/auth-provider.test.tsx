@@ -48,7 +48,7 @@ describe('AuthProvider', () => {
     expect(screen.getByText('eva@example.sk invalid')).toBeTruthy();
   });
 
-  it('renders with the stored session before the client loads; the client's first event replaces it', () => {
+  it("renders with the stored session before the client loads; the client's first event replaces it", () => {
     const { client, emit } = fakeClient();
     render(
       <AuthProvider client={client} initialSession={session(3600)}>
