@@ -6,3 +6,7 @@ export const MEDIA_MAX_AGE_S = 30 * 24 * 3600;
 export const SW_MESSAGES = { activate: 'poradna:activate' } as const;
 /** Admin chunks stay out of the precache: the admin area is an online tool. */
 export const PRECACHE_IGNORE = ['**/admin-*.js', '**/*.map', 'samples/**', 'avatars/**'];
+/** The one address whose navigation may get the chat list's paint snapshot (list-snapshot.ts). */
+export const LIST_SNAPSHOT_PATH = '/app/chats';
+/** The element the snapshot is painted in; the page removes it once the live list knows its rows. */
+export const SNAPSHOT_HOST_ID = 'list-snapshot';

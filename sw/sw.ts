@@ -7,7 +7,7 @@
 // message or a half-typed draft is never lost to a reload.
 // Background Sync: the 'poradna-outbox' event flushes the outbox with the engine's own push code
 // when no tab leads it (sync/background/flush.ts; the rules are in sw/README.md).
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
@@ -15,7 +15,9 @@ import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import type { WorkboxPlugin } from 'workbox-core/types.js';
 import { backgroundFlush } from '../sync/background/flush.ts';
 import { OUTBOX_SYNC_TAG } from '../sync/background/tag.ts';
-import { API_PREFIXES, MEDIA_CACHE, MEDIA_MAX_AGE_S, MEDIA_MAX_ENTRIES, SW_MESSAGES } from './config.ts';
+import { readMirroredSession } from '../sync/background/session-store.ts';
+import { API_PREFIXES, LIST_SNAPSHOT_PATH, MEDIA_CACHE, MEDIA_MAX_AGE_S, MEDIA_MAX_ENTRIES, SW_MESSAGES } from './config.ts';
+import { readListSnapshot, shellWithSnapshot } from './list-snapshot.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: { url: string; revision: string | null }[] };
 
@@ -29,10 +31,32 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
 // Navigations (the SPA's routes) come from the precached shell; API and dev paths never do.
+// /app/chats gets the shell with the list's last frame painted in (list-snapshot.ts) when there is one.
+const shell = createHandlerBoundToURL('/index.html');
+
+async function shellWithListSnapshot(): Promise<Response | null> {
+  const [res, snap, session] = await Promise.all([
+    matchPrecache('/index.html'),
+    readListSnapshot().catch(() => null),
+    readMirroredSession().catch(() => null),
+  ]);
+  if (!res || !snap) return null;
+  const html = shellWithSnapshot(await res.text(), snap, session);
+  return html === null ? null : new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+}
+
 registerRoute(
-  new NavigationRoute(createHandlerBoundToURL('/index.html'), {
-    denylist: API_PREFIXES.map((p) => new RegExp(`^${p}`)),
-  }),
+  new NavigationRoute(
+    async (options) => {
+      const { pathname, search } = options.url;
+      if (pathname === LIST_SNAPSHOT_PATH && search === '') {
+        const withSnapshot = await shellWithListSnapshot().catch(() => null);
+        if (withSnapshot) return withSnapshot;
+      }
+      return shell(options);
+    },
+    { denylist: API_PREFIXES.map((p) => new RegExp(`^${p}`)) },
+  ),
 );
 
 registerRoute(

@@ -1,5 +1,6 @@
 // Impersonation state (user-area.md section 3): persisted in localStorage under one fixed key with
 // the active account id and the account object, so it survives reloads; every tab sees changes.
+import { deleteListSnapshot } from '../../sw/list-snapshot.ts';
 import type { Account } from '../data/remote-account.ts';
 
 export const IMPERSONATION_KEY = 'poradna.impersonation';
@@ -50,6 +51,7 @@ export function setImpersonation(account: { id: string; name: string }): void {
     account: { id: account.id, name: account.name, plan: 'UNKNOWN', specialists_mode: 'DEFAULT' },
   };
   localStorage.setItem(IMPERSONATION_KEY, JSON.stringify(state));
+  forgetListSnapshot();
   notify();
 }
 
@@ -59,7 +61,13 @@ export function clearImpersonation(): void {
   } catch {
     /* storage unavailable: nothing stored */
   }
+  forgetListSnapshot();
   notify();
+}
+
+/** The list's paint snapshot shows one account's list; it must not outlive a switch of account. */
+function forgetListSnapshot(): void {
+  deleteListSnapshot().catch((err: unknown) => console.warn('list snapshot:', err));
 }
 
 export function subscribeImpersonation(listener: Listener): () => void {

@@ -3,9 +3,11 @@
 // the archive is one chunk (signed-in-loader.tsx), every other page is its own chunk
 // (lazy-pages.tsx), and the admin area (src/admin, one lazy subtree with its own lazy screens) sits
 // behind the super-admin guard.
-import { Navigate, useRoutes, type RouteObject } from 'react-router-dom';
+import { useLayoutEffect } from 'react';
+import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { AuthArea } from '../pages/AuthArea.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
+import { removeListSnapshotOffList } from '../pwa/snapshot-overlay.ts';
 import {
   AdminArea,
   CallbackPage,
@@ -73,5 +75,7 @@ export const routes: RouteObject[] = [
  * the data router (createBrowserRouter, about 9 KB gzip more in the entry chunk) is not needed.
  */
 export function AppRoutes() {
+  const { pathname } = useLocation();
+  useLayoutEffect(() => removeListSnapshotOffList(pathname), [pathname]);
   return useRoutes(routes);
 }

@@ -3,9 +3,12 @@
 // small IndexedDB store on every auth change; sign-out deletes it. Invariant: the worker only ever
 // READS this record and never refreshes the token, so one refresh token is only ever used by pages
 // (auth-js serialises those under its own lock) and refresh-token reuse detection cannot trip.
-export const SESSION_DB = 'poradna-worker';
-const STORE = 'kv';
+import { runKv, WORKER_DB } from './worker-db.ts';
+
+export const SESSION_DB = WORKER_DB;
 const KEY = 'session';
+/** The chat list's paint snapshot (sw/list-snapshot.ts) lives beside the session and dies with it. */
+export const LIST_SNAPSHOT_KEY = 'list-snapshot';
 
 export interface MirroredSession {
   url: string;
@@ -16,42 +19,17 @@ export interface MirroredSession {
   expiresAt: number;
 }
 
-function idb(): IDBFactory | null {
-  return (globalThis as { indexedDB?: IDBFactory }).indexedDB ?? null;
-}
-
-function open(factory: IDBFactory): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const req = factory.open(SESSION_DB, 1);
-    req.onupgradeneeded = () => req.result.createObjectStore(STORE);
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('indexedDB open failed'));
+/** Writes the session; null (sign-out, lost session) also deletes the list snapshot, in the same transaction. */
+export async function writeMirroredSession(s: MirroredSession | null): Promise<void> {
+  await runKv('readwrite', (store) => {
+    if (s) return store.put(s, KEY);
+    store.delete(LIST_SNAPSHOT_KEY);
+    return store.delete(KEY);
   });
 }
 
-async function run<T>(mode: IDBTransactionMode, op: (s: IDBObjectStore) => IDBRequest): Promise<T | undefined> {
-  const factory = idb();
-  if (!factory) return undefined;
-  const db = await open(factory);
-  try {
-    return await new Promise<T | undefined>((resolve, reject) => {
-      const tx = db.transaction(STORE, mode);
-      const req = op(tx.objectStore(STORE));
-      tx.oncomplete = () => resolve(req.result as T | undefined);
-      tx.onerror = () => reject(tx.error ?? new Error('indexedDB transaction failed'));
-      tx.onabort = () => reject(tx.error ?? new Error('indexedDB transaction aborted'));
-    });
-  } finally {
-    db.close();
-  }
-}
-
-export async function writeMirroredSession(s: MirroredSession | null): Promise<void> {
-  await run('readwrite', (store) => (s ? store.put(s, KEY) : store.delete(KEY)));
-}
-
 export async function readMirroredSession(): Promise<MirroredSession | null> {
-  const v = await run<MirroredSession>('readonly', (store) => store.get(KEY));
+  const v = await runKv<MirroredSession>('readonly', (store) => store.get(KEY));
   return v && typeof v.accessToken === 'string' && typeof v.userId === 'string' ? v : null;
 }
 

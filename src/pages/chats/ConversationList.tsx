@@ -54,7 +54,7 @@ export function ConversationList({ conversations, archived, onToggleArchive }: C
             className="absolute left-0 top-0 w-full"
             style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
           >
-            <ConversationRow conversation={c} archived={archived} onToggleArchive={onToggleArchive} />
+            <ConversationRow conversation={c} archived={archived} onToggleArchive={onToggleArchive} first={item.index === 0} />
           </div>
         );
       })}

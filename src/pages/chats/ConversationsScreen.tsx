@@ -14,6 +14,7 @@ import { ConversationList } from './ConversationList.tsx';
 import { ListBanner } from './ListBanner.tsx';
 import { ListControls } from './ListControls.tsx';
 import { parseFilter, withListParams } from './list-params.ts';
+import { useListSnapshot } from './use-list-snapshot.ts';
 
 export function ConversationsScreen({ archived }: { archived: boolean }) {
   const engine = useSyncEngine();
@@ -28,6 +29,7 @@ export function ConversationsScreen({ archived }: { archived: boolean }) {
   // Nothing known yet: no query answer, or an empty store that has never been pulled.
   const loading = rows === undefined || (rows.length === 0 && !status.loaded && !searching);
   const showEmpty = useEmptyGrace(loading ? undefined : rows.length);
+  useListSnapshot({ loading, saveable: !archived && !searching && !loading && rows.length > 0, rows });
 
   const toggleArchive = useCallback(
     (id: string) => {

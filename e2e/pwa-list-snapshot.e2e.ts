@@ -1,0 +1,97 @@
+// Issue 9, row 1: the chat list's paint snapshot (sw/list-snapshot.ts). After a visit, the service
+// worker paints the list's last frame into the shell of /app/chats, so it shows before any script
+// runs (proved here with page scripts disabled); the live list replaces it; sign-out deletes it and
+// the next user never sees it.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { launchProfile, signInControlled } from './pwa-helpers.ts';
+
+type Snapshot = { userId: string } | null;
+
+/** The saved snapshot record in the worker's store (or, with `put`, replaces it). */
+function snapshotRecord(page: Page, put?: Snapshot): Promise<Snapshot> {
+  return page.evaluate(
+    (value) =>
+      new Promise<Snapshot>((resolve, reject) => {
+        const req = indexedDB.open('poradna-worker', 1);
+        req.onupgradeneeded = () => req.result.createObjectStore('kv');
+        req.onsuccess = () => {
+          const tx = req.result.transaction('kv', value ? 'readwrite' : 'readonly');
+          const op = value ? tx.objectStore('kv').put(value, 'list-snapshot') : tx.objectStore('kv').get('list-snapshot');
+          tx.oncomplete = () => {
+            req.result.close();
+            resolve(value ?? ((op.result as Snapshot | undefined) ?? null));
+          };
+          tx.onerror = () => reject(new Error(String(tx.error)));
+        };
+        req.onerror = () => reject(new Error(String(req.error)));
+      }),
+    put ?? null,
+  );
+}
+
+async function reloadWithoutScripts(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+  await page.goto('/app/chats', { waitUntil: 'load' });
+  await cdp.send('Emulation.setScriptExecutionDisabled', { value: false });
+  await cdp.detach();
+}
+
+test('a warm open of the list paints its last frame before any script, then the live list, for its own user only', async ({ baseURL }) => {
+  test.setTimeout(120_000);
+  const profile = await mkdtemp(join(tmpdir(), 'poradna-snap-'));
+  const context = await launchProfile(profile, baseURL!);
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await signInControlled(page);
+    const firstRow = page.getByTestId('conversation-row').first();
+    await expect(firstRow).toBeVisible();
+    const name = (await firstRow.innerText()).split('\n')[0]!;
+    const userId = await page.evaluate(() => {
+      const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'));
+      return key ? ((JSON.parse(localStorage.getItem(key)!) as { user: { id: string } }).user.id) : null;
+    });
+    await expect.poll(async () => (await snapshotRecord(page))?.userId, { timeout: 15_000 }).toBe(userId);
+    const saved = await snapshotRecord(page);
+
+    // No script runs: what shows is the worker's painting of the saved frame, inert and hidden from AT.
+    await reloadWithoutScripts(page);
+    const host = page.locator('#list-snapshot');
+    await expect(host).toBeVisible();
+    await expect(host).toHaveAttribute('aria-hidden', 'true');
+    await expect(host).toHaveAttribute('inert', '');
+    await expect(host.getByText(name, { exact: true }).first()).toBeVisible();
+    expect(await host.locator('[role="listitem"]').count()).toBeGreaterThan(0);
+    expect(await host.locator('[href], [id], [data-testid]').count()).toBe(0);
+    await expect(page.getByRole('listitem')).toHaveCount(0);
+
+    // With scripts, the live list takes over and the painting is gone.
+    await page.reload();
+    await expect(page.getByTestId('conversation-row').first()).toBeVisible();
+    await expect(page.locator('#list-snapshot')).toHaveCount(0);
+
+    // Any other address never gets it.
+    await page.goto('/app/settings');
+    await expect(page.getByRole('button', { name: 'Odhlásiť sa', exact: true })).toBeVisible();
+    await expect(page.locator('#list-snapshot')).toHaveCount(0);
+
+    // Sign-out deletes it.
+    await page.getByRole('button', { name: 'Odhlásiť sa', exact: true }).click();
+    await expect(page).toHaveURL(/\/auth\/login$/);
+    await expect.poll(() => snapshotRecord(page)).toBeNull();
+
+    // Even a leftover of the previous user's frame is never painted for the next user of this browser.
+    await signInControlled(page, 'druhy@poradna.test');
+    await page.goto('/app/settings');
+    await snapshotRecord(page, saved);
+    await reloadWithoutScripts(page);
+    await expect(page.locator('#root')).toBeAttached();
+    await expect(page.locator('#list-snapshot')).toHaveCount(0);
+  } finally {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+});

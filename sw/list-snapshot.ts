@@ -1,0 +1,86 @@
+// The chat list's paint snapshot: the last frame of /app/chats, saved by the page and painted by the
+// service worker into the shell's HTML, so a warm open shows the list before any script has run.
+// The live list replaces it as soon as it knows its rows (src/pwa/list-snapshot.ts).
+// Invariants:
+// - shown only to the user who saved it: the worker paints it only when the mirrored session
+//   (sync/background/session-store.ts) names the same user; sign-out and a lost session delete the
+//   snapshot with the session, in one transaction, and impersonation start or stop deletes it;
+// - shown only for the build that drew it: its stylesheet must be the one the shell links, so class
+//   names mean what they meant when it was saved;
+// - never interactive and never read by assistive technology: the host is `inert` and `aria-hidden`,
+//   and the saved HTML carries no ids or test ids, so nothing in the document can be confused with it;
+// - a paint, not a state: nothing reads data from it, and it removes itself after SNAPSHOT_MAX_SHOW_MS
+//   even if the app never starts;
+// - painted before the app runs: with a snapshot the entry module starts one frame after
+//   DOMContentLoaded (still after the deferred /env.js, as before) instead of straight after parsing,
+//   so its evaluation cannot hold the frame that shows the snapshot.
+import { LIST_SNAPSHOT_KEY, type MirroredSession } from '../sync/background/session-store.ts';
+import { runKv } from '../sync/background/worker-db.ts';
+import { SNAPSHOT_HOST_ID } from './config.ts';
+
+export const SNAPSHOT_MAX_BYTES = 256 * 1024;
+export const SNAPSHOT_MAX_SHOW_MS = 5000;
+
+export interface ListSnapshot {
+  userId: string;
+  /** The href of the stylesheet the page had when it saved (the build's identity for this purpose). */
+  css: string;
+  /** The inner HTML of #root with ids and test ids removed. */
+  html: string;
+  savedAt: number;
+}
+
+function isSnapshot(v: unknown): v is ListSnapshot {
+  const s = v as Partial<ListSnapshot> | null | undefined;
+  return !!s && typeof s.userId === 'string' && typeof s.css === 'string' && typeof s.html === 'string' && typeof s.savedAt === 'number';
+}
+
+export async function readListSnapshot(): Promise<ListSnapshot | null> {
+  const v = await runKv<unknown>('readonly', (store) => store.get(LIST_SNAPSHOT_KEY));
+  return isSnapshot(v) ? v : null;
+}
+
+export async function writeListSnapshot(s: ListSnapshot): Promise<void> {
+  await runKv('readwrite', (store) => store.put(s, LIST_SNAPSHOT_KEY));
+}
+
+export async function deleteListSnapshot(): Promise<void> {
+  await runKv('readwrite', (store) => store.delete(LIST_SNAPSHOT_KEY));
+}
+
+/**
+ * The shell's HTML with the snapshot painted over the page, or null when it must not be shown
+ * (no snapshot, another user, another build, no session, too large, or a shell without a body).
+ */
+export function shellWithSnapshot(shell: string, snap: ListSnapshot | null, session: MirroredSession | null): string | null {
+  if (!snap || !session || snap.userId !== session.userId) return null;
+  if (snap.html.length > SNAPSHOT_MAX_BYTES || snap.html.length === 0) return null;
+  if (!snap.css || !shell.includes(`href="${snap.css}"`)) return null;
+  const shellHtml = deferEntryModule(shell);
+  const body = /<body[^>]*>/i.exec(shellHtml);
+  if (!body) return null;
+  const at = body.index + body[0].length;
+  const host =
+    `<div id="${SNAPSHOT_HOST_ID}" aria-hidden="true" inert class="bg-slate-50" ` +
+    `style="position:fixed;inset:0;z-index:60;overflow:hidden;pointer-events:none">${snap.html}</div>` +
+    `<script>setTimeout(function(){var e=document.getElementById('${SNAPSHOT_HOST_ID}');if(e)e.remove()},${SNAPSHOT_MAX_SHOW_MS})</script>`;
+  return shellHtml.slice(0, at) + host + shellHtml.slice(at);
+}
+
+/** Entry module tags as Vite writes them: `<script type="module" crossorigin src="…"></script>`. */
+const ENTRY_MODULE = /<script type="module"( crossorigin)? src="([^"]+)"><\/script>/g;
+
+/**
+ * The shell with its entry module started by a loader one frame after DOMContentLoaded (or after
+ * 100 ms, for a tab that renders no frames). Tags are only moved, never before the body they follow.
+ */
+export function deferEntryModule(shell: string): string {
+  return shell.replace(ENTRY_MODULE, (_tag, crossorigin: string | undefined, src: string) => {
+    const cors = crossorigin ? "s.crossOrigin='';" : '';
+    return (
+      `<script>(function(){var done=false;function load(){if(done)return;done=true;` +
+      `var s=document.createElement('script');s.type='module';${cors}s.src=${JSON.stringify(src)};document.head.appendChild(s)}` +
+      `document.addEventListener('DOMContentLoaded',function(){requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(load,0)})});setTimeout(load,100)})})()</script>`
+    );
+  });
+}

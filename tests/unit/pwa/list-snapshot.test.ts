@@ -1,0 +1,113 @@
+// @vitest-environment jsdom
+// The chat list's paint snapshot (sw/list-snapshot.ts): what the page saves, when the worker paints
+// it into the shell, and that it dies with the session.
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readMirroredSession, writeMirroredSession, type MirroredSession } from '../../../sync/background/session-store.ts';
+import { deferEntryModule, readListSnapshot, shellWithSnapshot, SNAPSHOT_MAX_BYTES, writeListSnapshot, type ListSnapshot } from '../../../sw/list-snapshot.ts';
+import { captureListSnapshot } from '../../../src/pwa/list-snapshot.ts';
+
+const SHELL =
+  '<!doctype html><html lang="sk"><head><link rel="stylesheet" crossorigin href="/assets/index-abc.css"></head>' +
+  '<body class="bg-slate-50 text-slate-900">\n<div id="root"></div><script type="module" src="/assets/index-def.js"></script></body></html>';
+const session: MirroredSession = { url: 'http://x', anonKey: 'k', userId: 'u1', accessToken: 't', expiresAt: 2e9 };
+const snap: ListSnapshot = { userId: 'u1', css: '/assets/index-abc.css', html: '<ul><li>Anna &amp; spol.</li></ul>', savedAt: 1 };
+
+describe('shellWithSnapshot (the worker side)', () => {
+  it('paints the snapshot first thing in the body, inert and hidden from assistive technology', () => {
+    const out = shellWithSnapshot(SHELL, snap, session)!;
+    expect(out).not.toBeNull();
+    const doc = new DOMParser().parseFromString(out, 'text/html');
+    const host = doc.body.firstElementChild!;
+    expect(host.id).toBe('list-snapshot');
+    expect(host.getAttribute('aria-hidden')).toBe('true');
+    expect(host.hasAttribute('inert')).toBe(true);
+    expect(host.textContent).toBe('Anna & spol.');
+    // The shell is kept around it: root and stylesheet; the entry module is started by a loader one
+    // frame after DOMContentLoaded, so its evaluation cannot hold the snapshot's first frame.
+    expect(doc.getElementById('root')).not.toBeNull();
+    expect(out.replace(/<div id="list-snapshot"[\s\S]*?<\/script>/, '')).toBe(deferEntryModule(SHELL));
+    expect(out).not.toContain('<script type="module"');
+    expect(out).toContain(`s.type='module';s.crossOrigin='';s.src="/assets/index-def.js"`);
+    expect(out).toMatch(/addEventListener\('DOMContentLoaded',function\(\)\{requestAnimationFrame\(function\(\)\{setTimeout\(load,0\)\}\);setTimeout\(load,100\)\}\)/);
+    // It removes itself even if the app never starts.
+    expect(out).toMatch(/setTimeout\(function\(\)\{var e=document\.getElementById\('list-snapshot'\);if\(e\)e\.remove\(\)\},5000\)/);
+  });
+
+  it('never paints another user’s list, or any list without a session', () => {
+    expect(shellWithSnapshot(SHELL, snap, { ...session, userId: 'u2' })).toBeNull();
+    expect(shellWithSnapshot(SHELL, snap, null)).toBeNull();
+    expect(shellWithSnapshot(SHELL, null, session)).toBeNull();
+  });
+
+  it('never paints a frame drawn by another build, an empty or oversized frame, or into a shell without a body', () => {
+    expect(shellWithSnapshot(SHELL, { ...snap, css: '/assets/index-old.css' }, session)).toBeNull();
+    expect(shellWithSnapshot(SHELL, { ...snap, css: '' }, session)).toBeNull();
+    expect(shellWithSnapshot(SHELL, { ...snap, html: '' }, session)).toBeNull();
+    expect(shellWithSnapshot(SHELL, { ...snap, html: 'x'.repeat(SNAPSHOT_MAX_BYTES + 1) }, session)).toBeNull();
+    expect(shellWithSnapshot('<html><head></head></html>', snap, session)).toBeNull();
+  });
+});
+
+describe('captureListSnapshot (the page side)', () => {
+  beforeEach(() => {
+    document.head.innerHTML = '<link rel="stylesheet" href="/assets/index-abc.css">';
+    document.body.innerHTML =
+      '<div id="root"><header id="top">Poradňa</header><div role="list"><div role="listitem">' +
+      '<a href="/app/chats/c1" data-testid="conversation-row" tabindex="0"><span elementtiming="first-row">Anna</span></a></div></div>' +
+      '<section aria-label="Notifications alt+T" aria-live="polite"><ol data-sonner-toaster><li>Uložené</li></ol></section></div>';
+    window.history.pushState({}, '', '/app/chats');
+  });
+
+  it('saves the list as drawn, without ids, test ids, links, tab stops or toasts', () => {
+    const s = captureListSnapshot('u1')!;
+    expect(s).toMatchObject({ userId: 'u1', css: '/assets/index-abc.css' });
+    expect(s.html).toContain('Anna');
+    expect(s.html).toContain('elementtiming="first-row"');
+    expect(s.html).not.toMatch(/\sid=|data-testid|href=|tabindex|Uložené|Notifications/);
+    // The live document is not touched.
+    expect(document.querySelector('[data-testid="conversation-row"]')?.getAttribute('href')).toBe('/app/chats/c1');
+  });
+
+  it('saves nothing on another address, with a filter, in a dialog, without rows or without a built stylesheet', () => {
+    window.history.pushState({}, '', '/app/chats?filter=unread');
+    expect(captureListSnapshot('u1')).toBeNull();
+    window.history.pushState({}, '', '/app/archived');
+    expect(captureListSnapshot('u1')).toBeNull();
+    window.history.pushState({}, '', '/app/chats');
+    document.body.insertAdjacentHTML('beforeend', '<div role="dialog">Odhlásiť?</div>');
+    expect(captureListSnapshot('u1')).toBeNull();
+    document.querySelector('[role="dialog"]')!.remove();
+    expect(captureListSnapshot('u1')).not.toBeNull();
+    document.querySelector('[role="list"]')!.remove();
+    expect(captureListSnapshot('u1')).toBeNull();
+    document.head.innerHTML = '';
+    expect(captureListSnapshot('u1')).toBeNull();
+  });
+});
+
+describe('storage', () => {
+  beforeEach(() => vi.stubGlobal('indexedDB', new IDBFactory()));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('a sign-out (session null) deletes the snapshot with the session', async () => {
+    await writeMirroredSession(session);
+    await writeListSnapshot(snap);
+    expect(await readListSnapshot()).toEqual(snap);
+    await writeMirroredSession({ ...session, accessToken: 't2' });
+    expect(await readListSnapshot()).toEqual(snap);
+    await writeMirroredSession(null);
+    expect(await readMirroredSession()).toBeNull();
+    expect(await readListSnapshot()).toBeNull();
+  });
+
+  it('starting or stopping an impersonation deletes the snapshot (it shows one account’s list)', async () => {
+    const { setImpersonation, clearImpersonation } = await import('../../../src/account/impersonation-store.ts');
+    await writeListSnapshot(snap);
+    setImpersonation({ id: 'acc-2', name: 'Iný tím' });
+    await vi.waitFor(async () => expect(await readListSnapshot()).toBeNull());
+    await writeListSnapshot(snap);
+    clearImpersonation();
+    await vi.waitFor(async () => expect(await readListSnapshot()).toBeNull());
+  });
+});
