@@ -11,7 +11,7 @@
 //   and the saved HTML carries no ids or test ids, so nothing in the document can be confused with it;
 // - a paint, not a state: nothing reads data from it, and it removes itself after SNAPSHOT_MAX_SHOW_MS
 //   even if the app never starts;
-// - painted before the app runs: with a snapshot the entry module starts one frame after
+// - painted before the app runs: with a snapshot the entry module starts two frames after
 //   DOMContentLoaded (still after the deferred /env.js, as before) instead of straight after parsing,
 //   so its evaluation cannot hold the frame that shows the snapshot.
 import { LIST_SNAPSHOT_KEY, type MirroredSession } from '../sync/background/session-store.ts';
@@ -71,7 +71,7 @@ export function shellWithSnapshot(shell: string, snap: ListSnapshot | null, sess
 const ENTRY_MODULE = /<script type="module"( crossorigin)? src="([^"]+)"><\/script>/g;
 
 /**
- * The shell with its entry module started by a loader one frame after DOMContentLoaded (or after
+ * The shell with its entry module started by a loader two frames after DOMContentLoaded (or after
  * 100 ms, for a tab that renders no frames). Tags are only moved, never before the body they follow.
  */
 export function deferEntryModule(shell: string): string {
