@@ -13,9 +13,10 @@ export function conversationMessages(db: SyncDb, conversationId: string): Promis
 
 export async function refreshSummaries(db: SyncDb, conversationIds: Iterable<string>): Promise<void> {
   for (const id of conversationIds) {
-    const conversation = await db.conversations.get(id);
+    // Independent reads are issued together: one round trip to the IndexedDB backend, not two.
+    const [conversation, stored] = await Promise.all([db.conversations.get(id), db.readCursors.get(id)]);
     if (!conversation) continue;
-    let cursor = await db.readCursors.get(id);
+    let cursor = stored;
     // A cursor that arrived before its message learns the message's position now.
     if (cursor && cursor.orderKey === '' && cursor.messageId !== null) {
       const target = await db.messages.where('serverId').equals(cursor.messageId).first();
@@ -25,12 +26,11 @@ export async function refreshSummaries(db: SyncDb, conversationIds: Iterable<str
       }
     }
     const cursorKey = cursor?.orderKey ?? '';
-    const last = await db.messages.where('[conversationId+orderKey]').between([id, Dexie.minKey], [id, Dexie.maxKey]).last();
-    // R2.8 as an index count: specialist messages after the cursor's position.
-    const unreadCount = await db.messages
-      .where('[conversationId+direction+orderKey]')
-      .between([id, 'specialist', cursorKey], [id, 'specialist', Dexie.maxKey], false, true)
-      .count();
+    const [last, unreadCount] = await Promise.all([
+      db.messages.where('[conversationId+orderKey]').between([id, Dexie.minKey], [id, Dexie.maxKey]).last(),
+      // R2.8 as an index count: specialist messages after the cursor's position.
+      db.messages.where('[conversationId+direction+orderKey]').between([id, 'specialist', cursorKey], [id, 'specialist', Dexie.maxKey], false, true).count(),
+    ]);
     const s = { ...summarize(conversation, last ? [last] : [], '\uffff'), unreadCount };
     if (!sameSummary(conversation, s)) await db.conversations.put({ ...conversation, ...s });
   }
