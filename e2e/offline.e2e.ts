@@ -15,6 +15,25 @@ async function signIn(page: Page, email: string): Promise<void> {
   await expect(page).toHaveURL(/\/app\/chats/);
 }
 
+/**
+ * Debian's Chromium 150 reports navigator.onLine = true in every new document of an offline context
+ * (its requests still fail), where a device without network reports false. This CDP session puts the
+ * flag back after each navigation; `end` lifts it before the context goes online again.
+ */
+async function offlineFlag(page: Page): Promise<{ reassert: () => Promise<void>; end: () => Promise<void> }> {
+  const cdp = await page.context().newCDPSession(page);
+  const set = async (offline: boolean) => {
+    await cdp.send('Network.emulateNetworkConditions', { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  };
+  return {
+    reassert: () => set(true),
+    end: async () => {
+      await set(false);
+      await cdp.detach();
+    },
+  };
+}
+
 /** The user's own bubble with this text (AI replies may quote it). */
 const own = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
 
@@ -34,6 +53,7 @@ test('three messages sent offline are delivered exactly once and reach a second 
   await expect(page.getByTestId('message').first()).toBeVisible();
 
   await context.setOffline(true);
+  const flag = await offlineFlag(page);
   await expect(page.getByTestId('chat-notice')).toContainText('Problém s internetom');
   const composer = page.getByRole('textbox', { name: 'Správa' });
   const stamp = Date.now();
@@ -48,16 +68,20 @@ test('three messages sent offline are delivered exactly once and reach a second 
 
   // The list shows the local data and the offline banner meanwhile.
   await page.goto('/app/chats');
+  await flag.reassert();
   await expect(page.getByTestId('offline-banner')).toContainText('Skontrolujte svoje pripojenie');
   await expect(page.getByTestId('conversation-row').first()).toContainText(texts[2]!);
   await page.screenshot({ path: `${SHOTS}/chats-offline.png`, animations: 'disabled' });
   await page.goBack();
+  await flag.reassert();
 
   // A cold reload while still offline (the service worker serves the shell): the queued messages
   // come back from IndexedDB, still sending, and nothing typed is lost (invariant 1).
   await page.reload();
+  await flag.reassert();
   for (const text of texts) await expect(own(page, text)).toHaveAttribute('data-state', 'sending');
 
+  await flag.end();
   await context.setOffline(false);
   for (const text of texts) {
     await expect(own(page, text)).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
