@@ -16,6 +16,8 @@ export interface OptimisticInput {
   payload: JsonObject | null;
   userId: string;
   now: number;
+  /** Called once the outbox entry is written, still inside the transaction (see send-message.ts). */
+  onQueued?: () => void;
 }
 
 /** A local time after every stored message of the conversation, so typed order is shown order. */
@@ -67,6 +69,7 @@ export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput)
     ),
     conversation?.specialist?.isAi ? db.typing.put({ conversationId: input.conversationId, startedAt: input.now }) : undefined,
   ]);
+  input.onQueued?.();
   await refreshSummaries(db, [input.conversationId]);
   return message;
 }
