@@ -1,6 +1,5 @@
 // R1.2: sendMessage. Blank text is ignored, text is trimmed, a completed conversation takes no new
 // message (user-area.md section 5); otherwise the message is stored as sending before this returns.
-import { Dexie } from 'dexie';
 import type { JsonObject } from '../json.ts';
 import { writeOptimisticMessage } from './write-message.ts';
 import type { CommandContext } from './context.ts';
@@ -35,15 +34,9 @@ export async function sendMessage(ctx: CommandContext, input: SendMessageInput):
       payload: input.payload ?? null,
       userId: ctx.userId,
       now: ctx.now(),
-      // The flush is asked for before this transaction commits, outside its zone: the flush reads the
-      // outbox in a transaction of its own over the same store, which IndexedDB starts only after this
-      // one has committed (an earlier read-write transaction with an overlapping scope). So no request
-      // leaves before the write is stored (R1.1), and the engine's hop to the flush overlaps the rest
-      // of the write and its commit instead of following them (bench row 4c). If this transaction
-      // fails, the flush finds nothing new.
-      onQueued: () => Dexie.ignoreTransaction(() => ctx.notify()),
     });
     return { key: m.key, correlationId: m.correlationId ?? '' };
   });
+  if (handle) ctx.notify();
   return handle;
 }

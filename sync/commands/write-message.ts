@@ -16,8 +16,6 @@ export interface OptimisticInput {
   payload: JsonObject | null;
   userId: string;
   now: number;
-  /** Called once the outbox entry is written, still inside the transaction (see send-message.ts). */
-  onQueued?: () => void;
 }
 
 /** A local time after every stored message of the conversation, so typed order is shown order. */
@@ -69,7 +67,6 @@ export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput)
     ),
     conversation?.specialist?.isAi ? db.typing.put({ conversationId: input.conversationId, startedAt: input.now }) : undefined,
   ]);
-  input.onQueued?.();
   await refreshSummaries(db, [input.conversationId]);
   return message;
 }
