@@ -39,15 +39,14 @@ async function settle(db: SyncDb, entry: OutboxEntry): Promise<boolean> {
   return true;
 }
 
-/** `viaChatwoot` as read with the plan (see flushOutbox), or undefined to read it now. */
-async function onSend(d: PushDeps, entry: OutboxEntry, op: Op<'send'>, known: boolean | undefined): Promise<void> {
-  const viaChatwoot = known ?? Boolean((await d.db.conversations.get(op.conversationId))?.chatwootConversationId);
+async function onSend(d: PushDeps, entry: OutboxEntry, op: Op<'send'>): Promise<void> {
+  const conversation = await d.db.conversations.get(op.conversationId);
   const res = await d.server.sendMessage({
     conversationId: op.conversationId,
     text: op.text,
     correlationId: op.correlationId,
     payload: op.payload,
-    viaChatwoot,
+    viaChatwoot: Boolean(conversation?.chatwootConversationId),
   });
   await d.db.transaction('rw', d.db.syncTables, async () => {
     await settle(d.db, entry);
@@ -137,10 +136,10 @@ async function onTransient(d: PushDeps, entry: OutboxEntry, err: unknown): Promi
   });
 }
 
-async function pushOne(d: PushDeps, entry: OutboxEntry, viaChatwoot?: boolean): Promise<boolean> {
+async function pushOne(d: PushDeps, entry: OutboxEntry): Promise<boolean> {
   const op = entry.op;
   try {
-    if (op.kind === 'send') await onSend(d, entry, op, viaChatwoot);
+    if (op.kind === 'send') await onSend(d, entry, op);
     else if (op.kind === 'archive') await onArchive(d, entry, op);
     else if (op.kind === 'read') await onRead(d, entry, op);
     else await onStart(d, entry, op);
@@ -153,28 +152,13 @@ async function pushOne(d: PushDeps, entry: OutboxEntry, viaChatwoot?: boolean): 
   }
 }
 
-/**
- * The round's plan and, for a first entry that is a send, its conversation's Chatwoot link, read in
- * one transaction: the usual flush (one message just typed) then starts its request after a single
- * read. Later entries of the round read the link afresh, since earlier pushes may have changed it.
- */
-async function readRound(d: PushDeps): Promise<{ plan: ReturnType<typeof pickDue>; firstViaChatwoot: boolean | undefined }> {
-  return d.db.transaction('r', [d.db.outbox, d.db.conversations], async () => {
-    const plan = pickDue(await d.db.outbox.toArray(), d.now());
-    const first = plan.due[0]?.op;
-    if (first?.kind !== 'send') return { plan, firstViaChatwoot: undefined };
-    const conversation = await d.db.conversations.get(first.conversationId);
-    return { plan, firstViaChatwoot: Boolean(conversation?.chatwootConversationId) };
-  });
-}
-
 /** Pushes every due entry; returns when the queue holds nothing due. */
 export async function flushOutbox(d: PushDeps): Promise<FlushResult> {
   let pushed = 0;
   for (let round = 0; round < 100; round++) {
-    const { plan, firstViaChatwoot } = await readRound(d);
+    const plan = pickDue(await d.db.outbox.toArray(), d.now());
     if (plan.due.length === 0) return { pushed, nextDueAt: plan.nextDueAt };
-    for (const [i, entry] of plan.due.entries()) if (await pushOne(d, entry, i === 0 ? firstViaChatwoot : undefined)) pushed++;
+    for (const entry of plan.due) if (await pushOne(d, entry)) pushed++;
   }
   const plan = pickDue(await d.db.outbox.toArray(), d.now());
   return { pushed, nextDueAt: plan.due.length ? d.now() : plan.nextDueAt };
