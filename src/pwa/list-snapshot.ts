@@ -1,6 +1,6 @@
-// The page's half of the chat list's paint snapshot (sw/list-snapshot.ts holds the invariants): it
-// saves the last frame of an unfiltered /app/chats at the top of the page, and removes the painted
-// snapshot once the live list knows its rows (snapshot-overlay.ts removes it elsewhere).
+// The page's half of the chat list's paint snapshot (sw/list-snapshot.ts holds the invariants): what
+// a frame of an unfiltered /app/chats at the top of the page saves. Removing the painted snapshot is
+// snapshot-overlay.ts's; when to save and remove is use-list-snapshot.ts's.
 import { LIST_SNAPSHOT_PATH } from '../../sw/config.ts';
 import { SNAPSHOT_MAX_BYTES, writeListSnapshot, type ListSnapshot } from '../../sw/list-snapshot.ts';
 

@@ -3,9 +3,8 @@
 // small IndexedDB store on every auth change; sign-out deletes it. Invariant: the worker only ever
 // READS this record and never refreshes the token, so one refresh token is only ever used by pages
 // (auth-js serialises those under its own lock) and refresh-token reuse detection cannot trip.
-import { runKv, WORKER_DB } from './worker-db.ts';
+import { runKv } from './worker-db.ts';
 
-export const SESSION_DB = WORKER_DB;
 const KEY = 'session';
 /** The chat list's paint snapshot (sw/list-snapshot.ts) lives beside the session and dies with it. */
 export const LIST_SNAPSHOT_KEY = 'list-snapshot';

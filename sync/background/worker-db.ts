@@ -1,7 +1,7 @@
 // The small IndexedDB database pages share with the service worker ('poradna-worker', one key-value
 // store): the mirrored session (session-store.ts) and the chat list's paint snapshot
 // (sw/list-snapshot.ts). Plain IndexedDB, not Dexie, so the worker bundle stays small.
-export const WORKER_DB = 'poradna-worker';
+const WORKER_DB = 'poradna-worker';
 const STORE = 'kv';
 
 function idb(): IDBFactory | null {
