@@ -11,7 +11,10 @@ interface LockEntry {
 }
 
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, LockEntry> };
-const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, Record<string, string> | undefined>;
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as Record<
+  string,
+  Record<string, string> | undefined
+>;
 
 /** npm's resolution: the nearest node_modules folder from the dependent's path upwards. */
 function resolves(fromPath: string, name: string): boolean {
