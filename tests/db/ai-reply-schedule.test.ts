@@ -60,7 +60,7 @@ describe('ai-reply-worker schedule', () => {
   });
 
   it('with them, the migration scheduled the worker every 30 s, once, however often it is re-run', async () => {
-    const jobs = async () => (await fresh.query(`select jobname, schedule, command from cron.job`)).rows;
+    const jobs = async () => (await fresh.query<{ jobname: string }>(`select jobname, schedule, command from cron.job`)).rows;
     expect(await jobs()).toEqual([{ jobname: 'ai-reply-worker', schedule: '30 seconds', command: 'select private.invoke_ai_reply_worker()' }]);
     expect((await fresh.query(`select private.schedule_ai_reply_worker() as r`)).rows[0]).toEqual({ r: 'scheduled: ai-reply-worker every 30 seconds' });
     expect(await jobs()).toHaveLength(1);
