@@ -4,9 +4,11 @@
 // body, params, headers, timeout_milliseconds), vault.decrypted_secrets) that record the calls; the
 // stack's own database shows the migration is a harmless no-op without them.
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../supabase/local/migrate.ts';
+import { migrate, repoRoot } from '../../supabase/local/migrate.ts';
 import { closeDb, one, stack } from './helpers.ts';
 
 const dbName = `cron_${randomBytes(5).toString('hex')}`;
@@ -28,6 +30,9 @@ const STAND_INS = `
   create schema vault;
   create table vault.secrets (name text primary key, secret text);
   create view vault.decrypted_secrets as select name, secret as decrypted_secret from vault.secrets;
+  create function vault.create_secret(new_secret text, new_name text default null, new_description text default '',
+                                      new_key_id uuid default null) returns uuid language sql as $$
+    insert into vault.secrets (name, secret) values (new_name, new_secret) returning gen_random_uuid() $$;
   grant usage on schema cron, net, vault to migration_owner;
   grant all on all tables in schema cron, net, vault to migration_owner;
   grant all on all sequences in schema cron, net to migration_owner;`;
@@ -85,6 +90,20 @@ describe('ai-reply-worker schedule', () => {
         headers: { 'Content-Type': 'application/json', Authorization: 'Bearer sk-test' },
         timeout_milliseconds: 55000,
       },
+    ]);
+  });
+
+  it("the README runbook's Vault + cron step runs as written", async () => {
+    const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
+    const block = /<!-- runbook:vault-cron[^>]*-->\s*```sql\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block, 'the runbook block in README.md').toBeTruthy();
+    await fresh.query(`truncate vault.secrets; truncate net.requests`);
+    const sql = block!.replace(/^ {3}/gm, '').replace('<ref>', 'abc').replace('<service role key>', 'sk-runbook');
+    const results = (await fresh.query(sql)) as unknown as pg.QueryResult[];
+    expect(results.at(-1)!.rows).toEqual([{ schedule_ai_reply_worker: 'scheduled: ai-reply-worker every 30 seconds' }]);
+    await fresh.query(`select private.invoke_ai_reply_worker()`);
+    expect((await fresh.query(`select url, headers ->> 'Authorization' as auth from net.requests`)).rows).toEqual([
+      { url: 'https://abc.supabase.co/functions/v1/ai-reply-worker', auth: 'Bearer sk-runbook' },
     ]);
   });
 
