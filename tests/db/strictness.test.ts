@@ -72,7 +72,10 @@ async function callSites(): Promise<{ tables: Set<string>; rpcs: Set<string> }> 
       } else if (/\.(ts|tsx)$/.test(e.name)) {
         const text = await readFile(p, 'utf8');
         for (const m of text.matchAll(/\.from\(\s*['"]([a-z_]+)['"]/g)) tables.add(m[1]!);
-        for (const m of text.matchAll(/\.rpc\(\s*['"]([a-z_]+)['"]/g)) rpcs.add(m[1]!);
+        // `.rpc('x')` and local wrappers named rpc (`rpc('admin_change_plan', …)`).
+        for (const m of text.matchAll(/\brpc\(\s*['"]([a-z_]+)['"]/g)) rpcs.add(m[1]!);
+        // Tables read in a loop (admin diagnostics' SCHEMA_TABLES).
+        for (const m of text.matchAll(/\bSCHEMA_TABLES\s*=\s*\[([^\]]*)\]/g)) for (const t of m[1]!.matchAll(/['"]([a-z_]+)['"]/g)) tables.add(t[1]!);
       }
     }
   };
@@ -114,6 +117,10 @@ const RPC_CALLS: (() => Call)[] = [
   () => ({ name: 'get_super_admin_emails', who: [a(), service], run: (c) => rpc(c, 'get_super_admin_emails') }),
   () => ({ name: 'admin_schema_report', who: [a(), service], run: (c) => rpc(c, 'admin_schema_report') }),
   () => ({ name: 'admin_open_conversation', who: [a(), service], run: (c) => rpc(c, 'admin_open_conversation', { p_account_id: member.accountId, p_specialist_id: specialistId }) }),
+  () => ({ name: 'admin_set_specialists_mode', who: [a()], run: (c) => rpc(c, 'admin_set_specialists_mode', { p_account_id: member.accountId, p_mode: 'CUSTOM' }) }),
+  () => ({ name: 'admin_assign_specialist', who: [a()], run: (c) => rpc(c, 'admin_assign_specialist', { p_account_id: member.accountId, p_specialist_id: specialistId }) }),
+  () => ({ name: 'admin_unassign_specialist', who: [a()], run: (c) => rpc(c, 'admin_unassign_specialist', { p_account_id: member.accountId, p_specialist_id: specialistId }) }),
+  () => ({ name: 'admin_change_plan', who: [a()], run: (c) => rpc(c, 'admin_change_plan', { p_account_id: member.accountId, p_plan_code: 'PRO' }) }),
   () => ({ name: 'start_impersonation', who: [a()], run: (c) => rpc(c, 'start_impersonation', { p_account_id: member.accountId }) }),
   () => ({ name: 'stop_impersonation', who: [a()], run: (c) => rpc(c, 'stop_impersonation') }),
   () => ({ name: 'mark_read', who: [m()], run: async (c) => {
