@@ -39,6 +39,7 @@ end $$;
 alter role migration_owner nosuperuser createdb createrole replication bypassrls;
 
 grant anon, authenticated, service_role to authenticator;
+-- As on Supabase (supabase/postgres migrations/db/migrations/20230201083204_grant_auth_roles_to_postgres.sql).
 grant anon, authenticated, service_role to migration_owner;
 
 -- API role timeouts, as on Supabase. PostgREST applies the impersonated role's settings per request.
