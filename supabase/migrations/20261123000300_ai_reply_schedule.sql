@@ -11,7 +11,11 @@
 -- `select private.schedule_ai_reply_worker();` once. Calling it again changes nothing: pg_cron's
 -- cron.schedule(name, …) replaces the job of that name.
 -- Extensions are looked up by function signature, not pg_extension, so the SQL resolves the very
--- functions it calls (tests/db/ai-reply-schedule.test.ts installs stand-ins with these signatures).
+-- functions it calls (tests/db/ai-reply-schedule.test.ts installs stand-ins with these signatures):
+-- net.http_post(url text, body jsonb, params jsonb, headers jsonb, timeout_milliseconds integer) as
+-- in supabase/postgres migrations/db/init-scripts/00000000000003-post-setup.sql, and pg_cron's
+-- cron.schedule(job_name text, schedule text, command text) (interval schedules such as
+-- '30 seconds' need pg_cron 1.5+, which Supabase ships).
 
 -- POSTs to <project_url>/functions/v1/ai-reply-worker with the key from Vault. pg_net queues the
 -- request in this transaction and sends it after commit, so a rolled-back job wakes nobody. Returns
