@@ -214,12 +214,6 @@ $$;
 
 grant execute on function auth.jwt(), auth.uid(), auth.role(), auth.email() to anon, authenticated, service_role;
 grant select on auth.users to service_role;
--- As `postgres` on Supabase (demote-postgres.sql): all on the auth schema's tables, so migrations may
--- add triggers and foreign keys to auth.users and definer functions may read and delete users.
-grant usage on schema auth to migration_owner;
-grant all on all tables in schema auth to migration_owner;
-grant all on all sequences in schema auth to migration_owner;
-grant all on all routines in schema auth to migration_owner;
 
 -- ---------------------------------------------------------------- realtime publication
 -- Migrations add tables to supabase_realtime exactly as on Supabase; the local stack turns each
@@ -282,3 +276,11 @@ begin
     alter schema private owner to migration_owner;
   end if;
 end $$;
+
+-- Last, so it covers every auth table made above. As `postgres` on Supabase (demote-postgres.sql):
+-- all on the auth schema's tables, so migrations may add triggers and foreign keys to auth.users and
+-- definer functions may read and delete users.
+grant usage on schema auth to migration_owner;
+grant all on all tables in schema auth to migration_owner;
+grant all on all sequences in schema auth to migration_owner;
+grant all on all routines in schema auth to migration_owner;
