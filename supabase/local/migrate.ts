@@ -1,6 +1,9 @@
 // Applies the bootstrap SQL, then supabase/migrations/*.sql in order (recording each), then the seed on
 // a fresh database. Invariant: a migration runs at most once per database, inside its own transaction,
-// and a changed file that already ran is reported, never silently re-run.
+// and a changed file that already ran is reported, never silently re-run. Migrations and the seed run
+// as `migration_owner`, a non-superuser like `postgres` on a hosted project (supabase db push connects
+// as `postgres`; supabase/postgres migrations/db/migrations/10000000000000_demote-postgres.sql), with
+// the search_path Supabase gives that role (init-scripts/00000000000003-post-setup.sql).
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,6 +19,9 @@ const here = import.meta.dirname;
 export const repoRoot = join(here, '..', '..');
 const migrationsDir = join(repoRoot, 'supabase', 'migrations');
 const seedFile = join(repoRoot, 'supabase', 'seed.sql');
+
+/** Runs inside an open transaction: what follows executes as the migration owner until `reset role`. */
+export const AS_MIGRATION_OWNER = `set local role migration_owner; set local search_path = "$user", public, extensions`;
 
 function sha(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -57,7 +63,9 @@ export async function migrate(
       }
       try {
         await client.query('begin');
+        await client.query(AS_MIGRATION_OWNER);
         await client.query(sql);
+        await client.query('reset role');
         await client.query('insert into local_stack.schema_migrations (version, checksum) values ($1, $2)', [file, sha(sql)]);
         await client.query('commit');
       } catch (err) {
@@ -80,7 +88,11 @@ export async function migrate(
       }
       await client.query('begin');
       try {
-        if (seedSql) await client.query(seedSql);
+        if (seedSql) {
+          await client.query(AS_MIGRATION_OWNER);
+          await client.query(seedSql);
+          await client.query('reset role');
+        }
         await client.query('insert into local_stack.seeded default values');
         await client.query('commit');
       } catch (err) {

@@ -38,6 +38,9 @@ export async function startPostgrest(opts: {
       // Verified JWTs are cached until their own expiry (at most an hour): a client sends the same
       // access token with every request, so it is decoded and checked once, not per request.
       PGRST_JWT_CACHE_MAX_LIFETIME: '3600',
+      // Supabase's default API max rows (supabase/cli apps/cli-go/pkg/config/templates/config.toml,
+      // [api] max_rows = 1000). Query time is bounded by the roles' statement_timeout (bootstrap.sql),
+      // which PostgREST applies to the role it switches to (tests/db/query-limits.test.ts).
       PGRST_DB_MAX_ROWS: '1000',
       PGRST_DB_CHANNEL_ENABLED: 'true',
       PGRST_ADMIN_SERVER_PORT: '',

@@ -93,6 +93,38 @@ describe('migrations', () => {
     expect(res.status).toBe(200);
   });
 
+  it('a database from the old bootstrap (superuser-owned, default grants) becomes strict on the next start', async () => {
+    const c = new pg.Client({ connectionString: freshUrl });
+    await c.connect();
+    try {
+      // What the old bootstrap left: migrations owned by the superuser, everything granted by default.
+      await c.query(`
+        do $$ declare r record; begin
+          for r in select c.oid::regclass as t from pg_class c where c.relnamespace in ('public'::regnamespace, 'private'::regnamespace) and c.relkind in ('r', 'v') loop
+            execute format('alter table %s owner to current_user', r.t);
+          end loop;
+          for r in select p.oid::regprocedure as f from pg_proc p where p.pronamespace in ('public'::regnamespace, 'private'::regnamespace) loop
+            execute format('alter function %s owner to current_user', r.f);
+          end loop;
+        end $$;
+        alter schema private owner to current_user;
+        alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
+        alter default privileges in schema public grant all on functions to anon, authenticated, service_role;`);
+      await migrate(freshUrl, { seed: true, authenticatorPassword });
+      const notOwned = await c.query(
+        `select relname from pg_class where relnamespace in ('public'::regnamespace, 'private'::regnamespace) and relkind in ('r', 'v') and relowner <> 'migration_owner'::regrole
+         union all select proname from pg_proc where pronamespace in ('public'::regnamespace, 'private'::regnamespace) and proowner <> 'migration_owner'::regrole`,
+      );
+      expect(notOwned.rows).toEqual([]);
+      const defaults = await c.query(
+        `select 1 from pg_default_acl d, aclexplode(d.defaclacl) a where a.grantee in ('anon'::regrole, 'authenticated'::regrole, 'service_role'::regrole)`,
+      );
+      expect(defaults.rows).toEqual([]);
+    } finally {
+      await c.end();
+    }
+  });
+
   it('the realtime publication step is harmless when run again', async () => {
     const file = (await listMigrations()).find((f) => f.endsWith('_realtime_publication.sql'))!;
     const sql = await readFile(join(repoRoot, 'supabase', 'migrations', file), 'utf8');

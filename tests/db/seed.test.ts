@@ -1,4 +1,5 @@
-// The demo data of supabase/seed.sql as a user meets it: logins that work through the auth service,
+// The demo data of supabase/seed.sql (over the reference data the migrations ship) as a user meets it:
+// logins that work through the auth service,
 // Slovak specialists with shipped avatars, plans with their specialists, and demo's chats (markdown,
 // a rich message with images and a file, a specialist card, a system notice, a completed and an
 // archived conversation, unread messages), separate from the second account.

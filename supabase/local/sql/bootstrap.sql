@@ -1,5 +1,15 @@
--- What a Supabase project provides before any migration runs, recreated for the local stack.
--- Idempotent: runs on every start. Production never runs this file; Supabase has all of it.
+-- What a Supabase project provides before any migration runs, recreated for the local stack, and
+-- nothing more. Idempotent: runs on every start (as the superuser, like supabase_admin on Supabase).
+-- Production never runs this file; Supabase has all of it. Sources (read, not copied):
+--   supabase/postgres migrations/db/init-scripts/00000000000000-initial-schema.sql   API roles, the
+--     `extensions` schema with pgcrypto, statement_timeout anon 3s / authenticated 8s
+--   supabase/postgres migrations/db/migrations/20221028101028_set_authenticator_timeout.sql   authenticator 8s
+--   supabase/postgres migrations/db/migrations/10000000000000_demote-postgres.sql   `postgres` is
+--     NOSUPERUSER CREATEDB CREATEROLE LOGIN REPLICATION BYPASSRLS, with ALL on the auth schema's tables
+--   supabase/cli apps/cli-go/internal/db/start/start.go (RevokeDefaultDataApiPrivilegesSql)   what the
+--     dashboard runs on new projects (default since 2026-05-30, all projects since 2026-10-30): new
+--     tables, sequences and functions in `public` owned by `postgres` are NOT granted to anon,
+--     authenticated or service_role. Every migration grants what it creates.
 
 do $$
 begin
@@ -18,20 +28,54 @@ begin
   if not exists (select 1 from pg_roles where rolname = 'supabase_auth_admin') then
     create role supabase_auth_admin nologin noinherit;
   end if;
+  -- The migration owner: what `postgres` is on a hosted project (demoted, not a superuser). Migrations
+  -- and the seed run as this role (migrate.ts: SET LOCAL ROLE), as `supabase db push` runs them as
+  -- `postgres`, so a migration that needs superuser powers fails here first. Our own superuser keeps
+  -- the name `postgres` (initdb) and plays supabase_admin.
+  if not exists (select 1 from pg_roles where rolname = 'migration_owner') then
+    create role migration_owner nologin nosuperuser createdb createrole replication bypassrls;
+  end if;
 end $$;
+alter role migration_owner nosuperuser createdb createrole replication bypassrls;
 
 grant anon, authenticated, service_role to authenticator;
+-- As on Supabase (supabase/postgres migrations/db/migrations/20230201083204_grant_auth_roles_to_postgres.sql).
+grant anon, authenticated, service_role to migration_owner;
 
-create extension if not exists pgcrypto;
+-- API role timeouts, as on Supabase. PostgREST applies the impersonated role's settings per request.
+alter role anon set statement_timeout = '3s';
+alter role authenticated set statement_timeout = '8s';
+alter role authenticator set statement_timeout = '8s';
 
--- Supabase puts extensions in their own schema; keep the names reachable as Supabase does.
+-- Extensions live in their own schema. Databases made by an older bootstrap had pgcrypto in public
+-- (where anon could call crypt() through /rest/v1/rpc); move it.
 create schema if not exists extensions;
+do $$
+begin
+  if exists (select 1 from pg_extension where extname = 'pgcrypto' and extnamespace <> 'extensions'::regnamespace) then
+    alter extension pgcrypto set schema extensions;
+  end if;
+end $$;
+create extension if not exists pgcrypto with schema extensions;
 grant usage on schema extensions to anon, authenticated, service_role;
+grant all on schema extensions to migration_owner;
 
+-- public: usable by the API roles, owned in practice by the migration owner. No default privileges
+-- for the API roles. The dashboard's revoke leaves TRUNCATE/REFERENCES/TRIGGER (and UPDATE on
+-- sequences) in hosted defaults; PostgREST cannot use them, and locally we grant none at all, which
+-- is stricter, never looser. An older bootstrap granted everything by default: take that back.
 grant usage on schema public to anon, authenticated, service_role;
-alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
-alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
-alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
+grant all on schema public to migration_owner;
+do $$
+begin
+  execute format('grant create, connect, temporary on database %I to migration_owner', current_database());
+end $$;
+alter default privileges in schema public revoke all on tables from anon, authenticated, service_role;
+alter default privileges in schema public revoke all on functions from anon, authenticated, service_role;
+alter default privileges in schema public revoke all on sequences from anon, authenticated, service_role;
+alter default privileges for role migration_owner in schema public revoke all on tables from anon, authenticated, service_role;
+alter default privileges for role migration_owner in schema public revoke all on functions from anon, authenticated, service_role;
+alter default privileges for role migration_owner in schema public revoke all on sequences from anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------- auth schema (GoTrue's tables)
 create schema if not exists auth;
@@ -180,6 +224,8 @@ begin
     create publication supabase_realtime;
   end if;
 end $$;
+-- Owned by `postgres` on Supabase, so `alter publication … add table` works in a migration.
+alter publication supabase_realtime owner to migration_owner;
 
 -- ---------------------------------------------------------------- migration bookkeeping
 create schema if not exists local_stack;
@@ -195,3 +241,46 @@ create table if not exists local_stack.seeded (
 
 -- Schema reload for PostgREST after migrations.
 notify pgrst, 'reload schema';
+
+-- Databases migrated by an older bootstrap ran the migrations as the superuser. Hand what they made
+-- in public and private to the migration owner, so later migrations (run as that role) may replace
+-- and alter it, as `postgres` may on Supabase. Extension members stay with their extension.
+do $$
+declare
+  me oid := (select oid from pg_roles where rolname = current_user);
+  r record;
+begin
+  for r in
+    select n.nspname, c.relname, c.relkind from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname in ('public', 'private') and c.relowner = me and c.relkind in ('r', 'p', 'v', 'm', 'f')
+       and not exists (select 1 from pg_depend d where d.classid = 'pg_class'::regclass and d.objid = c.oid and d.deptype = 'e')
+  loop
+    execute format('alter %s %I.%I owner to migration_owner',
+      case r.relkind when 'v' then 'view' when 'm' then 'materialized view' when 'f' then 'foreign table' else 'table' end,
+      r.nspname, r.relname);
+  end loop;
+  for r in
+    select p.oid::regprocedure as sig, p.prokind from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+     where n.nspname in ('public', 'private') and p.proowner = me
+       and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
+  loop
+    execute format('alter %s %s owner to migration_owner', case when r.prokind = 'p' then 'procedure' else 'function' end, r.sig);
+  end loop;
+  for r in
+    select n.nspname, t.typname from pg_type t join pg_namespace n on n.oid = t.typnamespace
+     where n.nspname in ('public', 'private') and t.typowner = me and t.typtype in ('e', 'd')
+  loop
+    execute format('alter type %I.%I owner to migration_owner', r.nspname, r.typname);
+  end loop;
+  if exists (select 1 from pg_namespace where nspname = 'private' and nspowner = me) then
+    alter schema private owner to migration_owner;
+  end if;
+end $$;
+
+-- Last, so it covers every auth table made above. As `postgres` on Supabase (demote-postgres.sql):
+-- all on the auth schema's tables, so migrations may add triggers and foreign keys to auth.users and
+-- definer functions may read and delete users.
+grant usage on schema auth to migration_owner;
+grant all on all tables in schema auth to migration_owner;
+grant all on all sequences in schema auth to migration_owner;
+grant all on all routines in schema auth to migration_owner;

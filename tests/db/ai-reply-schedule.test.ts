@@ -1,0 +1,117 @@
+// Hosted AI replies: the migration schedules ai-reply-worker with pg_cron and wakes it through pg_net
+// with the URL and key from Vault. pg_cron, pg_net and Vault cannot run here, so a throwaway database
+// gets stand-ins with their real signatures (cron.schedule(text, text, text), net.http_post(url,
+// body, params, headers, timeout_milliseconds), vault.decrypted_secrets) that record the calls; the
+// stack's own database shows the migration is a harmless no-op without them.
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, repoRoot } from '../../supabase/local/migrate.ts';
+import { closeDb, one, stack } from './helpers.ts';
+
+const dbName = `cron_${randomBytes(5).toString('hex')}`;
+const admin = new pg.Client({ connectionString: stack.databaseUrl });
+let fresh: pg.Client;
+
+const STAND_INS = `
+  create schema cron;
+  create table cron.job (jobid bigserial, jobname text unique, schedule text, command text, username text default current_user);
+  create function cron.schedule(job_name text, schedule text, command text) returns bigint language sql as $$
+    insert into cron.job (jobname, schedule, command) values (job_name, schedule, command)
+    on conflict (jobname) do update set schedule = excluded.schedule, command = excluded.command returning jobid $$;
+  create schema net;
+  create table net.requests (id bigserial, url text, body jsonb, headers jsonb, timeout_milliseconds int);
+  create function net.http_post(url text, body jsonb default '{}', params jsonb default '{}',
+                                headers jsonb default '{}', timeout_milliseconds integer default 5000)
+  returns bigint language sql as $$
+    insert into net.requests (url, body, headers, timeout_milliseconds) values (url, body, headers, timeout_milliseconds) returning id $$;
+  create schema vault;
+  create table vault.secrets (name text primary key, secret text);
+  create view vault.decrypted_secrets as select name, secret as decrypted_secret from vault.secrets;
+  create function vault.create_secret(new_secret text, new_name text default null, new_description text default '',
+                                      new_key_id uuid default null) returns uuid language sql as $$
+    insert into vault.secrets (name, secret) values (new_name, new_secret) returning gen_random_uuid() $$;
+  grant usage on schema cron, net, vault to migration_owner;
+  grant all on all tables in schema cron, net, vault to migration_owner;
+  grant all on all sequences in schema cron, net to migration_owner;`;
+
+beforeAll(async () => {
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  const u = new URL(stack.databaseUrl);
+  u.pathname = `/${dbName}`;
+  fresh = new pg.Client({ connectionString: u.toString() });
+  await fresh.connect();
+  await fresh.query(STAND_INS);
+  const authenticatorPassword = (await admin.query<{ rolpassword: string }>(`select rolpassword from pg_authid where rolname = 'authenticator'`)).rows[0]!
+    .rolpassword;
+  await migrate(u.toString(), { seed: true, authenticatorPassword });
+});
+
+afterAll(async () => {
+  await fresh?.end();
+  await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1`, [dbName]);
+  await admin.query(`drop database if exists ${dbName}`);
+  await admin.end();
+  await closeDb();
+});
+
+describe('ai-reply-worker schedule', () => {
+  it('without pg_cron and pg_net (the local stack) the migration did nothing and says why', async () => {
+    expect(await one(`select private.schedule_ai_reply_worker() as r`)).toEqual({ r: 'skipped: pg_cron is not enabled' });
+    expect(await one(`select private.invoke_ai_reply_worker() as id`)).toEqual({ id: null });
+  });
+
+  it('with them, the migration scheduled the worker every 30 s, once, however often it is re-run', async () => {
+    const jobs = async () => (await fresh.query<{ jobname: string }>(`select jobname, schedule, command from cron.job`)).rows;
+    expect(await jobs()).toEqual([{ jobname: 'ai-reply-worker', schedule: '30 seconds', command: 'select private.invoke_ai_reply_worker()' }]);
+    expect((await fresh.query(`select private.schedule_ai_reply_worker() as r`)).rows[0]).toEqual({ r: 'scheduled: ai-reply-worker every 30 seconds' });
+    expect(await jobs()).toHaveLength(1);
+  });
+
+  it('no request without the Vault secrets; with them a queued job POSTs to the worker with the key', async () => {
+    await fresh.query(`truncate net.requests`);
+    expect((await fresh.query(`select private.invoke_ai_reply_worker() as id`)).rows[0]).toEqual({ id: null });
+    await fresh.query(`insert into vault.secrets values ('project_url', 'https://ref.supabase.co/'), ('service_role_key', 'sk-test')`);
+
+    // A job as the message trigger queues it (any seeded message will do).
+    await fresh.query(
+      `insert into public.ai_reply_jobs (message_id, conversation_id, account_id, specialist_id)
+       select m.id, m.conversation_id, m.account_id, c.specialist_id
+         from public.messages m join public.conversations c on c.id = m.conversation_id
+        where not exists (select 1 from public.ai_reply_jobs j where j.message_id = m.id) limit 1`,
+    );
+    const sent = (await fresh.query(`select url, headers, timeout_milliseconds from net.requests`)).rows;
+    expect(sent).toEqual([
+      {
+        url: 'https://ref.supabase.co/functions/v1/ai-reply-worker',
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer sk-test' },
+        timeout_milliseconds: 55000,
+      },
+    ]);
+  });
+
+  it("the README runbook's Vault + cron step runs as written", async () => {
+    const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
+    const block = /<!-- runbook:vault-cron[^>]*-->\s*```sql\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block, 'the runbook block in README.md').toBeTruthy();
+    await fresh.query(`truncate vault.secrets; truncate net.requests`);
+    const sql = block!.replace(/^ {3}/gm, '').replace('<ref>', 'abc').replace('<service role key>', 'sk-runbook');
+    const results = (await fresh.query(sql)) as unknown as pg.QueryResult[];
+    expect(results.at(-1)!.rows).toEqual([{ schedule_ai_reply_worker: 'scheduled: ai-reply-worker every 30 seconds' }]);
+    await fresh.query(`select private.invoke_ai_reply_worker()`);
+    expect((await fresh.query(`select url, headers ->> 'Authorization' as auth from net.requests`)).rows).toEqual([
+      { url: 'https://abc.supabase.co/functions/v1/ai-reply-worker', auth: 'Bearer sk-runbook' },
+    ]);
+  });
+
+  it('API roles cannot call the scheduling functions', async () => {
+    for (const fn of ['private.invoke_ai_reply_worker()', 'private.schedule_ai_reply_worker()', 'private.tg_ai_reply_jobs_wake()']) {
+      for (const role of ['anon', 'authenticated', 'service_role']) {
+        expect((await one<{ ok: boolean }>(`select has_function_privilege($1, $2, 'execute') as ok`, [role, fn])).ok, `${role} ${fn}`).toBe(false);
+      }
+    }
+  });
+});
