@@ -218,7 +218,12 @@ test('impersonation: the account becomes active, the server records it, stopping
 test('delete: a freshly registered member and all their data are gone', async ({ page, request, baseURL }) => {
   const email = `e2e-delete-${Date.now()}@poradna.test`;
   const headers = { apikey: anonKey(), Authorization: `Bearer ${anonKey()}` };
-  const signup = await request.post(`${baseURL}/auth/v1/signup`, { headers, data: { email, password: 'Heslo-123456' } });
+  // Public sign-up mails a confirmation and answers no session (hosted default): register confirmed
+  // through the admin API, then sign in with the password.
+  const service = process.env.E2E_SERVICE_KEY ?? '';
+  const created = await request.post(`${baseURL}/auth/v1/admin/users`, { headers: { apikey: service, Authorization: `Bearer ${service}` }, data: { email, password: 'Heslo-123456', email_confirm: true } });
+  expect(created.ok(), await created.text()).toBe(true);
+  const signup = await request.post(`${baseURL}/auth/v1/token?grant_type=password`, { headers, data: { email, password: 'Heslo-123456' } });
   expect(signup.ok(), await signup.text()).toBe(true);
   const token = ((await signup.json()) as { access_token?: string }).access_token;
   expect(token).toBeTruthy();

@@ -199,7 +199,12 @@ test('a list of 220 conversations keeps a small DOM; scrolling down reaches the 
     return announced ? new URL(announced).origin : (baseURL ?? '');
   })();
   const email = `e2e-many-${Date.now()}@poradna.test`;
-  const signup = await request.post(`${origin}/auth/v1/signup`, { headers: { apikey: anon, Authorization: `Bearer ${anon}` }, data: { email, password: 'poradna123' } });
+  // Public sign-up mails a confirmation and answers no session (hosted default): register confirmed
+  // through the admin API, then sign in with the password.
+  const service = process.env.E2E_SERVICE_KEY ?? '';
+  const created = await request.post(`${origin}/auth/v1/admin/users`, { headers: { apikey: service, Authorization: `Bearer ${service}` }, data: { email, password: 'poradna123', email_confirm: true } });
+  expect(created.ok(), await created.text()).toBe(true);
+  const signup = await request.post(`${origin}/auth/v1/token?grant_type=password`, { headers: { apikey: anon, Authorization: `Bearer ${anon}` }, data: { email, password: 'poradna123' } });
   expect(signup.ok(), await signup.text()).toBe(true);
   const token = ((await signup.json()) as { access_token?: string }).access_token ?? '';
   const first = await request.post(`${origin}/functions/v1/ensure-first-conversation`, { headers: { apikey: anon, Authorization: `Bearer ${token}` }, data: {} });

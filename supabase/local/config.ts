@@ -29,6 +29,12 @@ export interface StackConfig {
   /** Seconds a rotated refresh token may still be presented to get its current child (GoTrue default 10). */
   refreshReuseIntervalSec: number;
   logLevel: 'quiet' | 'info' | 'debug';
+  /** Auth: URL globs a mailed link may redirect to besides PUBLIC_URL's origin (GoTrue URI_ALLOW_LIST). */
+  redirectAllowList: string[];
+  /** Auth: refuse public POST /auth/v1/signup (GoTrue DISABLE_SIGNUP); admin API and auth-link still create users. */
+  disableSignup: boolean;
+  /** Auth: sign-up confirms at once and returns a session (GoTrue MAILER_AUTOCONFIRM); off as on hosted Supabase. */
+  mailerAutoconfirm: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -70,5 +76,8 @@ export function readConfig(env: Env = process.env, cwd = process.cwd()): StackCo
     trustForwardedFor: /^(1|true|yes)$/i.test(env.TRUST_X_FORWARDED_FOR ?? ''),
     refreshReuseIntervalSec: int(env, 'REFRESH_TOKEN_REUSE_INTERVAL', 10),
     logLevel: level === 'quiet' || level === 'debug' ? level : 'info',
+    redirectAllowList: (env.REDIRECT_ALLOW_LIST ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    disableSignup: /^(1|true|yes)$/i.test(env.DISABLE_SIGNUP ?? ''),
+    mailerAutoconfirm: /^(1|true|yes)$/i.test(env.MAILER_AUTOCONFIRM ?? ''),
   };
 }

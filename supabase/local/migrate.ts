@@ -46,6 +46,7 @@ export async function migrate(
     // One migrator at a time per database (two stacks on one DATABASE_URL must not interleave).
     await client.query('select pg_advisory_lock(7306001)');
     await client.query(await readFile(join(here, 'sql', 'bootstrap.sql'), 'utf8'));
+    await client.query(await readFile(join(here, 'sql', 'auth-extras.sql'), 'utf8'));
     await client.query(await readFile(join(here, 'sql', 'realtime.sql'), 'utf8'));
     await client.query(`alter role authenticator with login password ${pg.escapeLiteral(opts.authenticatorPassword)}`);
 

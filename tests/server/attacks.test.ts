@@ -5,6 +5,7 @@
 import { SignJWT } from 'jose';
 import { describe, expect, inject, it } from 'vitest';
 import { anonClient, serviceClient, uniqueEmail } from '../helpers/clients.ts';
+import { signUpConfirmed } from '../helpers/signup.ts';
 
 const stack = inject('stack');
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -49,7 +50,7 @@ describe('forged JWTs are refused everywhere', () => {
 describe('a member cannot act as an admin', () => {
   it('every admin RPC and impersonation is refused', async () => {
     const member = anonClient(stack);
-    await member.auth.signUp({ email: uniqueEmail('attack'), password: 'heslo12345' });
+    await signUpConfirmed(stack, member, { email: uniqueEmail('attack'), password: 'heslo12345' });
     // druhy@poradna.test's real account: the target of every attempt.
     const row = await serviceClient(stack).from('account_users').select('account_id').eq('user_id', '00000000-0000-4000-a000-000000000003').single();
     const someAccount = (row.data as { account_id: string }).account_id;

@@ -3,6 +3,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { anonClient, serviceClient, uniqueEmail } from '../helpers/clients.ts';
+import { signUpConfirmed } from '../helpers/signup.ts';
 import { authFetch, fragmentParams, latestMail, openLink, pkceClient, siteUrl } from './auth-helpers.ts';
 
 const stack = inject('stack');
@@ -127,7 +128,7 @@ describe('PKCE', () => {
 describe('PKCE recovery', () => {
   it('exchanges the code from a recovery link with redirectType recovery', async () => {
     const email = uniqueEmail('pkce-rec');
-    await anonClient(stack).auth.signUp({ email, password: 'stare-heslo-1' });
+    await signUpConfirmed(stack, anonClient(stack), { email, password: 'stare-heslo-1' });
     const client = pkceClient(stack);
     expect((await client.auth.resetPasswordForEmail(email, { redirectTo: callback })).error).toBeNull();
     const code = (await openLink(stack, (await latestMail(stack, email)).links[0]!)).searchParams.get('code')!;
@@ -167,20 +168,28 @@ describe('admin links', () => {
 });
 
 describe('e-mail change and resend', () => {
-  it('moves the account to a new address only when the link mailed there is opened', async () => {
+  it('moves the account to a new address only when the links mailed to both addresses are opened', async () => {
     const email = uniqueEmail('old');
     const next = uniqueEmail('new');
     const client = anonClient(stack);
-    await client.auth.signUp({ email, password: 'heslo-123' });
+    await signUpConfirmed(stack, client, { email, password: 'heslo-123' });
     const updated = await client.auth.updateUser({ email: next }, { emailRedirectTo: callback });
     expect(updated.error).toBeNull();
     expect(updated.data.user).toMatchObject({ email, new_email: next });
     const mail = await latestMail(stack, next);
     expect(mail.subject).toBe('Potvrdenie zmeny e-mailu v Poradni');
-    const params = fragmentParams(await openLink(stack, mail.links[0]!));
+    // The first confirmation only counts: GoTrue's message, no session, the address unchanged.
+    const first = fragmentParams(await openLink(stack, mail.links[0]!));
+    expect(first.get('message')).toMatch(/^Confirmation link accepted/);
+    expect(first.get('access_token')).toBeNull();
+    expect((await client.auth.getUser()).data.user?.email).toBe(email);
+    const toOld = await latestMail(stack, email);
+    expect(toOld.subject).toBe('Zmena e-mailu v Poradni');
+    const params = fragmentParams(await openLink(stack, toOld.links[0]!));
     const got = await anonClient(stack).auth.getUser(params.get('access_token')!);
     expect(got.data.user?.email).toBe(next);
     expect((await anonClient(stack).auth.signInWithPassword({ email: next, password: 'heslo-123' })).error).toBeNull();
+    expect((await latestMail(stack, email)).subject).toBe('E-mailová adresa v Poradni bola zmenená');
   });
 
   it('resends a pending signup confirmation and answers unknown addresses alike', async () => {
@@ -231,7 +240,7 @@ describe('password recovery', () => {
   it('mails a recovery link whose session may set a new password', async () => {
     const email = uniqueEmail('recover');
     const client = anonClient(stack);
-    await client.auth.signUp({ email, password: 'stare-heslo-1' });
+    await signUpConfirmed(stack, client, { email, password: 'stare-heslo-1' });
     expect((await client.auth.resetPasswordForEmail(email, { redirectTo: `${siteUrl(stack)}/auth/reset-password` })).error).toBeNull();
     const mail = await latestMail(stack, email);
     expect(mail.subject).toBe('Obnovenie hesla v Poradni');

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { anonClient, uniqueEmail } from '../helpers/clients.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
+import { signUpConfirmed } from '../helpers/signup.ts';
 import { authFetch, clientFromIp, freshIp } from './auth-helpers.ts';
 
 const stack = inject('stack');
@@ -11,7 +12,7 @@ const PASSWORD = 'heslo-123';
 
 async function signedIn(s: { url: string; anonKey: string }, ip = freshIp()) {
   const client = clientFromIp(s, ip);
-  const { data, error } = await client.auth.signUp({ email: uniqueEmail('refresh'), password: PASSWORD });
+  const { data, error } = await signUpConfirmed(s, client, { email: uniqueEmail('refresh'), password: PASSWORD });
   expect(error).toBeNull();
   return { client, session: data.session! };
 }

@@ -3,6 +3,7 @@
 import { SignJWT, decodeJwt } from 'jose';
 import { describe, expect, inject, it } from 'vitest';
 import { anonClient, serviceClient, uniqueEmail } from '../helpers/clients.ts';
+import { signUpConfirmed } from '../helpers/signup.ts';
 import { authFetch } from './auth-helpers.ts';
 
 const stack = inject('stack');
@@ -10,13 +11,13 @@ const PASSWORD = 'heslo-123';
 
 async function signedUp(email = uniqueEmail('auth')) {
   const client = anonClient(stack);
-  const { data, error } = await client.auth.signUp({ email, password: PASSWORD, options: { data: { name: 'Jana' } } });
+  const { data, error } = await signUpConfirmed(stack, client, { email, password: PASSWORD, data: { name: 'Jana' } });
   expect(error).toBeNull();
   return { client, email, session: data.session!, user: data.user! };
 }
 
 describe('sign-up and password sign-in', () => {
-  it('signs up with auto-confirm and answers a session with Supabase claims', async () => {
+  it('signs up, confirms with the mailed code and answers a session with Supabase claims', async () => {
     const { session, user, email } = await signedUp();
     expect(session.access_token && session.refresh_token && session.expires_in).toBeTruthy();
     expect(session.token_type).toBe('bearer');
@@ -37,16 +38,19 @@ describe('sign-up and password sign-in', () => {
       user_metadata: { name: 'Jana' },
       is_anonymous: false,
     });
-    expect(claims.amr).toEqual([{ method: 'password', timestamp: expect.any(Number) }]);
+    expect(claims.amr).toEqual([{ method: 'otp', timestamp: expect.any(Number) }]);
     expect(typeof claims.session_id).toBe('string');
     expect(claims.exp! - claims.iat!).toBe(session.expires_in);
   });
 
   it('refuses a duplicate, a weak password and an invalid address with GoTrue codes', async () => {
-    const { email } = await signedUp();
+    const { email, user } = await signedUp();
     const client = anonClient(stack);
+    // GoTrue without autoconfirm: a confirmed address answers a fake user (no enumeration), no session.
     const dup = await client.auth.signUp({ email: email.toUpperCase(), password: PASSWORD });
-    expect(dup.error).toMatchObject({ status: 422, code: 'user_already_exists' });
+    expect(dup.error).toBeNull();
+    expect(dup.data.session).toBeNull();
+    expect(dup.data.user?.id).not.toBe(user.id);
     const weak = await client.auth.signUp({ email: uniqueEmail(), password: 'abc' });
     expect(weak.error).toMatchObject({ status: 422, code: 'weak_password', reasons: ['length'] });
     const bad = await client.auth.signUp({ email: 'not-an-address', password: PASSWORD });

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { anonClient, serviceClient, uniqueEmail } from '../helpers/clients.ts';
+import { signUpConfirmed } from '../helpers/signup.ts';
 
 const stack = inject('stack');
 const url = `${stack.url}/functions/v1/ai-reply-worker`;
@@ -16,13 +17,13 @@ describe('ai-reply-worker', () => {
   it('refuses the anon key and a member', async () => {
     expect((await post(stack.anonKey)).status).toBe(403);
     const member = anonClient(stack);
-    const { data } = await member.auth.signUp({ email: uniqueEmail('aiw'), password: 'heslo12345' });
+    const { data } = await signUpConfirmed(stack, member, { email: uniqueEmail('aiw'), password: 'heslo12345' });
     expect((await post(data.session!.access_token)).status).toBe(403);
   });
 
   it('drains jobs with the service role, racing the local worker, with exactly one reply per message', async () => {
     const member = anonClient(stack);
-    await member.auth.signUp({ email: uniqueEmail('aiw'), password: 'heslo12345' });
+    await signUpConfirmed(stack, member, { email: uniqueEmail('aiw'), password: 'heslo12345' });
     const conv = await member.rpc('ensure_first_conversation');
     const conversationId = (conv.data as { conversation_id: string }).conversation_id;
     const texts = ['Potrebujem pomôcť s kampaňou', 'A ešte s rozpočtom', 'A s newsletterom'];

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { RealtimePostgresChangesPayload } from '@supabase/supabase-js';
 import { anonClient, uniqueEmail, type Client } from '../helpers/clients.ts';
+import { signUpConfirmed } from '../helpers/signup.ts';
 
 const stack = inject('stack');
 const clients: Client[] = [];
@@ -14,7 +15,7 @@ afterAll(async () => {
 async function member(): Promise<{ client: Client; accountId: string; conversationId: string }> {
   const client = anonClient(stack);
   clients.push(client);
-  const { data, error } = await client.auth.signUp({ email: uniqueEmail('rt'), password: 'heslo12345' });
+  const { data, error } = await signUpConfirmed(stack, client, { email: uniqueEmail('rt'), password: 'heslo12345' });
   expect(error).toBeNull();
   await client.realtime.setAuth(data.session!.access_token);
   const conv = await client.rpc('ensure_first_conversation');

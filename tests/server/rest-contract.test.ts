@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { anonClient, serviceClient, uniqueEmail, type Client } from '../helpers/clients.ts';
+import { signUpConfirmed } from '../helpers/signup.ts';
 
 const stack = inject('stack');
 
@@ -15,7 +16,7 @@ async function signedIn(email: string, password = 'poradna123'): Promise<Client>
 
 async function freshMember(): Promise<Client> {
   const c = anonClient(stack);
-  const { error } = await c.auth.signUp({ email: uniqueEmail('rest'), password: 'heslo12345' });
+  const { error } = await signUpConfirmed(stack, c, { email: uniqueEmail('rest'), password: 'heslo12345' });
   expect(error).toBeNull();
   return c;
 }

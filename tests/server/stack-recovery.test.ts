@@ -9,6 +9,7 @@ import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
 import { uniqueEmail } from '../helpers/clients.ts';
+import { signUpConfirmed } from '../helpers/signup.ts';
 
 /** PostgreSQL is back and every part serves again within this (backoffs are 250 ms–5 s). */
 const RECOVERY_MS = 20_000;
@@ -72,7 +73,7 @@ const signIn = (email: string) =>
 async function memberWithConversation() {
   const c = client();
   const email = uniqueEmail('recovery');
-  const { data, error } = await c.auth.signUp({ email, password: PASSWORD });
+  const { data, error } = await signUpConfirmed(stack, c, { email, password: PASSWORD });
   if (error || !data.session) throw error ?? new Error('no session');
   const conv = await c.rpc('ensure_first_conversation');
   const conversationId = (conv.data as { conversation_id: string }).conversation_id;

@@ -1,20 +1,17 @@
-// E-mail and password rules, and bcrypt. GoTrue lowercases addresses, requires 6 characters by
-// default and refuses more than 72 bytes (bcrypt silently ignores the rest).
+// E-mail and password rules, and bcrypt. E-mail: GoTrue's validateEmail (email-format.ts). Passwords:
+// GoTrue requires 6 characters by default and refuses more than 72 bytes (bcrypt ignores the rest).
 import bcrypt from 'bcryptjs';
+import { checkEmailFormat } from './email-format.ts';
 import { unprocessable, validationFailed, weakPassword } from './errors.ts';
 
 export const MIN_PASSWORD_LENGTH = 6;
 const BCRYPT_COST = 10;
 const MAX_PASSWORD_BYTES = 72;
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
+/** The lowercased address, or GoTrue's 400 validation_failed with its exact message. */
 export function normalizeEmail(raw: string | undefined): string {
-  const email = (raw ?? '').trim().toLowerCase();
-  if (email === '') throw validationFailed('Email address is required');
-  if (email.length > 255 || !EMAIL_RE.test(email)) {
-    throw validationFailed(`Unable to validate email address: invalid format`);
-  }
-  return email;
+  const check = checkEmailFormat(raw);
+  if (!check.ok) throw validationFailed(check.message);
+  return check.email;
 }
 
 export function checkPassword(password: string | undefined): string {

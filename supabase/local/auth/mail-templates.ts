@@ -34,21 +34,46 @@ const TEMPLATES: Record<LinkType, Template> = {
     intro: 'dostali sme žiadosť o zmenu e-mailovej adresy tvojho účtu v Poradni na túto adresu.',
     action: 'Zmenu potvrdíš kliknutím na tento odkaz:',
   },
+  email_change_current: {
+    subject: 'Zmena e-mailu v Poradni',
+    intro:
+      'dostali sme žiadosť o zmenu e-mailovej adresy tvojho účtu v Poradni z tejto adresy na inú. ' +
+      'Zmena prebehne, až keď ju potvrdíš tu aj na novej adrese.',
+    action: 'Ak o zmenu žiadaš ty, potvrdíš ju kliknutím na tento odkaz:',
+  },
+  reauthentication: {
+    subject: 'Overovací kód pre Poradňu',
+    intro: 'na zmenu hesla v Poradni potrebujeme overiť, že si to ty.',
+    action: '',
+  },
 };
+
+/** Tells the old address that the account's e-mail changed (GoTrue's email_changed notification). */
+export function renderEmailChangedNotice(newEmail: string): { subject: string; text: string } {
+  return {
+    subject: 'E-mailová adresa v Poradni bola zmenená',
+    text: [
+      'Ahoj,',
+      '',
+      `e-mailová adresa tvojho účtu v Poradni bola zmenená na ${newEmail}.`,
+      'Ak si to nebol ty, okamžite nás kontaktuj.',
+      '',
+      'Tím Poradne',
+    ].join('\n'),
+  };
+}
 
 export function renderMail(type: LinkType, link: string, code: string): { subject: string; text: string } {
   const t = TEMPLATES[type];
+  // The reauthentication nonce is a code only: it has no link to open.
+  const withLink = t.action !== '';
   const text = [
     'Ahoj,',
     '',
     t.intro,
-    t.action,
+    ...(withLink ? [t.action, '', link, '', `Alebo zadaj tento kód: ${code}`] : ['', `Tvoj kód: ${code}`]),
     '',
-    link,
-    '',
-    `Alebo zadaj tento kód: ${code}`,
-    '',
-    'Odkaz aj kód platia 1 hodinu a dajú sa použiť iba raz.',
+    withLink ? 'Odkaz aj kód platia 1 hodinu a dajú sa použiť iba raz.' : 'Kód platí 1 hodinu a dá sa použiť iba raz.',
     'Ak si o nič nežiadal, tento e-mail pokojne ignoruj.',
     '',
     'Tím Poradne',

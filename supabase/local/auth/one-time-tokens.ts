@@ -3,11 +3,27 @@
 // - Only SHA-256 hashes are stored, so a copy of the database cannot be used to sign in.
 // - A token works once (consuming deletes the row) and for OTP_TTL_SEC (GoTrue's mailer otp_exp).
 // - A user has at most one live token per type: a new link voids the older one.
+// - A 6-digit code dies after MAX_CODE_ATTEMPTS wrong guesses against the user's live codes, so the
+//   per-minute rate limits are not the only thing between a guesser and the one-in-a-million code.
+// - A token requested with a PKCE challenge is redeemed only by opening its link (GET /verify),
+//   which yields an auth code that needs the code verifier; POST /verify {token_hash} refuses it.
 import type { AuthDeps } from './deps.ts';
 import type { Db } from './db.ts';
 import { otpHash, randomOtp, randomToken, sha256Hex, type ChallengeMethod } from './tokens.ts';
 
-export type LinkType = 'magiclink' | 'recovery' | 'signup' | 'invite' | 'email_change';
+export type LinkType =
+  | 'magiclink'
+  | 'recovery'
+  | 'signup'
+  | 'invite'
+  | 'email_change'
+  /** Secure e-mail change: the link mailed to the current address (GoTrue email_change_token_current). */
+  | 'email_change_current'
+  /** GET /reauthenticate's nonce: a code only, never redeemable at /verify. */
+  | 'reauthentication';
+
+/** Wrong 6-digit guesses a user's live codes survive; the next wrong guess deletes them. */
+export const MAX_CODE_ATTEMPTS = 5;
 
 export const OTP_TTL_SEC = 3600;
 
@@ -18,7 +34,14 @@ export const VERIFY_TYPES: Record<string, LinkType[]> = {
   signup: ['signup'],
   invite: ['invite'],
   recovery: ['recovery'],
-  email_change: ['email_change'],
+  email_change: ['email_change', 'email_change_current'],
+};
+
+const SENT_AT_COLUMN: Partial<Record<LinkType, string>> = {
+  recovery: 'recovery_sent_at',
+  email_change: 'email_change_sent_at',
+  email_change_current: 'email_change_sent_at',
+  reauthentication: 'reauthentication_sent_at',
 };
 
 export interface Pkce {
@@ -48,9 +71,11 @@ export async function issueLink(
      values ($1, $2, $3, $4, $5, $6, $7)`,
     [args.userId, args.type, sha256Hex(token), args.relatesTo, args.pkce?.challenge ?? null, args.pkce?.method ?? null, otpHash(args.userId, code)],
   );
-  const column = args.type === 'recovery' ? 'recovery_sent_at' : 'confirmation_sent_at';
+  const column = SENT_AT_COLUMN[args.type] ?? 'confirmation_sent_at';
   await db.query(`update auth.users set ${column} = now() where id = $1`, [args.userId]);
-  const q = new URLSearchParams({ token, type: args.type, redirect_to: args.redirectTo });
+  // Both e-mail-change links say type=email_change, as GoTrue's do (VERIFY_TYPES maps it to both).
+  const linkType = args.type === 'email_change_current' ? 'email_change' : args.type;
+  const q = new URLSearchParams({ token, type: linkType, redirect_to: args.redirectTo });
   return { token, code, actionLink: `${deps.publicUrl()}/auth/v1/verify?${q.toString()}`, redirectTo: args.redirectTo };
 }
 
@@ -64,13 +89,23 @@ export interface RedeemedToken {
 
 const RETURNING = 'user_id, token_type, relates_to, code_challenge, code_challenge_method';
 
-/** Deletes and returns a live token of an allowed type; expired or unknown tokens return undefined. */
-export async function redeemLinkToken(db: Db, token: string, types: LinkType[]): Promise<RedeemedToken | undefined> {
+/**
+ * Deletes and returns a live token of an allowed type; expired or unknown tokens return undefined.
+ * `allowPkce` false (POST /verify) leaves a PKCE token untouched and unredeemed: only the link,
+ * whose auth code needs the verifier, may spend it.
+ */
+export async function redeemLinkToken(
+  db: Db,
+  token: string,
+  types: LinkType[],
+  opts: { allowPkce: boolean },
+): Promise<RedeemedToken | undefined> {
   const r = await db.query<RedeemedToken>(
     `delete from auth.one_time_tokens where token_hash = $1 and token_type = any($2)
        and created_at > now() - make_interval(secs => $3)
+       and (code_challenge is null or $4)
      returning ${RETURNING}`,
-    [sha256Hex(token), types, OTP_TTL_SEC],
+    [sha256Hex(token), types, OTP_TTL_SEC, opts.allowPkce],
   );
   return r.rows[0];
 }
@@ -79,10 +114,28 @@ export async function redeemCode(db: Db, userId: string, code: string, types: Li
   const r = await db.query<RedeemedToken>(
     `delete from auth.one_time_tokens where id = (
        select id from auth.one_time_tokens where user_id = $1 and otp_hash = $2 and token_type = any($3)
-         and created_at > now() - make_interval(secs => $4)
+         and created_at > now() - make_interval(secs => $4) and failed_attempts < $5
        order by created_at desc limit 1)
      returning ${RETURNING}`,
-    [userId, otpHash(userId, code), types, OTP_TTL_SEC],
+    [userId, otpHash(userId, code), types, OTP_TTL_SEC, MAX_CODE_ATTEMPTS],
   );
   return r.rows[0];
+}
+
+/**
+ * Counts a wrong code against every live code of these types of the user (a guess cannot be
+ * attributed to one code), and deletes those that reached MAX_CODE_ATTEMPTS. Must run outside the
+ * refused request's transaction, which rolls back.
+ */
+export async function recordWrongCode(db: Db, userId: string, types: LinkType[]): Promise<void> {
+  await db.query(
+    `update auth.one_time_tokens set failed_attempts = failed_attempts + 1
+     where user_id = $1 and token_type = any($2) and otp_hash is not null`,
+    [userId, types],
+  );
+  await db.query('delete from auth.one_time_tokens where user_id = $1 and token_type = any($2) and failed_attempts >= $3', [
+    userId,
+    types,
+    MAX_CODE_ATTEMPTS,
+  ]);
 }

@@ -8,7 +8,7 @@ import { isUniqueViolation, withTx, type Db } from './db.ts';
 import { notFound, unprocessable, validationFailed } from './errors.ts';
 import { renderMail } from './mail-templates.ts';
 import { issueLink, type LinkType } from './one-time-tokens.ts';
-import { safeRedirect } from './redirect.ts';
+import { redirectFor } from './redirect.ts';
 import { findUserByEmail, insertUser, userJson, type UserRow } from './users.ts';
 
 const GENERATE_TYPES = new Set<LinkType>(['signup', 'invite', 'magiclink', 'recovery']);
@@ -38,7 +38,7 @@ export function adminLinkRoutes(app: Hono, { deps }: Services): void {
     const password = str(body, 'password');
     if (type === 'signup' && password === undefined) throw validationFailed('Password is required for signup links');
     const passwordHash = password === undefined ? undefined : await hashPassword(checkPassword(password));
-    const redirectTo = safeRedirect(deps.publicUrl(), c.req.query('redirect_to') ?? str(body, 'redirect_to') ?? str(body, 'redirectTo'));
+    const redirectTo = redirectFor(deps, c.req.query('redirect_to') ?? str(body, 'redirect_to') ?? str(body, 'redirectTo'));
     try {
       const result = await withTx(deps.pool, async (db) => {
         const user = await userForLink(db, type, email, body, passwordHash);
@@ -63,7 +63,7 @@ export function adminLinkRoutes(app: Hono, { deps }: Services): void {
   app.post('/invite', async (c) => {
     const body = await readBody(c);
     const email = normalizeEmail(str(body, 'email'));
-    const redirectTo = safeRedirect(deps.publicUrl(), c.req.query('redirect_to'));
+    const redirectTo = redirectFor(deps, c.req.query('redirect_to'));
     try {
       const result = await withTx(deps.pool, async (db) => {
         const user = await userForLink(db, 'invite', email, body, undefined);

@@ -11,7 +11,7 @@ import { unprocessable, validationFailed } from './errors.ts';
 import { renderMail } from './mail-templates.ts';
 import { issueLink, OTP_TTL_SEC } from './one-time-tokens.ts';
 import { readPkce } from './pkce.ts';
-import { safeRedirect } from './redirect.ts';
+import { redirectFor } from './redirect.ts';
 import { randomOtp, randomToken, sha256Hex } from './tokens.ts';
 import { findUserByEmail, insertUser } from './users.ts';
 
@@ -28,7 +28,7 @@ export function mailRoutes(app: Hono, { deps, limits }: Services): void {
     const pkce = readPkce(body);
     const createUser = bool(body, 'create_user') ?? true;
     const data = obj(body, 'data') ?? {};
-    const redirectTo = safeRedirect(deps.publicUrl(), c.req.query('redirect_to'));
+    const redirectTo = redirectFor(deps, c.req.query('redirect_to'));
     const issue = () =>
       withTx(deps.pool, async (db) => {
         let user = await findUserByEmail(db, email);
@@ -57,7 +57,7 @@ export function mailRoutes(app: Hono, { deps, limits }: Services): void {
     const email = normalizeEmail(str(body, 'email'));
     limits.email('recover', email);
     const pkce = readPkce(body);
-    const redirectTo = safeRedirect(deps.publicUrl(), c.req.query('redirect_to'));
+    const redirectTo = redirectFor(deps, c.req.query('redirect_to'));
     const started = Date.now();
     const user = await findUserByEmail(deps.pool, email);
     if (user) {

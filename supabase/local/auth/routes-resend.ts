@@ -10,7 +10,7 @@ import { validationFailed } from './errors.ts';
 import { renderMail } from './mail-templates.ts';
 import { issueLink } from './one-time-tokens.ts';
 import { readPkce } from './pkce.ts';
-import { safeRedirect } from './redirect.ts';
+import { redirectFor } from './redirect.ts';
 import { findUserByEmail } from './users.ts';
 
 export function resendRoutes(app: Hono, { deps, limits }: Services): void {
@@ -22,7 +22,7 @@ export function resendRoutes(app: Hono, { deps, limits }: Services): void {
     const email = normalizeEmail(str(body, 'email'));
     limits.email('otp', email);
     const pkce = readPkce(body);
-    const redirectTo = safeRedirect(deps.publicUrl(), c.req.query('redirect_to'));
+    const redirectTo = redirectFor(deps, c.req.query('redirect_to'));
     const user = await findUserByEmail(deps.pool, email);
     const to = type === 'signup' ? (user && !user.email_confirmed_at ? email : undefined) : user?.email_change || undefined;
     if (user && to) {

@@ -1,21 +1,35 @@
-// The signed-in user's own endpoints: GET /user, PUT /user, POST /logout.
+// The signed-in user's own endpoints: GET /user, PUT /user, GET /reauthenticate, POST /logout.
+// Invariants (GoTrue internal/api/user.go and reauthenticate.go, with hosted Supabase's security
+// options on):
+// - A new e-mail takes effect only through the secure change (email-change.ts): links to both the
+//   current and the new address.
+// - A new password needs a recent sign-in (a session created within REAUTH_WINDOW_MS, as GoTrue's
+//   SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION) or the nonce mailed by GET /reauthenticate.
+//   A recovery or magic-link session is a fresh sign-in, so the reset-password screen needs no nonce.
+//   A wrong nonce counts against it like any 6-digit code (one-time-tokens.ts).
 import type { Hono } from 'hono';
 import { obj, readBody, str } from './body.ts';
-import { sendMailInBackground, type Services } from './context.ts';
+import { clientMeta, sendMailInBackground, type Services } from './context.ts';
 import { checkPassword, hashPassword, normalizeEmail, passwordMatches } from './credentials.ts';
 import { withTx } from './db.ts';
-import { unprocessable, validationFailed } from './errors.ts';
+import { requestEmailChange, type Mail } from './email-change.ts';
+import { badRequest, unprocessable, validationFailed } from './errors.ts';
 import { requireUser } from './guard.ts';
 import { renderMail } from './mail-templates.ts';
-import { issueLink, type IssuedLink } from './one-time-tokens.ts';
+import { issueLink, recordWrongCode, redeemCode } from './one-time-tokens.ts';
 import { readPkce } from './pkce.ts';
-import { safeRedirect } from './redirect.ts';
+import { redirectFor } from './redirect.ts';
 import { endSessions, type LogoutScope } from './sessions.ts';
 import { emailTakenByOther, findUserById, mergeMetadata, userJson } from './users.ts';
 
 const SCOPES = new Set<LogoutScope>(['global', 'local', 'others']);
 
-export function userRoutes(app: Hono, { deps }: Services): void {
+/** GoTrue: "we require reauthentication if the user hasn't signed in recently in the current session". */
+export const REAUTH_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+const invalidNonce = () => unprocessable('reauthentication_not_valid', 'Nonce has expired or is invalid');
+
+export function userRoutes(app: Hono, { deps, limits }: Services): void {
   app.get('/user', async (c) => {
     const { user } = await requireUser(deps, c.req.header('authorization'));
     return c.json(await userJson(deps.pool, user));
@@ -25,20 +39,31 @@ export function userRoutes(app: Hono, { deps }: Services): void {
     const { user, session } = await requireUser(deps, c.req.header('authorization'));
     const body = await readBody(c);
     const password = str(body, 'password');
+    const nonce = str(body, 'nonce');
     const data = obj(body, 'data');
     const rawEmail = str(body, 'email');
     const newEmail = rawEmail === undefined ? undefined : normalizeEmail(rawEmail);
     const pkce = readPkce(body);
+    const recent = Date.now() - session.created_at.getTime() < REAUTH_WINDOW_MS;
     if (password !== undefined) {
       checkPassword(password);
+      if (!recent && !nonce) throw badRequest('reauthentication_needed', 'Password update requires reauthentication');
       if (await passwordMatches(password, user.encrypted_password)) {
         throw unprocessable('same_password', 'New password should be different from the old password.');
       }
     }
     const hash = password === undefined ? undefined : await hashPassword(password);
-    let emailLink: IssuedLink | undefined;
+    let mails: Mail[] = [];
+    let wrongNonce = false;
     const updated = await withTx(deps.pool, async (db) => {
       if (hash !== undefined) {
+        if (!recent) {
+          const spent = await redeemCode(db, user.id, nonce!.trim(), ['reauthentication']);
+          if (!spent) {
+            wrongNonce = true;
+            return undefined;
+          }
+        }
         await db.query('update auth.users set encrypted_password = $2, updated_at = now() where id = $1', [user.id, hash]);
         // As GoTrue: a new password signs out every other session of the user.
         await endSessions(db, user.id, session.id, 'others');
@@ -53,22 +78,32 @@ export function userRoutes(app: Hono, { deps }: Services): void {
         if (await emailTakenByOther(db, newEmail, user.id)) {
           throw unprocessable('email_exists', 'A user with this email address has already been registered');
         }
-        // The address changes only when the link mailed to it is opened (verify.ts).
-        await db.query('update auth.users set email_change = $2, updated_at = now() where id = $1', [user.id, newEmail]);
-        emailLink = await issueLink(deps, db, {
-          userId: user.id,
-          type: 'email_change',
-          relatesTo: newEmail,
-          redirectTo: safeRedirect(deps.publicUrl(), c.req.query('redirect_to')),
-          pkce,
-        });
+        limits.email('otp', newEmail);
+        mails = await requestEmailChange(deps, db, user, newEmail, redirectFor(deps, c.req.query('redirect_to')), pkce);
       }
       return findUserById(db, user.id);
     });
-    if (emailLink && newEmail) {
-      sendMailInBackground(deps, { to: newEmail, ...renderMail('email_change', emailLink.actionLink, emailLink.code) });
+    if (wrongNonce) {
+      await recordWrongCode(deps.pool, user.id, ['reauthentication']);
+      throw invalidNonce();
     }
+    for (const mail of mails) sendMailInBackground(deps, mail);
     return c.json(await userJson(deps.pool, updated ?? user));
+  });
+
+  // auth-js reauthenticate(): mails a 6-digit nonce to the confirmed address.
+  app.get('/reauthenticate', async (c) => {
+    const { user } = await requireUser(deps, c.req.header('authorization'));
+    limits.ip('otp', clientMeta(c, deps).ip);
+    if (!user.email) throw validationFailed('Reauthentication requires the user to have an email or a phone number');
+    if (!user.email_confirmed_at) throw unprocessable('email_not_confirmed', 'Please verify your email first.');
+    limits.email('otp', user.email);
+    const email = user.email;
+    const link = await withTx(deps.pool, (db) =>
+      issueLink(deps, db, { userId: user.id, type: 'reauthentication', relatesTo: email, redirectTo: redirectFor(deps, undefined), pkce: undefined }),
+    );
+    sendMailInBackground(deps, { to: email, ...renderMail('reauthentication', '', link.code) });
+    return c.json({});
   });
 
   app.post('/logout', async (c) => {
@@ -79,3 +114,4 @@ export function userRoutes(app: Hono, { deps }: Services): void {
     return c.body(null, 204);
   });
 }
+

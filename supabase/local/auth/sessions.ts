@@ -28,11 +28,13 @@ export interface SessionRow {
   aal: string;
   amr: AmrEntry[];
   not_after: Date | null;
+  /** When the user signed in (refreshing keeps the row): how recent the sign-in is. */
+  created_at: Date;
 }
 
 export async function findSession(db: Db, id: string, lock = false): Promise<SessionRow | undefined> {
   const r = await db.query<SessionRow>(
-    `select id, user_id, aal, amr, not_after from auth.sessions where id = $1${lock ? ' for update' : ''}`,
+    `select id, user_id, aal, amr, not_after, created_at from auth.sessions where id = $1${lock ? ' for update' : ''}`,
     [id],
   );
   return r.rows[0];
@@ -85,7 +87,7 @@ export async function startSession(
   const amr: AmrEntry[] = [{ method, timestamp: Math.floor(Date.now() / 1000) }];
   const s = await db.query<SessionRow>(
     `insert into auth.sessions (user_id, amr, user_agent, ip) values ($1, $2, $3, $4)
-     returning id, user_id, aal, amr, not_after`,
+     returning id, user_id, aal, amr, not_after, created_at`,
     [user.id, JSON.stringify(amr), meta.userAgent ?? null, meta.ip],
   );
   const session = s.rows[0]!;
