@@ -38,7 +38,7 @@ export async function signAccessToken(keys: StackKeys, claims: Record<string, un
 /** Signature and expiry only; whether the session still exists is the caller's check. */
 export async function verifyAccessToken(keys: StackKeys, token: string): Promise<AccessClaims> {
   try {
-    return (await verifyStackJwt(token, keys)) as AccessClaims;
+    return await verifyStackJwt(token, keys);
   } catch (err) {
     const reason =
       err instanceof joseErrors.JWTExpired ? 'token has invalid claims: token is expired' : 'signature is invalid';
