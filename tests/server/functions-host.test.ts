@@ -3,19 +3,21 @@
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { Hono } from 'hono';
 import { SignJWT } from 'jose';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { anonClient } from '../helpers/clients.ts';
 import { functionsHost, readVerifyJwtFlags } from '../../supabase/local/gateway/functions-host.ts';
 
 const stack = inject('stack');
 
 /** A functions host whose config keeps the platform's default verify_jwt = true for test-function. */
+const tempDir = mkdtempSync(join(tmpdir(), 'poradna-host-'));
+afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
+
 function strictHost(): Hono {
-  const dir = mkdtempSync(join(tmpdir(), 'poradna-host-'));
-  const configToml = join(dir, 'config.toml');
+  const configToml = join(tempDir, 'config.toml');
   writeFileSync(configToml, '[functions.test-function]\nverify_jwt = true\n');
   const host = functionsHost({
     functionsDir: 'supabase/functions',
@@ -94,8 +96,7 @@ describe('functions host', () => {
   });
 
   it('reads verify_jwt flags from supabase/config.toml', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'poradna-flags-'));
-    const file = join(dir, 'config.toml');
+    const file = join(tempDir, 'flags.toml');
     writeFileSync(file, '[functions.a]\nverify_jwt = false # comment\nimport_map = "./x.json"\n[functions.b]\nverify_jwt = true\n[api]\nverify_jwt = false\n');
     const flags = await readVerifyJwtFlags(file);
     expect([...flags]).toEqual([['a', false], ['b', true]]);
