@@ -20,6 +20,8 @@ function binaryPath(): string {
 
 export async function startPostgrest(opts: {
   dbUri: string;
+  /** PGRST_JWT_SECRET: the stack passes a JWKS (keys.ts postgrestJwks) so ES256 user tokens and the
+   * legacy HS256 keys both verify, as PostgREST 12 allows (docs.postgrest.org, configuration: jwt-secret). */
   jwtSecret: string;
   port: number;
   log: (line: string) => void;

@@ -12,7 +12,7 @@ import { WebSocket } from 'ws';
 import type { StackConfig } from './config.ts';
 import { StartError } from './errors.ts';
 import { freePort } from './free-port.ts';
-import { loadOrCreateKeys, type StackKeys } from './keys.ts';
+import { loadOrCreateKeys, postgrestJwks, type StackKeys } from './keys.ts';
 import { createMailer, type Mailer } from './mailbox.ts';
 import { migrate, repoRoot } from './migrate.ts';
 import { externalPostgres, startEmbeddedPostgres, type RunningPostgres } from './postgres.ts';
@@ -207,7 +207,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
     const u = new URL(postgres.url);
     const authenticatorUri = `postgres://authenticator:${encodeURIComponent(secrets.authenticatorPassword)}@${u.host}${u.pathname}`;
     const startRest = async (): Promise<ChildRun> => {
-      const p = await startPostgrest({ dbUri: authenticatorUri, jwtSecret: keys.jwtSecret, port: await freePort(), log });
+      const p = await startPostgrest({ dbUri: authenticatorUri, jwtSecret: postgrestJwks(keys), port: await freePort(), log });
       postgrest = p;
       return p;
     };

@@ -87,9 +87,10 @@ beforeAll(async () => {
 
 describe('admin-chatwoot-* on a stack without Chatwoot', () => {
   it.each(NAMES)('%s refuses a call without a JWT (401) and with only the anon key (401)', async (name) => {
+    // verify_jwt = false (supabase/config.toml): the function itself refuses the missing token.
     expect(await rawPost(stack, name, '{}')).toEqual({
       status: 401,
-      body: { msg: 'Missing authorization header' },
+      body: { error: 'No auth token available' },
     });
     expect(await call(anonDb(stack), name, {})).toEqual({
       status: 401,

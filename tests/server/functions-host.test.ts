@@ -1,11 +1,34 @@
 // The functions host: Supabase's conventions as supabase-js sees them (verify_jwt, env, 404s).
+// verify_jwt is as strict as the platform's: legacy HS256 JWTs only (an ES256 user token is refused).
 import { FunctionsHttpError } from '@supabase/supabase-js';
+import { Hono } from 'hono';
 import { SignJWT } from 'jose';
-import { describe, expect, inject, it } from 'vitest';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { anonClient } from '../helpers/clients.ts';
-import { readVerifyJwtFlags } from '../../supabase/local/gateway/functions-host.ts';
+import { functionsHost, readVerifyJwtFlags } from '../../supabase/local/gateway/functions-host.ts';
 
 const stack = inject('stack');
+
+/** A functions host whose config keeps the platform's default verify_jwt = true for test-function. */
+const tempDir = mkdtempSync(join(tmpdir(), 'poradna-host-'));
+afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
+
+function strictHost(): Hono {
+  const configToml = join(tempDir, 'config.toml');
+  writeFileSync(configToml, '[functions.test-function]\nverify_jwt = true\n');
+  const host = functionsHost({
+    functionsDir: 'supabase/functions',
+    configToml,
+    jwtSecret: stack.jwtSecret,
+    env: () => ({ SUPABASE_URL: stack.url, SUPABASE_ANON_KEY: stack.anonKey, SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey }),
+  });
+  const app = new Hono();
+  app.all('/functions/v1/:name', host);
+  return app;
+}
 
 async function errorBody(err: unknown): Promise<{ status: number; body: unknown }> {
   expect(err).toBeInstanceOf(FunctionsHttpError);
@@ -21,7 +44,7 @@ describe('functions host', () => {
   });
 
   it('refuses a verify_jwt function without a JWT', async () => {
-    const res = await fetch(`${stack.url}/functions/v1/ensure-first-conversation`, { method: 'POST' });
+    const res = await strictHost().request('/functions/v1/test-function', { method: 'POST' });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ msg: 'Missing authorization header' });
   });
@@ -31,12 +54,31 @@ describe('functions host', () => {
       .setProtectedHeader({ alg: 'HS256' })
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode('not-the-secret-not-the-secret-not-the-secret'));
-    const res = await fetch(`${stack.url}/functions/v1/ensure-first-conversation`, {
+    const res = await strictHost().request('/functions/v1/test-function', {
       method: 'POST',
       headers: { authorization: `Bearer ${forged}` },
     });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ msg: 'Invalid JWT' });
+  });
+
+  it('refuses an ES256 user token at verify_jwt and admits the legacy anon key, as the platform does', async () => {
+    const { data } = await anonClient(stack).auth.signInWithPassword({ email: 'demo@poradna.test', password: 'poradna123' });
+    const userToken = data.session!.access_token;
+    const call = (token: string) =>
+      strictHost().request('/functions/v1/test-function', { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const refused = await call(userToken);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ msg: 'Invalid JWT' });
+    expect((await call(stack.anonKey)).status).toBe(200);
+  });
+
+  it('lets user tokens reach every function: none relies on the platform verify_jwt', async () => {
+    const flags = await readVerifyJwtFlags('supabase/config.toml');
+    const fns = readdirSync('supabase/functions', { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !d.name.startsWith('_'))
+      .map((d) => d.name);
+    for (const name of fns) expect(flags.get(name), name).toBe(false);
   });
 
   it('lets the anon key through verify_jwt but the function itself requires a user', async () => {
@@ -54,10 +96,9 @@ describe('functions host', () => {
   });
 
   it('reads verify_jwt flags from supabase/config.toml', async () => {
-    const flags = await readVerifyJwtFlags('supabase/config.toml');
-    expect(flags.get('test-function')).toBe(false);
-    expect(flags.get('auth-link')).toBe(false);
-    expect(flags.get('chatwoot-webhook')).toBe(false);
-    expect(flags.has('delete-user')).toBe(false);
+    const file = join(tempDir, 'flags.toml');
+    writeFileSync(file, '[functions.a]\nverify_jwt = false # comment\nimport_map = "./x.json"\n[functions.b]\nverify_jwt = true\n[api]\nverify_jwt = false\n');
+    const flags = await readVerifyJwtFlags(file);
+    expect([...flags]).toEqual([['a', false], ['b', true]]);
   });
 });

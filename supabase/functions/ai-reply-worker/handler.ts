@@ -2,13 +2,13 @@
 // no local-stack worker runs. Schedule it with Supabase Cron (pg_cron + pg_net) every few seconds,
 // or call it from a database webhook on ai_reply_jobs inserts. Reply {processed, outcomes}.
 // The same processOneJob runs in the local stack's worker (supabase/local/workers.ts).
-import { bearerToken, serviceClient } from '../_shared/clients.ts';
+import { serviceClient } from '../_shared/clients.ts';
 import { handle, HttpError, json } from '../_shared/http.ts';
 import type { FunctionHandler } from '../_shared/types.ts';
 import { localProvider } from '../_shared/ai/local-responder.ts';
 import { openAiProvider } from '../_shared/ai/openai-provider.ts';
 import { processOneJob, type JobOutcome } from '../_shared/ai/process-job.ts';
-import { secretsEqual } from '../_shared/chatwoot/webhook-auth.ts';
+import { requireServiceRole } from './service-caller.ts';
 
 const MAX_JOBS_PER_CALL = 20;
 const BUDGET_MS = 50_000;
@@ -16,8 +16,7 @@ const BUDGET_MS = 50_000;
 const handler: FunctionHandler = (req, env) =>
   handle(async () => {
     if (req.method !== 'POST') throw new HttpError(405, 'Use POST');
-    const token = bearerToken(req) ?? '';
-    if (!(await secretsEqual(token, env.SUPABASE_SERVICE_ROLE_KEY))) throw new HttpError(403, 'Service role required');
+    await requireServiceRole(req, env);
     const provider =
       env.AI_BASE_URL && env.AI_API_KEY && env.AI_MODEL
         ? openAiProvider({ baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL })

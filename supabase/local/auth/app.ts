@@ -12,6 +12,7 @@ import { adminLinkRoutes } from './routes-admin-links.ts';
 import { adminUserRoutes } from './routes-admin-users.ts';
 import { mailRoutes } from './routes-mail.ts';
 import { metaRoutes } from './routes-meta.ts';
+import { jwksRoutes } from './routes-jwks.ts';
 import { resendRoutes } from './routes-resend.ts';
 import { signupRoutes } from './routes-signup.ts';
 import { tokenRoutes } from './routes-token.ts';
@@ -38,6 +39,7 @@ export function createAuthApp(deps: AuthDeps): Hono {
   });
 
   metaRoutes(app);
+  jwksRoutes(app, services);
   signupRoutes(app, services);
   tokenRoutes(app, services);
   mailRoutes(app, services);

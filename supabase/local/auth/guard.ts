@@ -23,7 +23,7 @@ function bearer(authorization: string | undefined): string {
 }
 
 export async function requireUser(deps: AuthDeps, authorization: string | undefined): Promise<Caller> {
-  const claims = await verifyAccessToken(deps.keys.jwtSecret, bearer(authorization));
+  const claims = await verifyAccessToken(deps.keys, bearer(authorization));
   if (typeof claims.sub !== 'string' || claims.sub === '') throw forbidden('bad_jwt', 'invalid claim: missing sub claim');
   if (typeof claims.session_id !== 'string') throw forbidden('bad_jwt', 'invalid claim: missing session_id claim');
   const session = isUuid(claims.session_id) ? await findSession(deps.pool, claims.session_id) : undefined;
@@ -37,7 +37,7 @@ export async function requireUser(deps: AuthDeps, authorization: string | undefi
 
 /** The service_role key (or another admin-role JWT); a user's JWT is refused with 403 not_admin. */
 export async function requireAdmin(deps: AuthDeps, authorization: string | undefined): Promise<AccessClaims> {
-  const claims = await verifyAccessToken(deps.keys.jwtSecret, bearer(authorization));
+  const claims = await verifyAccessToken(deps.keys, bearer(authorization));
   if (typeof claims.role !== 'string' || !ADMIN_ROLES.has(claims.role)) throw forbidden('not_admin', 'User not allowed');
   return claims;
 }

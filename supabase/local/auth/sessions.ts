@@ -50,7 +50,7 @@ export async function sessionResponse(
 ): Promise<SessionJson> {
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + deps.config.jwtExpiry;
-  const accessToken = await signAccessToken(deps.keys.jwtSecret, {
+  const accessToken = await signAccessToken(deps.keys, {
     iss: `${deps.publicUrl()}/auth/v1`,
     sub: user.id,
     aud: user.aud,

@@ -1,7 +1,12 @@
-// Secrets the service hands out: HS256 access tokens with Supabase's claims, opaque refresh tokens,
+// Secrets the service hands out: access tokens with Supabase's claims, opaque refresh tokens,
 // mailed one-time tokens (only their SHA-256 is stored) and PKCE checks.
+// Access tokens are ES256, signed with the stack's P-256 signing key and naming it in the header's
+// `kid`, as GoTrue does for projects with JWT signing keys (supabase/auth internal/conf/jwk.go: the
+// signing key's alg and kid go into the header; internal/api/jwks.go serves the public halves).
+// HS256 tokens signed with the legacy secret are still accepted (the anon / service_role keys).
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { errors as joseErrors, importJWK, SignJWT, type JWTPayload } from 'jose';
+import { verifyStackJwt, type SigningKey, type StackKeys } from '../keys.ts';
 import { forbidden } from './errors.ts';
 
 export interface AmrEntry {
@@ -16,17 +21,24 @@ export interface AccessClaims extends JWTPayload {
   email?: string;
 }
 
-const key = (secret: string) => new TextEncoder().encode(secret);
+const privateKeys = new WeakMap<SigningKey, ReturnType<typeof importJWK>>();
+function privateKeyOf(key: SigningKey) {
+  let k = privateKeys.get(key);
+  if (!k) privateKeys.set(key, (k = importJWK(key.privateJwk, 'ES256')));
+  return k;
+}
 
-export async function signAccessToken(secret: string, claims: Record<string, unknown>): Promise<string> {
-  return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key(secret));
+export async function signAccessToken(keys: StackKeys, claims: Record<string, unknown>): Promise<string> {
+  const { signingKey } = keys;
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'ES256', typ: 'JWT', kid: signingKey.kid })
+    .sign(await privateKeyOf(signingKey));
 }
 
 /** Signature and expiry only; whether the session still exists is the caller's check. */
-export async function verifyAccessToken(secret: string, token: string): Promise<AccessClaims> {
+export async function verifyAccessToken(keys: StackKeys, token: string): Promise<AccessClaims> {
   try {
-    const { payload } = await jwtVerify<AccessClaims>(token, key(secret), { algorithms: ['HS256'] });
-    return payload;
+    return await verifyStackJwt(token, keys);
   } catch (err) {
     const reason =
       err instanceof joseErrors.JWTExpired ? 'token has invalid claims: token is expired' : 'signature is invalid';

@@ -85,6 +85,10 @@ export function functionsHost(opts: FunctionsHostOptions) {
       const auth = c.req.header('authorization');
       const token = auth?.match(/^Bearer\s+(.+)$/i)?.[1];
       if (!token) return c.json({ msg: 'Missing authorization header' }, 401);
+      // As strict as the platform: verify_jwt accepts only legacy HS256 JWTs signed with the project's
+      // secret and answers 401 "Invalid JWT" to the ES256 user tokens of projects with signing keys
+      // (supabase.com/docs/guides/troubleshooting/edge-function-401-error-response). Functions that
+      // serve users therefore set verify_jwt = false and check the caller themselves.
       try {
         await jwtVerify(token, secret, { algorithms: ['HS256'] });
       } catch {

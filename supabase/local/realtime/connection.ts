@@ -10,12 +10,13 @@ import { claimsKeyOf, type Channel, type ChannelSink } from './channel.ts';
 import type { ChannelRegistry } from './channel-registry.ts';
 import { planJoin } from './join.ts';
 import { verifyToken, type VerifiedToken } from './jwt.ts';
+import type { VerifyingKeys } from '../keys.ts';
 import { decodeText, encode, replyError, replyOk, systemMessage, type Frame, type Vsn } from './protocol.ts';
 
 export interface ConnectionContext {
   registry: ChannelRegistry;
   catalog: Catalog;
-  jwtSecret: Uint8Array;
+  jwtKeys: VerifyingKeys;
   nextBindingId: () => number;
   log: (line: string) => void;
 }
@@ -148,7 +149,7 @@ export class Connection implements ChannelSink {
     const raw = frame.payload.access_token ?? frame.payload.user_token;
     const verified = await verifyToken(
       typeof raw === 'string' && raw !== '' ? raw : this.apikey,
-      this.ctx.jwtSecret,
+      this.ctx.jwtKeys,
     );
     if (!verified.ok) return void this.send(replyError(this.vsn, frame, verified.reason));
     const planned = await planJoin(frame.payload, this.ctx.catalog, this.ctx.nextBindingId);
@@ -191,7 +192,7 @@ export class Connection implements ChannelSink {
   private async updateToken(ch: Channel, frame: Frame): Promise<void> {
     const raw = frame.payload.access_token;
     if (typeof raw !== 'string' || raw === '') return;
-    const verified = await verifyToken(raw, this.ctx.jwtSecret);
+    const verified = await verifyToken(raw, this.ctx.jwtKeys);
     if (!ch.open) return;
     if (!verified.ok) return this.shutdown(ch, verified.reason);
     this.setToken(ch, verified.token);

@@ -1,8 +1,12 @@
 // Verifies the token a channel runs as. Its claims become `request.jwt.claims` and its `role` the
-// database role when RLS decides what the subscriber may see, so only HS256 tokens signed with the
-// stack's secret and naming one of Supabase's API roles are accepted (a token naming another role,
-// e.g. a superuser, must never become the role events are read as).
-import { errors, jwtVerify } from 'jose';
+// database role when RLS decides what the subscriber may see, so only tokens signed by the stack
+// (ES256 user tokens with the signing key their kid names, or HS256 with the legacy secret: the
+// anon / service_role keys) and naming one of Supabase's API roles are accepted (a token naming
+// another role, e.g. a superuser, must never become the role events are read as). Supabase Realtime
+// likewise picks the key by alg and kid: EC/RSA keys from the project's JWKS, HS* with the legacy
+// secret (supabase/realtime lib/realtime_web/channels/auth/jwt_verification.ex generate_signer).
+import { errors } from 'jose';
+import { verifyStackJwt, type VerifyingKeys } from '../keys.ts';
 
 export const API_ROLES = new Set(['anon', 'authenticated', 'service_role']);
 
@@ -15,10 +19,10 @@ export interface VerifiedToken {
 
 export type VerifyResult = { ok: true; token: VerifiedToken } | { ok: false; reason: string };
 
-export async function verifyToken(token: string, secret: Uint8Array): Promise<VerifyResult> {
+export async function verifyToken(token: string, keys: VerifyingKeys): Promise<VerifyResult> {
   let claims: Record<string, unknown>;
   try {
-    ({ payload: claims } = await jwtVerify(token, secret, { algorithms: ['HS256'] }));
+    claims = await verifyStackJwt(token, keys);
   } catch (err) {
     if (err instanceof errors.JWTExpired) {
       const exp = typeof err.payload.exp === 'number' ? err.payload.exp : Math.floor(Date.now() / 1000);
@@ -27,7 +31,7 @@ export async function verifyToken(token: string, secret: Uint8Array): Promise<Ve
         reason: `Token has expired ${Math.max(0, Math.floor(Date.now() / 1000) - exp)} seconds ago`,
       };
     }
-    if (err instanceof errors.JWSSignatureVerificationFailed)
+    if (err instanceof errors.JWSSignatureVerificationFailed || err instanceof errors.JWKSNoMatchingKey)
       return { ok: false, reason: 'Failed to validate JWT signature' };
     return { ok: false, reason: `Invalid JWT: ${(err as Error).message}` };
   }

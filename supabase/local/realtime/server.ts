@@ -51,7 +51,7 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
   const ctx: ConnectionContext = {
     registry,
     catalog,
-    jwtSecret: new TextEncoder().encode(deps.keys.jwtSecret),
+    jwtKeys: deps.keys,
     nextBindingId: () => ++nextId,
     log,
   };
