@@ -197,7 +197,20 @@ describe('realtime postgres_changes', () => {
     await Promise.all([f.channel.unsubscribe(), e.channel.unsubscribe()]);
   });
 
+  it('drops a filtered DELETE while the table keeps the default replica identity, as Supabase does', async () => {
+    const id = await insert(userA, 49);
+    const l = listen(await client(tokenA), table.name, 'DELETE', 'n=eq.49');
+    const all = listen(await client(tokenA), table.name, 'DELETE');
+    await Promise.all([subscribed(l), subscribed(all)]);
+    await table.db.query(`delete from public.${table.name} where id = $1`, [id]);
+    // The unfiltered subscriber cannot be RLS-checked either: owner is not in a key-only old row.
+    await new Promise((r) => setTimeout(r, 400));
+    expect(l.events).toEqual([]);
+    expect(all.events).toEqual([]);
+  });
+
   it('delivers a DELETE with only the primary key, to matching filters only', async () => {
+    await table.db.query(`alter table public.${table.name} replica identity full`);
     const id = await insert(userA, 50);
     const other = await insert(userA, 51);
     const l = listen(await client(tokenA), table.name, 'DELETE', 'n=eq.50');
