@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RealtimeChannel, RealtimePostgresChangesPayload } from '@supabase/supabase-js';
 import { anonClient, serviceClient, uniqueEmail, type Client } from '../helpers/clients.ts';
-import { waitFor } from './realtime-helpers.ts';
+import { RawSocket, realtimeUrl, waitFor } from './realtime-helpers.ts';
 
 const stack = inject('stack');
 const clients: Client[] = [];
@@ -112,5 +112,128 @@ describe('realtime DELETE events (issue 16 item 6, issue 17 item 3)', () => {
     expect(e.old).toEqual({ id: messageId }); // the key only, as Supabase sends with RLS on
     await new Promise((r) => setTimeout(r, 500));
     expect(spy).toEqual([]);
+  });
+});
+
+describe('realtime hygiene (issue 16 item 13)', () => {
+  it('answers a missing, an unpublished and a forbidden table with the same error', async () => {
+    const m = await member();
+    const unpublished = `rt_unpub_${randomUUID().slice(0, 8)}`;
+    const forbidden = `rt_forbidden_${randomUUID().slice(0, 8)}`;
+    const missing = `rt_missing_${randomUUID().slice(0, 8)}`;
+    await db.query(`create table public.${unpublished} (id uuid primary key)`);
+    await db.query(`grant select on public.${unpublished} to authenticated`);
+    // Published and prepared, but the member's role has no privilege on it.
+    await db.query(`create table public.${forbidden} (id uuid primary key)`);
+    await db.query(`revoke all on public.${forbidden} from anon, authenticated`);
+    await db.query(`alter publication supabase_realtime add table public.${forbidden}`);
+    await db.query('select local_stack.sync_realtime_triggers()');
+    try {
+      const answer = async (table: string) => {
+        const ch = m.client
+          .channel(`probe-${randomUUID()}`)
+          .on('postgres_changes', { event: '*', schema: 'public', table }, () => undefined);
+        const r = await subscribe(ch);
+        await m.client.removeChannel(ch);
+        expect(r.status).toBe('CHANNEL_ERROR');
+        return r.err!.message.replace(table, '<table>');
+      };
+      const msgs = [await answer(missing), await answer(unpublished), await answer(forbidden)];
+      expect(msgs[0]).toMatch(/^postgres_changes\[0\]: Unable to subscribe to changes with given parameters/);
+      expect(new Set(msgs).size).toBe(1);
+      // The same for schema-wide bindings: a missing schema is not revealed either.
+      const ch = m.client
+        .channel(`probe-${randomUUID()}`)
+        .on('postgres_changes', { event: '*', schema: `no_schema_${randomUUID().slice(0, 8)}` }, () => undefined);
+      const r = await subscribe(ch);
+      await m.client.removeChannel(ch);
+      expect(r.err?.message).toMatch(/Unable to subscribe to changes with given parameters/);
+    } finally {
+      await db.query(`drop table public.${unpublished}; drop table public.${forbidden}`);
+      await db.query('select local_stack.sync_realtime_triggers()');
+    }
+  });
+
+  it('caps channels per socket at 100 and bindings per channel at 100', async () => {
+    const m = await member();
+    const first = Array.from({ length: 100 }, (_, i) =>
+      m.client.channel(`cap-${i}-${randomUUID()}`).on('broadcast', { event: 'x' }, () => undefined),
+    );
+    // Below the per-second join limit, so only the channel cap can refuse the 101st.
+    const results = [];
+    for (let i = 0; i < first.length; i += 50) {
+      results.push(...(await Promise.all(first.slice(i, i + 50).map((c) => subscribe(c)))));
+      await new Promise((r) => setTimeout(r, 1_050));
+    }
+    expect(results.every((r) => r.status === 'SUBSCRIBED')).toBe(true);
+    const extra = m.client.channel(`cap-extra-${randomUUID()}`);
+    const r = await subscribe(extra);
+    expect(r.status).toBe('CHANNEL_ERROR');
+    expect(r.err?.message).toMatch(/Too many channels/);
+    await m.client.removeAllChannels();
+
+    let many = m.client.channel(`bindings-${randomUUID()}`);
+    for (let i = 0; i < 101; i++)
+      many = many.on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'messages', filter: `account_id=eq.${m.accountId}` }, () => undefined);
+    const b = await subscribe(many);
+    expect(b.status).toBe('CHANNEL_ERROR');
+    expect(b.err?.message).toMatch(/Too many postgres_changes bindings/);
+    await m.client.removeAllChannels();
+  });
+
+  it('refuses more than 100 joins per second on one socket', async () => {
+    const raw = await RawSocket.open(realtimeUrl(stack.url, stack.anonKey));
+    try {
+      const refs: string[] = [];
+      for (let i = 0; i < 110; i++) refs.push(raw.push(String(i), `realtime:flood-${i}`, 'phx_join', { config: {} }));
+      const replies = await Promise.all(refs.map((ref) => raw.reply(ref)));
+      const refused = replies.filter((x) => x.status === 'error');
+      expect(refused.length).toBeGreaterThanOrEqual(10);
+      expect(refused[0]!.response).toEqual({ reason: 'Too many joins per second; try again later' });
+    } finally {
+      raw.close();
+    }
+  });
+
+  it("lets a member broadcast in its own account's topic, never into another account's", async () => {
+    const a = await member();
+    const b = await member();
+    const a2 = anonClient(stack); // A's second device
+    clients.push(a2);
+    await a2.realtime.setAuth(a.token);
+    const topic = `sync:${a.accountId}:dev`;
+    const got = { a: [] as unknown[], a2: [] as unknown[], b: [] as unknown[] };
+    const chA = a.client.channel(topic, { config: { broadcast: { ack: true } } }).on('broadcast', { event: 'ping' }, (p) => got.a.push(p));
+    const chA2 = a2.channel(topic).on('broadcast', { event: 'ping' }, (p) => got.a2.push(p));
+    const chB = b.client.channel(topic, { config: { broadcast: { ack: true } } }).on('broadcast', { event: 'ping' }, (p) => got.b.push(p));
+    for (const ch of [chA, chA2, chB]) expect((await subscribe(ch)).status).toBe('SUBSCRIBED');
+
+    // B's push into A's topic is refused and reaches nobody.
+    expect(await chB.send({ type: 'broadcast', event: 'ping', payload: { from: 'B' } })).toBe('error');
+    // A's own push reaches A's other device, and not B, who joined A's topic.
+    expect(await chA.send({ type: 'broadcast', event: 'ping', payload: { from: 'A' } })).toBe('ok');
+    await waitFor(() => got.a2[0], "A's broadcast on A's other device");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(got.a2).toEqual([expect.objectContaining({ payload: { from: 'A' } })]);
+    expect(got.b).toEqual([]);
+    expect(got.a).toEqual([]);
+
+    // A conversation topic belongs to the conversation's account the same way.
+    const conv = `messages:${a.conversationId}`;
+    const cB = b.client.channel(conv, { config: { broadcast: { ack: true } } });
+    expect((await subscribe(cB)).status).toBe('SUBSCRIBED');
+    expect(await cB.send({ type: 'broadcast', event: 'ping', payload: {} })).toBe('error');
+    const cA = a.client.channel(conv, { config: { broadcast: { ack: true } } });
+    expect((await subscribe(cA)).status).toBe('SUBSCRIBED');
+    expect(await cA.send({ type: 'broadcast', event: 'ping', payload: {} })).toBe('ok');
+  });
+
+  it('refuses an anonymous broadcast into an account topic', async () => {
+    const a = await member();
+    const anon = anonClient(stack);
+    clients.push(anon);
+    const ch = anon.channel(`sync:${a.accountId}`, { config: { broadcast: { ack: true } } });
+    expect((await subscribe(ch)).status).toBe('SUBSCRIBED');
+    expect(await ch.send({ type: 'broadcast', event: 'ping', payload: {} })).toBe('error');
   });
 });

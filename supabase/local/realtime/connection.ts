@@ -2,19 +2,25 @@
 // Invariants: a socket's frames are handled one at a time in arrival order (a join finishes before
 // the next frame of that socket is looked at); a malformed frame is dropped or answered with an error
 // reply and never ends the socket; a client that cannot keep up (too much unsent data) is cut off
-// rather than buffered without bound.
+// rather than buffered without bound; a socket holds at most MAX_CHANNELS channels and may join at
+// most MAX_JOINS_PER_SECOND times a second (Supabase's defaults: max_channels_per_client 100 in the
+// tenants table, max_joins_per_second 100 in supabase/realtime lib/realtime/api/tenant.ex — there per
+// tenant, here per socket), so one socket cannot make the server hold unbounded subscriptions or run
+// unbounded catalog queries.
 import { WebSocket, type RawData } from 'ws';
 import { binaryBroadcast, fanOutBroadcast, type BroadcastBody } from './broadcast.ts';
 import type { Catalog } from './catalog.ts';
 import { claimsKeyOf, type Channel, type ChannelSink } from './channel.ts';
 import type { ChannelRegistry } from './channel-registry.ts';
 import { planJoin } from './join.ts';
+import type { RlsChecker } from './rls-check.ts';
 import { verifyToken, type VerifiedToken } from './jwt.ts';
 import { decodeText, encode, replyError, replyOk, systemMessage, type Frame, type Vsn } from './protocol.ts';
 
 export interface ConnectionContext {
   registry: ChannelRegistry;
   catalog: Catalog;
+  rls: RlsChecker;
   jwtSecret: Uint8Array;
   nextBindingId: () => number;
   log: (line: string) => void;
@@ -22,6 +28,10 @@ export interface ConnectionContext {
 
 /** Unsent bytes above which a socket counts as stuck and is closed. */
 const MAX_BUFFERED = 16 * 1024 * 1024;
+/** Channels one socket may hold at once. */
+export const MAX_CHANNELS = 100;
+/** Joins one socket may make within any second. */
+export const MAX_JOINS_PER_SECOND = 100;
 /** Longest wait before a token's expiry is looked at again (setTimeout's limit is ~24 days). */
 const TOKEN_RECHECK_MS = 60 * 60 * 1000;
 
@@ -29,6 +39,8 @@ export class Connection implements ChannelSink {
   readonly channels = new Map<string, Channel>();
   lastSeen = Date.now();
   private queue: Promise<void> = Promise.resolve();
+  /** Start times of this socket's joins within the last second. */
+  private recentJoins: number[] = [];
 
   constructor(
     private readonly ws: WebSocket,
@@ -125,6 +137,11 @@ export class Connection implements ChannelSink {
       if (from.ref !== null) this.send(replyError(this.vsn, from, 'unmatched topic'));
       return;
     }
+    if (!ch.topicAllowed) {
+      if (from.ref !== null)
+        this.send(replyError(this.vsn, from, 'Unauthorized: you may not broadcast on this topic'));
+      return;
+    }
     fanOutBroadcast(this.ctx.registry, ch, body);
     if (ch.broadcastAck && from.ref !== null) this.send(replyOk(this.vsn, from));
   }
@@ -141,9 +158,18 @@ export class Connection implements ChannelSink {
       );
       return;
     }
+    const now = Date.now();
+    this.recentJoins = this.recentJoins.filter((t) => now - t < 1000);
+    if (this.recentJoins.length >= MAX_JOINS_PER_SECOND)
+      return void this.send(replyError(this.vsn, frame, 'Too many joins per second; try again later'));
+    this.recentJoins.push(now);
     // Phoenix semantics: a second join of a topic replaces the first.
     const previous = this.channels.get(frame.topic);
     if (previous) this.closeChannel(previous);
+    else if (this.channels.size >= MAX_CHANNELS)
+      return void this.send(
+        replyError(this.vsn, frame, `Too many channels: at most ${MAX_CHANNELS} per connection`),
+      );
 
     const raw = frame.payload.access_token ?? frame.payload.user_token;
     const verified = await verifyToken(
@@ -151,9 +177,17 @@ export class Connection implements ChannelSink {
       this.ctx.jwtSecret,
     );
     if (!verified.ok) return void this.send(replyError(this.vsn, frame, verified.reason));
-    const planned = await planJoin(frame.payload, this.ctx.catalog, this.ctx.nextBindingId);
-    if (!planned.ok) return void this.send(replyError(this.vsn, frame, planned.reason));
+    const [planned, topicAllowed] = await Promise.all([
+      planJoin(frame.payload, this.ctx.catalog, this.ctx.nextBindingId, verified.token.role),
+      this.ctx.rls.topicAllowed(sub, verified.token.claims),
+    ]);
+    if (!planned.ok) {
+      if (planned.detail) this.ctx.log(`realtime: refused a join of ${frame.topic}: ${planned.detail}`);
+      return void this.send(replyError(this.vsn, frame, planned.reason));
+    }
     if (this.ws.readyState !== WebSocket.OPEN) return;
+    // Joined while this one was being planned (frames are sequential, so only by a replaced join).
+    if (!this.channels.has(frame.topic) && this.channels.size >= MAX_CHANNELS) return;
 
     const { plan } = planned;
     const ch: Channel = {
@@ -165,6 +199,7 @@ export class Connection implements ChannelSink {
       bindings: plan.bindings,
       broadcastSelf: plan.broadcastSelf,
       broadcastAck: plan.broadcastAck,
+      topicAllowed,
       open: true,
       tokenTimer: undefined,
     };
@@ -194,7 +229,12 @@ export class Connection implements ChannelSink {
     const verified = await verifyToken(raw, this.ctx.jwtSecret);
     if (!ch.open) return;
     if (!verified.ok) return this.shutdown(ch, verified.reason);
+    // Until the rule has answered for the new token, the channel neither sends nor gets broadcasts.
+    ch.topicAllowed = false;
     this.setToken(ch, verified.token);
+    const topic = ch.topic.slice('realtime:'.length);
+    const allowed = await this.ctx.rls.topicAllowed(topic, verified.token.claims);
+    if (ch.token === verified.token) ch.topicAllowed = allowed;
   }
 
   private setToken(ch: Channel, token: VerifiedToken): void {

@@ -45,12 +45,14 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
   const idleTimeoutMs = deps.idleTimeoutMs ?? 60_000;
   const registry = new ChannelRegistry();
   const catalog = new Catalog(deps.pool);
-  const dispatcher = new Dispatcher(registry, catalog, new RlsChecker(deps.pool), log);
+  const rls = new RlsChecker(deps.pool);
+  const dispatcher = new Dispatcher(registry, catalog, rls, log);
   const connections = new Set<Connection>();
   let nextId = 0;
   const ctx: ConnectionContext = {
     registry,
     catalog,
+    rls,
     jwtSecret: new TextEncoder().encode(deps.keys.jwtSecret),
     nextBindingId: () => ++nextId,
     log,
