@@ -14,6 +14,7 @@
 //   check, so a filter can confirm content only of rows its subscriber was allowed to read; another
 //   account's guesses get nothing. old_record carries only the primary key, as on Supabase with RLS.
 import type { Catalog, TableInfo } from './catalog.ts';
+import type { DeliveryTiming } from './deps.ts';
 import type { Channel, PgBinding } from './channel.ts';
 import type { ChannelRegistry } from './channel-registry.ts';
 import { parseChange, type ChangeEvent } from './change-event.ts';
@@ -58,9 +59,11 @@ export class Dispatcher {
     private readonly catalog: Catalog,
     private readonly rls: RlsChecker,
     private readonly log: (line: string) => void,
+    private readonly onDelivery?: (d: DeliveryTiming) => void,
   ) {}
 
   handle(payload: string): void {
+    const notifiedAt = performance.now();
     const ev = parseChange(payload);
     if (!ev) {
       this.log('realtime: ignored a NOTIFY payload that is not a change event');
@@ -73,7 +76,20 @@ export class Dispatcher {
       return [] as Delivery[];
     });
     this.enqueue(async () => {
-      for (const d of await prepared) if (d.channel.open) d.channel.sink.send(d.frame);
+      let frames = 0;
+      for (const d of await prepared)
+        if (d.channel.open) {
+          d.channel.sink.send(d.frame);
+          frames++;
+        }
+      this.onDelivery?.({
+        schema: ev.schema,
+        table: ev.table,
+        type: ev.type,
+        notifiedAt,
+        sentAt: performance.now(),
+        frames,
+      });
     });
   }
 

@@ -46,7 +46,7 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
   const registry = new ChannelRegistry();
   const catalog = new Catalog(deps.pool);
   const rls = new RlsChecker(deps.pool);
-  const dispatcher = new Dispatcher(registry, catalog, rls, log);
+  const dispatcher = new Dispatcher(registry, catalog, rls, log, deps.onDelivery);
   const connections = new Set<Connection>();
   let nextId = 0;
   const ctx: ConnectionContext = {
