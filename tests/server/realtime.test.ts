@@ -225,6 +225,19 @@ describe('realtime postgres_changes', () => {
     expect(l.events).toHaveLength(1);
   });
 
+  it('judges the DELETE of a row too big for NOTIFY on its small columns', async () => {
+    await table.db.query(`alter table public.${table.name} replica identity full`);
+    const id = await insert(userA, 52, 'y'.repeat(9_000));
+    const mine = listen(await client(tokenA), table.name, 'DELETE', `owner=eq.${userA}`);
+    const spy = listen(await client(tokenB), table.name, 'DELETE', `owner=eq.${userA}`);
+    await Promise.all([subscribed(mine), subscribed(spy)]);
+    await table.db.query(`delete from public.${table.name} where id = $1`, [id]);
+    const e = await waitFor(() => mine.events[0], 'delete event');
+    expect(e.old).toEqual({ id });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(spy.events).toEqual([]);
+  });
+
   it('delivers a row too big for NOTIFY, read as the subscriber', async () => {
     const l = listen(await client(tokenA), table.name, 'INSERT', `owner=eq.${userA}`);
     await subscribed(l);
