@@ -228,12 +228,17 @@ describe('realtime hygiene (issue 16 item 13)', () => {
     expect(await cA.send({ type: 'broadcast', event: 'ping', payload: {} })).toBe('ok');
   });
 
-  it('refuses an anonymous broadcast into an account topic', async () => {
+  it('refuses an anonymous broadcast into an account topic; the service role may', async () => {
     const a = await member();
     const anon = anonClient(stack);
     clients.push(anon);
     const ch = anon.channel(`sync:${a.accountId}`, { config: { broadcast: { ack: true } } });
     expect((await subscribe(ch)).status).toBe('SUBSCRIBED');
     expect(await ch.send({ type: 'broadcast', event: 'ping', payload: {} })).toBe('error');
+    const service = serviceClient(stack);
+    clients.push(service);
+    const sc = service.channel(`sync:${a.accountId}`, { config: { broadcast: { ack: true } } });
+    expect((await subscribe(sc)).status).toBe('SUBSCRIBED');
+    expect(await sc.send({ type: 'broadcast', event: 'ping', payload: {} })).toBe('ok');
   });
 });

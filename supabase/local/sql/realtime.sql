@@ -214,8 +214,10 @@ end $$;
 revoke all on function local_stack.realtime_delete_visible(regclass, jsonb, jsonb) from public;
 
 -- Whether a claim set may broadcast into (and receive broadcasts of) a topic: the project's
--- public.realtime_topic_allowed(topic), called as that subscriber (role + claims), decides; a project
--- without that function has public-channel semantics (allowed). An error (e.g. anon lacking a helper
+-- public.realtime_topic_allowed(topic), called as that subscriber (role + claims), decides, the way
+-- hosted Realtime runs realtime.messages policies as the subscriber (supabase/realtime,
+-- lib/realtime/tenants/authorization.ex); a project without that function has public-channel
+-- semantics (allowed). An error (e.g. anon lacking a helper
 -- the rule calls) means "not allowed".
 create or replace function local_stack.realtime_topic_allowed(p_topic text, p_claims jsonb)
 returns boolean
@@ -226,6 +228,10 @@ declare
   v_prev_role text := current_setting('role');
 begin
   if to_regprocedure('public.realtime_topic_allowed(text)') is null then
+    return true;
+  end if;
+  -- A role that bypasses RLS (service_role) passes hosted Realtime's realtime.messages policies too.
+  if exists (select 1 from pg_roles r where r.rolname = p_claims ->> 'role' and r.rolbypassrls) then
     return true;
   end if;
   begin
