@@ -39,7 +39,7 @@ export class Connection implements ChannelSink {
   readonly channels = new Map<string, Channel>();
   lastSeen = Date.now();
   private queue: Promise<void> = Promise.resolve();
-  /** Start times of this socket's joins within the last second. */
+  /** Arrival times of this socket's joins within the last second. */
   private recentJoins: number[] = [];
 
   constructor(
@@ -50,9 +50,9 @@ export class Connection implements ChannelSink {
     private readonly ctx: ConnectionContext,
   ) {
     ws.on('message', (data, isBinary) => {
-      this.lastSeen = Date.now();
+      const arrivedAt = (this.lastSeen = Date.now());
       this.queue = this.queue
-        .then(() => this.onMessage(data, isBinary))
+        .then(() => this.onMessage(data, isBinary, arrivedAt))
         .catch((err: Error) => ctx.log(`realtime: frame handling failed: ${err.message}`));
     });
     ws.on('close', () => this.dispose());
@@ -81,7 +81,7 @@ export class Connection implements ChannelSink {
     for (const ch of this.channels.values()) this.drop(ch);
   }
 
-  private async onMessage(data: RawData, isBinary: boolean): Promise<void> {
+  private async onMessage(data: RawData, isBinary: boolean, arrivedAt: number): Promise<void> {
     const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     if (isBinary) {
       const push = this.vsn === '2.0.0' ? binaryBroadcast(buf) : null;
@@ -96,7 +96,7 @@ export class Connection implements ChannelSink {
     }
     if (frame.event === 'phx_join') {
       try {
-        await this.join(frame);
+        await this.join(frame, arrivedAt);
       } catch (err) {
         this.ctx.log(`realtime: join of ${frame.topic} failed: ${(err as Error).message}`);
         this.send(replyError(this.vsn, frame, 'Realtime was unable to reach the database; try again'));
@@ -146,7 +146,8 @@ export class Connection implements ChannelSink {
     if (ch.broadcastAck && from.ref !== null) this.send(replyOk(this.vsn, from));
   }
 
-  private async join(frame: Frame): Promise<void> {
+  /** `arrivedAt`: when the frame arrived; the join rate is the client's, not our processing speed. */
+  private async join(frame: Frame, arrivedAt: number): Promise<void> {
     const sub = frame.topic.startsWith('realtime:') ? frame.topic.slice('realtime:'.length) : null;
     if (!sub) {
       this.send(
@@ -158,11 +159,10 @@ export class Connection implements ChannelSink {
       );
       return;
     }
-    const now = Date.now();
-    this.recentJoins = this.recentJoins.filter((t) => now - t < 1000);
+    this.recentJoins = this.recentJoins.filter((t) => arrivedAt - t < 1000);
     if (this.recentJoins.length >= MAX_JOINS_PER_SECOND)
       return void this.send(replyError(this.vsn, frame, 'Too many joins per second; try again later'));
-    this.recentJoins.push(now);
+    this.recentJoins.push(arrivedAt);
     // Phoenix semantics: a second join of a topic replaces the first.
     const previous = this.channels.get(frame.topic);
     if (previous) this.closeChannel(previous);
