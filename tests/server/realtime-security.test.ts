@@ -228,6 +228,28 @@ describe('realtime hygiene (issue 16 item 13)', () => {
     expect(await cA.send({ type: 'broadcast', event: 'ping', payload: {} })).toBe('ok');
   });
 
+  it("admits a private channel only to the topic's own account", async () => {
+    const a = await member();
+    const b = await member();
+    const topic = `sync:${a.accountId}:private`;
+    const spy = b.client.channel(topic, { config: { private: true } });
+    const refused = await subscribe(spy);
+    expect(refused.status).toBe('CHANNEL_ERROR');
+    expect(refused.err?.message).toBe(`Unauthorized: You do not have permissions to read from this Channel topic: ${topic}`);
+    await b.client.removeChannel(spy);
+
+    const got: unknown[] = [];
+    const a2 = anonClient(stack);
+    clients.push(a2);
+    await a2.realtime.setAuth(a.token);
+    const own = a.client.channel(topic, { config: { private: true, broadcast: { ack: true } } });
+    const other = a2.channel(topic, { config: { private: true } }).on('broadcast', { event: 'ping' }, (p) => got.push(p));
+    expect((await subscribe(own)).status).toBe('SUBSCRIBED');
+    expect((await subscribe(other)).status).toBe('SUBSCRIBED');
+    expect(await own.send({ type: 'broadcast', event: 'ping', payload: { n: 1 } })).toBe('ok');
+    await waitFor(() => got[0], 'private broadcast');
+  });
+
   it('refuses an anonymous broadcast into an account topic; the service role may', async () => {
     const a = await member();
     const anon = anonClient(stack);

@@ -39,6 +39,8 @@ export interface Channel {
    * as that subscriber, decided at join and at every token update.
    */
   topicAllowed: boolean;
+  /** Joined with config.private: the topic rule must keep admitting its token, or it is shut down. */
+  private: boolean;
   /** Cleared when the channel is left or closed; deliveries prepared earlier then skip it. */
   open: boolean;
   tokenTimer: NodeJS.Timeout | undefined;

@@ -35,6 +35,11 @@ export const MAX_JOINS_PER_SECOND = 100;
 /** Longest wait before a token's expiry is looked at again (setTimeout's limit is ~24 days). */
 const TOKEN_RECHECK_MS = 60 * 60 * 1000;
 
+/** Supabase's refusal of a private channel (supabase/realtime, lib/realtime_web/channels/realtime_channel.ex). */
+function unauthorized(topic: string): string {
+  return `Unauthorized: You do not have permissions to read from this Channel topic: ${topic}`;
+}
+
 export class Connection implements ChannelSink {
   readonly channels = new Map<string, Channel>();
   lastSeen = Date.now();
@@ -177,7 +182,7 @@ export class Connection implements ChannelSink {
       this.ctx.jwtSecret,
     );
     if (!verified.ok) return void this.send(replyError(this.vsn, frame, verified.reason));
-    const [planned, topicAllowed] = await Promise.all([
+    const [planned, rule] = await Promise.all([
       planJoin(frame.payload, this.ctx.catalog, this.ctx.nextBindingId, verified.token.role),
       this.ctx.rls.topicAllowed(sub, verified.token.claims),
     ]);
@@ -185,6 +190,10 @@ export class Connection implements ChannelSink {
       if (planned.detail) this.ctx.log(`realtime: refused a join of ${frame.topic}: ${planned.detail}`);
       return void this.send(replyError(this.vsn, frame, planned.reason));
     }
+    // Private channels need the rule's yes (hosted: a realtime.messages SELECT policy); public ones
+    // join freely and only broadcast is gated. No rule at all: public open, private refused.
+    if (planned.plan.private && rule !== true) return void this.send(replyError(this.vsn, frame, unauthorized(sub)));
+    const topicAllowed = rule ?? true;
     if (this.ws.readyState !== WebSocket.OPEN) return;
     // Joined while this one was being planned (frames are sequential, so only by a replaced join).
     if (!this.channels.has(frame.topic) && this.channels.size >= MAX_CHANNELS) return;
@@ -200,6 +209,7 @@ export class Connection implements ChannelSink {
       broadcastSelf: plan.broadcastSelf,
       broadcastAck: plan.broadcastAck,
       topicAllowed,
+      private: plan.private,
       open: true,
       tokenTimer: undefined,
     };
@@ -233,8 +243,10 @@ export class Connection implements ChannelSink {
     ch.topicAllowed = false;
     this.setToken(ch, verified.token);
     const topic = ch.topic.slice('realtime:'.length);
-    const allowed = await this.ctx.rls.topicAllowed(topic, verified.token.claims);
-    if (ch.token === verified.token) ch.topicAllowed = allowed;
+    const rule = await this.ctx.rls.topicAllowed(topic, verified.token.claims);
+    if (ch.token !== verified.token || !ch.open) return;
+    if (ch.private && rule !== true) return this.shutdown(ch, unauthorized(topic));
+    ch.topicAllowed = rule ?? true;
   }
 
   private setToken(ch: Channel, token: VerifiedToken): void {

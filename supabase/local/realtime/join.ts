@@ -20,6 +20,8 @@ export interface JoinPlan {
   broadcastSelf: boolean;
   broadcastAck: boolean;
   presenceEnabled: boolean;
+  /** config.private: the join itself needs the topic rule's consent (connection.ts). */
+  private: boolean;
 }
 
 export type JoinResult = { ok: true; plan: JoinPlan } | { ok: false; reason: string; detail?: string };
@@ -124,12 +126,6 @@ export async function planJoin(
   role: string,
 ): Promise<JoinResult> {
   const config = isObject(payload.config) ? payload.config : {};
-  if (config.private === true)
-    return {
-      ok: false,
-      reason:
-        'Private channels (broadcast/presence authorization) are not supported by the local realtime service',
-    };
   const changes = config.postgres_changes ?? [];
   if (!Array.isArray(changes)) return { ok: false, reason: 'config.postgres_changes must be a list' };
   if (changes.length > MAX_BINDINGS_PER_CHANNEL)
@@ -143,6 +139,7 @@ export async function planJoin(
     broadcastSelf: isObject(config.broadcast) && config.broadcast.self === true,
     broadcastAck: isObject(config.broadcast) && config.broadcast.ack === true,
     presenceEnabled: isObject(config.presence) && config.presence.enabled === true,
+    private: config.private === true,
   };
   for (let i = 0; i < changes.length; i++) {
     const r = await planBinding(changes[i]!, i, catalog, nextId(), role);

@@ -67,15 +67,15 @@ export class RlsChecker {
     }
   }
 
-  /** public.realtime_topic_allowed(topic) as the subscriber (true when the project has no such rule). */
-  async topicAllowed(topic: string, claims: Record<string, unknown>): Promise<boolean> {
+  /** public.realtime_topic_allowed(topic) as the subscriber; null when the project has no such rule. */
+  async topicAllowed(topic: string, claims: Record<string, unknown>): Promise<boolean | null> {
     await this.acquire();
     try {
-      const { rows } = await this.pool.query<{ ok: boolean }>(
+      const { rows } = await this.pool.query<{ ok: boolean | null }>(
         'select local_stack.realtime_topic_allowed($1, $2::jsonb) as ok',
         [topic, JSON.stringify(claims)],
       );
-      return rows[0]?.ok === true;
+      return rows[0]?.ok ?? null;
     } finally {
       this.release();
     }

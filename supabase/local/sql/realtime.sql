@@ -216,8 +216,7 @@ revoke all on function local_stack.realtime_delete_visible(regclass, jsonb, json
 -- Whether a claim set may broadcast into (and receive broadcasts of) a topic: the project's
 -- public.realtime_topic_allowed(topic), called as that subscriber (role + claims), decides, the way
 -- hosted Realtime runs realtime.messages policies as the subscriber (supabase/realtime,
--- lib/realtime/tenants/authorization.ex); a project without that function has public-channel
--- semantics (allowed). An error (e.g. anon lacking a helper
+-- lib/realtime/tenants/authorization.ex); NULL when the project has no such function. An error (e.g. anon lacking a helper
 -- the rule calls) means "not allowed".
 create or replace function local_stack.realtime_topic_allowed(p_topic text, p_claims jsonb)
 returns boolean
@@ -227,12 +226,14 @@ declare
   v_ok boolean;
   v_prev_role text := current_setting('role');
 begin
-  if to_regprocedure('public.realtime_topic_allowed(text)') is null then
-    return true;
-  end if;
   -- A role that bypasses RLS (service_role) passes hosted Realtime's realtime.messages policies too.
   if exists (select 1 from pg_roles r where r.rolname = p_claims ->> 'role' and r.rolbypassrls) then
     return true;
+  end if;
+  -- NULL: the project has no rule (public channels open, private channels refused, as on hosted
+  -- where realtime.messages without policies admits nobody).
+  if to_regprocedure('public.realtime_topic_allowed(text)') is null then
+    return null;
   end if;
   begin
     perform set_config('role', p_claims ->> 'role', true);
