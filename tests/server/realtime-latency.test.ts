@@ -44,7 +44,9 @@ beforeAll(async () => {
   const token = await signToken(stack.jwtSecret, { sub: owner });
   const ref = ws.push('1', 'realtime:latency', 'phx_join', {
     config: {
-      postgres_changes: [{ event: 'INSERT', schema: 'public', table: table.name, filter: `owner=eq.${owner}` }],
+      postgres_changes: [
+        { event: 'INSERT', schema: 'public', table: table.name, filter: `owner=eq.${owner}` },
+      ],
     },
     access_token: token,
   });
@@ -65,7 +67,10 @@ describe('realtime latency', () => {
       f[3] === 'postgres_changes' && (f[4] as { data: { record: { n: number } } }).data.record.n === n;
     const afterCommit: number[] = [];
     for (let n = 0; n < EVENTS; n++) {
-      await table.db.query(`insert into public.${table.name} (owner, n, label) values ($1, $2, 'lat')`, [owner, n]);
+      await table.db.query(`insert into public.${table.name} (owner, n, label) values ($1, $2, 'lat')`, [
+        owner,
+        n,
+      ]);
       const committed = performance.now();
       const at = await waitFor(() => {
         const i = ws.frames.findIndex((f) => isEvent(f, n));

@@ -95,13 +95,29 @@ describe('realtime DELETE events (issue 16 item 6, issue 17 item 3)', () => {
     const spy: Payload[] = [];
     const ownCh = a.client
       .channel(`sync:${a.accountId}:x`)
-      .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'messages', filter: `account_id=eq.${a.accountId}` }, (p) => own.push(p));
+      .on(
+        'postgres_changes',
+        { event: 'DELETE', schema: 'public', table: 'messages', filter: `account_id=eq.${a.accountId}` },
+        (p) => own.push(p),
+      );
     // B guesses: A's account, A's text, A's message id; and one binding with no filter at all.
     const spyCh = b.client
       .channel(`spy-${randomUUID()}`)
-      .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'messages', filter: `account_id=eq.${a.accountId}` }, (p) => spy.push(p))
-      .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'messages', filter: `text=eq.${secret}` }, (p) => spy.push(p))
-      .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'messages', filter: `id=eq.${messageId}` }, (p) => spy.push(p))
+      .on(
+        'postgres_changes',
+        { event: 'DELETE', schema: 'public', table: 'messages', filter: `account_id=eq.${a.accountId}` },
+        (p) => spy.push(p),
+      )
+      .on(
+        'postgres_changes',
+        { event: 'DELETE', schema: 'public', table: 'messages', filter: `text=eq.${secret}` },
+        (p) => spy.push(p),
+      )
+      .on(
+        'postgres_changes',
+        { event: 'DELETE', schema: 'public', table: 'messages', filter: `id=eq.${messageId}` },
+        (p) => spy.push(p),
+      )
       .on('postgres_changes', { event: '*', schema: 'public', table: 'messages' }, (p) => spy.push(p));
     expect((await subscribe(ownCh)).status).toBe('SUBSCRIBED');
     expect((await subscribe(spyCh)).status).toBe('SUBSCRIBED');
@@ -144,7 +160,11 @@ describe('realtime hygiene (issue 16 item 13)', () => {
       // The same for schema-wide bindings: a missing schema is not revealed either.
       const ch = m.client
         .channel(`probe-${randomUUID()}`)
-        .on('postgres_changes', { event: '*', schema: `no_schema_${randomUUID().slice(0, 8)}` }, () => undefined);
+        .on(
+          'postgres_changes',
+          { event: '*', schema: `no_schema_${randomUUID().slice(0, 8)}` },
+          () => undefined,
+        );
       const r = await subscribe(ch);
       await m.client.removeChannel(ch);
       expect(r.err?.message).toMatch(/Unable to subscribe to changes with given parameters/);
@@ -174,7 +194,11 @@ describe('realtime hygiene (issue 16 item 13)', () => {
 
     let many = m.client.channel(`bindings-${randomUUID()}`);
     for (let i = 0; i < 101; i++)
-      many = many.on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'messages', filter: `account_id=eq.${m.accountId}` }, () => undefined);
+      many = many.on(
+        'postgres_changes',
+        { event: 'INSERT', schema: 'public', table: 'messages', filter: `account_id=eq.${m.accountId}` },
+        () => undefined,
+      );
     const b = await subscribe(many);
     expect(b.status).toBe('CHANNEL_ERROR');
     expect(b.err?.message).toMatch(/Too many postgres_changes bindings/);
@@ -185,7 +209,8 @@ describe('realtime hygiene (issue 16 item 13)', () => {
     const raw = await RawSocket.open(realtimeUrl(stack.url, stack.anonKey));
     try {
       const refs: string[] = [];
-      for (let i = 0; i < 110; i++) refs.push(raw.push(String(i), `realtime:flood-${i}`, 'phx_join', { config: {} }));
+      for (let i = 0; i < 110; i++)
+        refs.push(raw.push(String(i), `realtime:flood-${i}`, 'phx_join', { config: {} }));
       const replies = await Promise.all(refs.map((ref) => raw.reply(ref)));
       const refused = replies.filter((x) => x.status === 'error');
       expect(refused.length).toBeGreaterThanOrEqual(10);
@@ -203,9 +228,13 @@ describe('realtime hygiene (issue 16 item 13)', () => {
     await a2.realtime.setAuth(a.token);
     const topic = `sync:${a.accountId}:dev`;
     const got = { a: [] as unknown[], a2: [] as unknown[], b: [] as unknown[] };
-    const chA = a.client.channel(topic, { config: { broadcast: { ack: true } } }).on('broadcast', { event: 'ping' }, (p) => got.a.push(p));
+    const chA = a.client
+      .channel(topic, { config: { broadcast: { ack: true } } })
+      .on('broadcast', { event: 'ping' }, (p) => got.a.push(p));
     const chA2 = a2.channel(topic).on('broadcast', { event: 'ping' }, (p) => got.a2.push(p));
-    const chB = b.client.channel(topic, { config: { broadcast: { ack: true } } }).on('broadcast', { event: 'ping' }, (p) => got.b.push(p));
+    const chB = b.client
+      .channel(topic, { config: { broadcast: { ack: true } } })
+      .on('broadcast', { event: 'ping' }, (p) => got.b.push(p));
     for (const ch of [chA, chA2, chB]) expect((await subscribe(ch)).status).toBe('SUBSCRIBED');
 
     // B's push into A's topic is refused and reaches nobody.
@@ -235,7 +264,9 @@ describe('realtime hygiene (issue 16 item 13)', () => {
     const spy = b.client.channel(topic, { config: { private: true } });
     const refused = await subscribe(spy);
     expect(refused.status).toBe('CHANNEL_ERROR');
-    expect(refused.err?.message).toBe(`Unauthorized: You do not have permissions to read from this Channel topic: ${topic}`);
+    expect(refused.err?.message).toBe(
+      `Unauthorized: You do not have permissions to read from this Channel topic: ${topic}`,
+    );
     await b.client.removeChannel(spy);
 
     const got: unknown[] = [];
@@ -243,7 +274,9 @@ describe('realtime hygiene (issue 16 item 13)', () => {
     clients.push(a2);
     await a2.realtime.setAuth(a.token);
     const own = a.client.channel(topic, { config: { private: true, broadcast: { ack: true } } });
-    const other = a2.channel(topic, { config: { private: true } }).on('broadcast', { event: 'ping' }, (p) => got.push(p));
+    const other = a2
+      .channel(topic, { config: { private: true } })
+      .on('broadcast', { event: 'ping' }, (p) => got.push(p));
     expect((await subscribe(own)).status).toBe('SUBSCRIBED');
     expect((await subscribe(other)).status).toBe('SUBSCRIBED');
     expect(await own.send({ type: 'broadcast', event: 'ping', payload: { n: 1 } })).toBe('ok');

@@ -173,11 +173,15 @@ describe('realtime postgres_changes', () => {
   it('refuses an unknown or unpublished table', async () => {
     // One answer for both (and for a forbidden table: realtime-security.test.ts), so joins cannot probe.
     const unknown = listen(await client(tokenA), 'no_such_table_here', '*');
-    expect((await unknown.status).err?.message).toMatch(/Unable to subscribe to changes with given parameters/);
+    expect((await unknown.status).err?.message).toMatch(
+      /Unable to subscribe to changes with given parameters/,
+    );
     await unknown.channel.unsubscribe();
     await table.db.query(`create table if not exists public.${table.name}_unpub (id int primary key)`);
     const unpublished = listen(await client(tokenA), `${table.name}_unpub`, '*');
-    expect((await unpublished.status).err?.message).toMatch(/Unable to subscribe to changes with given parameters/);
+    expect((await unpublished.status).err?.message).toMatch(
+      /Unable to subscribe to changes with given parameters/,
+    );
     await unpublished.channel.unsubscribe();
     await table.db.query(`drop table public.${table.name}_unpub`);
   });

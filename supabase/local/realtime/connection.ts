@@ -192,11 +192,10 @@ export class Connection implements ChannelSink {
     }
     // Private channels need the rule's yes (hosted: a realtime.messages SELECT policy); public ones
     // join freely and only broadcast is gated. No rule at all: public open, private refused.
-    if (planned.plan.private && rule !== true) return void this.send(replyError(this.vsn, frame, unauthorized(sub)));
+    if (planned.plan.private && rule !== true)
+      return void this.send(replyError(this.vsn, frame, unauthorized(sub)));
     const topicAllowed = rule ?? true;
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    // Joined while this one was being planned (frames are sequential, so only by a replaced join).
-    if (!this.channels.has(frame.topic) && this.channels.size >= MAX_CHANNELS) return;
 
     const { plan } = planned;
     const ch: Channel = {

@@ -118,7 +118,11 @@ export class Dispatcher {
     if (!info) return [];
     // What a WAL-based Realtime would have for a DELETE: the full old row only with REPLICA IDENTITY FULL.
     const deleted =
-      ev.type === 'DELETE' ? (info.replicaFull && ev.oldRecord ? ev.oldRecord : pick(ev.oldRecord ?? ev.pk, info.pk)) : null;
+      ev.type === 'DELETE'
+        ? info.replicaFull && ev.oldRecord
+          ? ev.oldRecord
+          : pick(ev.oldRecord ?? ev.pk, info.pk)
+        : null;
     const filterSource = ev.type === 'DELETE' ? deleted : ev.record;
     const candidates: Candidate[] = [];
     for (const channel of channels) {

@@ -96,7 +96,8 @@ async function planBinding(
         `table ${schema}.${table} is not in the supabase_realtime publication; run: alter publication supabase_realtime add table ${schema}.${table}`,
       );
     // Without a primary key a change cannot be re-read as the subscriber, so RLS could not be applied.
-    if (info.pk.length === 0) return hidden(`table ${schema}.${table} has no primary key; realtime needs one`);
+    if (info.pk.length === 0)
+      return hidden(`table ${schema}.${table} has no primary key; realtime needs one`);
     if (!info.visibilityFn)
       return hidden(
         `table ${schema}.${table} is not prepared for realtime; run: select local_stack.sync_realtime_triggers()`,
