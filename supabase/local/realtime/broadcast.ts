@@ -1,6 +1,8 @@
 // Broadcast within a topic: every other channel joined to the same topic gets the message (the sender
-// too when it joined with broadcast.self). Nothing is stored or authorized beyond the join itself,
-// which is why private channels are refused at join (join.ts).
+// too when it joined with broadcast.self). Nothing is stored. Invariant: only channels whose token the
+// topic rule admits (Channel.topicAllowed, from public.realtime_topic_allowed) send or receive, so a
+// member cannot broadcast into, or listen to broadcasts of, another account's topic; the sender is
+// checked by the connection before this runs.
 import { decodeBroadcastPush, encodeBroadcast } from './broadcast-codec.ts';
 import type { Channel } from './channel.ts';
 import type { ChannelRegistry } from './channel-registry.ts';
@@ -13,7 +15,7 @@ export function fanOutBroadcast(registry: ChannelRegistry, from: Channel, body: 
   let json: string | undefined;
   let binary: Buffer | null | undefined;
   for (const ch of registry.onTopic(from.topic)) {
-    if (!ch.open || (ch === from && !from.broadcastSelf)) continue;
+    if (!ch.open || !ch.topicAllowed || (ch === from && !from.broadcastSelf)) continue;
     if (body.kind === 'binary') {
       // Raw bytes have no JSON form; only vsn 2.0.0 clients can receive them.
       if (ch.sink.vsn !== '2.0.0') continue;

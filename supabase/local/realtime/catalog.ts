@@ -78,6 +78,24 @@ export class Catalog {
     return (rowCount ?? 0) > 0;
   }
 
+  /**
+   * Whether `role` may SELECT every primary-key column: Supabase's own subscription check
+   * (has_column_privilege(role, entity, pk, 'SELECT') in realtime.subscription_check_filters).
+   * An unknown role is an error in PostgreSQL and a plain "no" here.
+   */
+  async canSelectKey(schema: string, table: string, pk: readonly string[], role: string): Promise<boolean> {
+    try {
+      const { rows } = await this.pool.query<{ ok: boolean | null }>(
+        `select bool_and(has_column_privilege($1, format('%I.%I', $2::text, $3::text)::regclass, c, 'SELECT')) as ok
+           from unnest($4::text[]) c`,
+        [role, schema, table, pk],
+      );
+      return rows[0]?.ok === true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Cached entry, reloaded when `record` has a column the cache lacks. */
   async get(
     schema: string,

@@ -34,6 +34,13 @@ export interface Channel {
   bindings: PgBinding[];
   broadcastSelf: boolean;
   broadcastAck: boolean;
+  /**
+   * The token may broadcast into (and receive broadcasts of) this topic: public.realtime_topic_allowed
+   * as that subscriber, decided at join and at every token update.
+   */
+  topicAllowed: boolean;
+  /** Joined with config.private: the topic rule must keep admitting its token, or it is shut down. */
+  private: boolean;
   /** Cleared when the channel is left or closed; deliveries prepared earlier then skip it. */
   open: boolean;
   tokenTimer: NodeJS.Timeout | undefined;

@@ -2,13 +2,18 @@
 // Invariants: a socket's frames are handled one at a time in arrival order (a join finishes before
 // the next frame of that socket is looked at); a malformed frame is dropped or answered with an error
 // reply and never ends the socket; a client that cannot keep up (too much unsent data) is cut off
-// rather than buffered without bound.
+// rather than buffered without bound; a socket holds at most MAX_CHANNELS channels and may join at
+// most MAX_JOINS_PER_SECOND times a second (Supabase's defaults: max_channels_per_client 100 in the
+// tenants table, max_joins_per_second 100 in supabase/realtime lib/realtime/api/tenant.ex — there per
+// tenant, here per socket), so one socket cannot make the server hold unbounded subscriptions or run
+// unbounded catalog queries.
 import { WebSocket, type RawData } from 'ws';
 import { binaryBroadcast, fanOutBroadcast, type BroadcastBody } from './broadcast.ts';
 import type { Catalog } from './catalog.ts';
 import { claimsKeyOf, type Channel, type ChannelSink } from './channel.ts';
 import type { ChannelRegistry } from './channel-registry.ts';
 import { planJoin } from './join.ts';
+import type { RlsChecker } from './rls-check.ts';
 import { verifyToken, type VerifiedToken } from './jwt.ts';
 import type { VerifyingKeys } from '../keys.ts';
 import { decodeText, encode, replyError, replyOk, systemMessage, type Frame, type Vsn } from './protocol.ts';
@@ -17,19 +22,31 @@ export interface ConnectionContext {
   registry: ChannelRegistry;
   catalog: Catalog;
   jwtKeys: VerifyingKeys;
+  rls: RlsChecker;
   nextBindingId: () => number;
   log: (line: string) => void;
 }
 
 /** Unsent bytes above which a socket counts as stuck and is closed. */
 const MAX_BUFFERED = 16 * 1024 * 1024;
+/** Channels one socket may hold at once. */
+export const MAX_CHANNELS = 100;
+/** Joins one socket may make within any second. */
+export const MAX_JOINS_PER_SECOND = 100;
 /** Longest wait before a token's expiry is looked at again (setTimeout's limit is ~24 days). */
 const TOKEN_RECHECK_MS = 60 * 60 * 1000;
+
+/** Supabase's refusal of a private channel (supabase/realtime, lib/realtime_web/channels/realtime_channel.ex). */
+function unauthorized(topic: string): string {
+  return `Unauthorized: You do not have permissions to read from this Channel topic: ${topic}`;
+}
 
 export class Connection implements ChannelSink {
   readonly channels = new Map<string, Channel>();
   lastSeen = Date.now();
   private queue: Promise<void> = Promise.resolve();
+  /** Arrival times of this socket's joins within the last second. */
+  private recentJoins: number[] = [];
 
   constructor(
     private readonly ws: WebSocket,
@@ -39,9 +56,9 @@ export class Connection implements ChannelSink {
     private readonly ctx: ConnectionContext,
   ) {
     ws.on('message', (data, isBinary) => {
-      this.lastSeen = Date.now();
+      const arrivedAt = (this.lastSeen = Date.now());
       this.queue = this.queue
-        .then(() => this.onMessage(data, isBinary))
+        .then(() => this.onMessage(data, isBinary, arrivedAt))
         .catch((err: Error) => ctx.log(`realtime: frame handling failed: ${err.message}`));
     });
     ws.on('close', () => this.dispose());
@@ -70,7 +87,7 @@ export class Connection implements ChannelSink {
     for (const ch of this.channels.values()) this.drop(ch);
   }
 
-  private async onMessage(data: RawData, isBinary: boolean): Promise<void> {
+  private async onMessage(data: RawData, isBinary: boolean, arrivedAt: number): Promise<void> {
     const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     if (isBinary) {
       const push = this.vsn === '2.0.0' ? binaryBroadcast(buf) : null;
@@ -85,7 +102,7 @@ export class Connection implements ChannelSink {
     }
     if (frame.event === 'phx_join') {
       try {
-        await this.join(frame);
+        await this.join(frame, arrivedAt);
       } catch (err) {
         this.ctx.log(`realtime: join of ${frame.topic} failed: ${(err as Error).message}`);
         this.send(replyError(this.vsn, frame, 'Realtime was unable to reach the database; try again'));
@@ -126,11 +143,17 @@ export class Connection implements ChannelSink {
       if (from.ref !== null) this.send(replyError(this.vsn, from, 'unmatched topic'));
       return;
     }
+    if (!ch.topicAllowed) {
+      if (from.ref !== null)
+        this.send(replyError(this.vsn, from, 'Unauthorized: you may not broadcast on this topic'));
+      return;
+    }
     fanOutBroadcast(this.ctx.registry, ch, body);
     if (ch.broadcastAck && from.ref !== null) this.send(replyOk(this.vsn, from));
   }
 
-  private async join(frame: Frame): Promise<void> {
+  /** `arrivedAt`: when the frame arrived; the join rate is the client's, not our processing speed. */
+  private async join(frame: Frame, arrivedAt: number): Promise<void> {
     const sub = frame.topic.startsWith('realtime:') ? frame.topic.slice('realtime:'.length) : null;
     if (!sub) {
       this.send(
@@ -142,9 +165,17 @@ export class Connection implements ChannelSink {
       );
       return;
     }
+    this.recentJoins = this.recentJoins.filter((t) => arrivedAt - t < 1000);
+    if (this.recentJoins.length >= MAX_JOINS_PER_SECOND)
+      return void this.send(replyError(this.vsn, frame, 'Too many joins per second; try again later'));
+    this.recentJoins.push(arrivedAt);
     // Phoenix semantics: a second join of a topic replaces the first.
     const previous = this.channels.get(frame.topic);
     if (previous) this.closeChannel(previous);
+    else if (this.channels.size >= MAX_CHANNELS)
+      return void this.send(
+        replyError(this.vsn, frame, `Too many channels: at most ${MAX_CHANNELS} per connection`),
+      );
 
     const raw = frame.payload.access_token ?? frame.payload.user_token;
     const verified = await verifyToken(
@@ -152,8 +183,19 @@ export class Connection implements ChannelSink {
       this.ctx.jwtKeys,
     );
     if (!verified.ok) return void this.send(replyError(this.vsn, frame, verified.reason));
-    const planned = await planJoin(frame.payload, this.ctx.catalog, this.ctx.nextBindingId);
-    if (!planned.ok) return void this.send(replyError(this.vsn, frame, planned.reason));
+    const [planned, rule] = await Promise.all([
+      planJoin(frame.payload, this.ctx.catalog, this.ctx.nextBindingId, verified.token.role),
+      this.ctx.rls.topicAllowed(sub, verified.token.claims),
+    ]);
+    if (!planned.ok) {
+      if (planned.detail) this.ctx.log(`realtime: refused a join of ${frame.topic}: ${planned.detail}`);
+      return void this.send(replyError(this.vsn, frame, planned.reason));
+    }
+    // Private channels need the rule's yes (hosted: a realtime.messages SELECT policy); public ones
+    // join freely and only broadcast is gated. No rule at all: public open, private refused.
+    if (planned.plan.private && rule !== true)
+      return void this.send(replyError(this.vsn, frame, unauthorized(sub)));
+    const topicAllowed = rule ?? true;
     if (this.ws.readyState !== WebSocket.OPEN) return;
 
     const { plan } = planned;
@@ -166,6 +208,8 @@ export class Connection implements ChannelSink {
       bindings: plan.bindings,
       broadcastSelf: plan.broadcastSelf,
       broadcastAck: plan.broadcastAck,
+      topicAllowed,
+      private: plan.private,
       open: true,
       tokenTimer: undefined,
     };
@@ -195,7 +239,14 @@ export class Connection implements ChannelSink {
     const verified = await verifyToken(raw, this.ctx.jwtKeys);
     if (!ch.open) return;
     if (!verified.ok) return this.shutdown(ch, verified.reason);
+    // Until the rule has answered for the new token, the channel neither sends nor gets broadcasts.
+    ch.topicAllowed = false;
     this.setToken(ch, verified.token);
+    const topic = ch.topic.slice('realtime:'.length);
+    const rule = await this.ctx.rls.topicAllowed(topic, verified.token.claims);
+    if (ch.token !== verified.token || !ch.open) return;
+    if (ch.private && rule !== true) return this.shutdown(ch, unauthorized(topic));
+    ch.topicAllowed = rule ?? true;
   }
 
   private setToken(ch: Channel, token: VerifiedToken): void {

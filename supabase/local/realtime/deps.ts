@@ -12,4 +12,17 @@ export interface RealtimeDeps {
   log: (line: string) => void;
   /** A socket that sends nothing (not even a heartbeat) for this long is closed; default 60 s. */
   idleTimeoutMs?: number;
+  /** Called after each change's frames are handed to the sockets (measurement: bench, tests). */
+  onDelivery?: (d: DeliveryTiming) => void;
+}
+
+/** One change's hop through this server: NOTIFY received → frames sent (performance.now() times). */
+export interface DeliveryTiming {
+  schema: string;
+  table: string;
+  type: 'INSERT' | 'UPDATE' | 'DELETE';
+  notifiedAt: number;
+  sentAt: number;
+  /** Frames sent for this change (0: nobody could see it). */
+  frames: number;
 }

@@ -4,11 +4,17 @@
 //   consecutive events overlaps, delivery is chained.
 // - INSERT/UPDATE reach a subscriber only if PostgreSQL, queried as that subscriber (role + claims),
 //   returns the row now; a row that is invisible or already gone sends nothing.
-// - DELETE: RLS cannot be checked on a row that no longer exists. Like Supabase, deletes are not
-//   RLS-checked; to limit what leaks, old_record carries only the primary key, and a subscriber gets
-//   it only if its filter can be evaluated on the old row (all columns, from the trigger) and matches.
-//   A subscriber may therefore learn the primary key of a deleted row it could not see.
+// - DELETE: the row cannot be re-read, so it is judged on its old row, which carries what REPLICA
+//   IDENTITY gives (the whole row with FULL; only the primary key otherwise, as in the WAL Supabase
+//   reads — then filters on other columns cannot match and the event is dropped, as on Supabase).
+//   Stricter than Supabase (which does not RLS-check deletes, realtime.apply_rls in supabase/realtime
+//   lib/realtime/tenants/repo/migrations/*_squash_migrations.ex): a DELETE reaches only subscribers
+//   whose table privilege and SELECT policies admit the old row (local_stack.realtime_delete_visible).
+//   Filters are evaluated on the old row, but a match only matters for a subscriber who passed that
+//   check, so a filter can confirm content only of rows its subscriber was allowed to read; another
+//   account's guesses get nothing. old_record carries only the primary key, as on Supabase with RLS.
 import type { Catalog, TableInfo } from './catalog.ts';
+import type { DeliveryTiming } from './deps.ts';
 import type { Channel, PgBinding } from './channel.ts';
 import type { ChannelRegistry } from './channel-registry.ts';
 import { parseChange, type ChangeEvent } from './change-event.ts';
@@ -33,6 +39,10 @@ interface Delivery {
 
 type Row = Record<string, unknown>;
 
+function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
 function pick(row: Row, cols: readonly string[]): Row {
   const out: Row = {};
   for (const c of cols) if (c in row) out[c] = row[c];
@@ -49,9 +59,11 @@ export class Dispatcher {
     private readonly catalog: Catalog,
     private readonly rls: RlsChecker,
     private readonly log: (line: string) => void,
+    private readonly onDelivery?: (d: DeliveryTiming) => void,
   ) {}
 
   handle(payload: string): void {
+    const notifiedAt = performance.now();
     const ev = parseChange(payload);
     if (!ev) {
       this.log('realtime: ignored a NOTIFY payload that is not a change event');
@@ -64,7 +76,20 @@ export class Dispatcher {
       return [] as Delivery[];
     });
     this.enqueue(async () => {
-      for (const d of await prepared) if (d.channel.open) d.channel.sink.send(d.frame);
+      let frames = 0;
+      for (const d of await prepared)
+        if (d.channel.open) {
+          d.channel.sink.send(d.frame);
+          frames++;
+        }
+      this.onDelivery?.({
+        schema: ev.schema,
+        table: ev.table,
+        type: ev.type,
+        notifiedAt,
+        sentAt: performance.now(),
+        frames,
+      });
     });
   }
 
@@ -91,7 +116,14 @@ export class Dispatcher {
   private async prepare(ev: ChangeEvent, channels: Channel[]): Promise<Delivery[]> {
     const info = await this.catalog.get(ev.schema, ev.table, ev.record ?? ev.oldRecord);
     if (!info) return [];
-    const filterSource = ev.type === 'DELETE' ? (ev.oldRecord ?? ev.pk) : ev.record;
+    // What a WAL-based Realtime would have for a DELETE: the full old row only with REPLICA IDENTITY FULL.
+    const deleted =
+      ev.type === 'DELETE'
+        ? info.replicaFull && ev.oldRecord
+          ? ev.oldRecord
+          : pick(ev.oldRecord ?? ev.pk, info.pk)
+        : null;
+    const filterSource = ev.type === 'DELETE' ? deleted : ev.record;
     const candidates: Candidate[] = [];
     for (const channel of channels) {
       const c: Candidate = { channel, sure: [], deferred: [], group: -1 };
@@ -107,23 +139,20 @@ export class Dispatcher {
       if (c.sure.length || c.deferred.length) candidates.push(c);
     }
     if (candidates.length === 0) return [];
+    const claims = this.groupClaims(candidates);
     if (ev.type === 'DELETE') {
-      const old = pick(ev.oldRecord ?? ev.pk, info.pk);
+      const visible = await this.rls.deleteVisible({
+        table: `${quoteIdent(ev.schema)}.${quoteIdent(ev.table)}`,
+        old: deleted ?? {},
+        claims,
+      });
+      const old = pick(deleted ?? ev.pk, info.pk);
       const shared = new Map<string, string>();
-      return candidates.flatMap((c) => this.frames(c.channel, c.sure, info, ev, null, old, shared));
+      return candidates
+        .filter((c) => visible.has(c.group))
+        .flatMap((c) => this.frames(c.channel, c.sure, info, ev, null, old, shared));
     }
 
-    // One RLS check per distinct claim set.
-    const groups = new Map<string, number>();
-    const claims: Row[] = [];
-    for (const c of candidates) {
-      let g = groups.get(c.channel.claimsKey);
-      if (g === undefined) {
-        groups.set(c.channel.claimsKey, (g = claims.length));
-        claims.push(c.channel.token.claims);
-      }
-      c.group = g;
-    }
     if (!info.visibilityFn) {
       this.log(
         `realtime: ${ev.schema}.${ev.table} has no visibility function; run select local_stack.sync_realtime_triggers()`,
@@ -166,6 +195,21 @@ export class Dispatcher {
       );
     }
     return out;
+  }
+
+  /** One RLS check per distinct claim set: sets each candidate's group, returns the claim sets. */
+  private groupClaims(candidates: Candidate[]): Row[] {
+    const groups = new Map<string, number>();
+    const claims: Row[] = [];
+    for (const c of candidates) {
+      let g = groups.get(c.channel.claimsKey);
+      if (g === undefined) {
+        groups.set(c.channel.claimsKey, (g = claims.length));
+        claims.push(c.channel.token.claims);
+      }
+      c.group = g;
+    }
+    return claims;
   }
 
   /** One frame per distinct `select` among the matched bindings (usually exactly one). */

@@ -44,6 +44,43 @@ export class RlsChecker {
     }
   }
 
+  /**
+   * Which claim groups could have read a deleted row, judged on the old row itself by
+   * local_stack.realtime_delete_visible (supabase/local/sql/realtime.sql): table privilege, then the
+   * table's SELECT policies evaluated on `old` as each subscriber.
+   */
+  async deleteVisible(q: {
+    table: string;
+    old: Record<string, unknown>;
+    claims: readonly Record<string, unknown>[];
+  }): Promise<Set<number>> {
+    if (q.claims.length === 0) return new Set();
+    await this.acquire();
+    try {
+      const { rows } = await this.pool.query<{ claims_index: number }>(
+        'select claims_index from local_stack.realtime_delete_visible($1::regclass, $2::jsonb, $3::jsonb)',
+        [q.table, JSON.stringify(q.old), JSON.stringify(q.claims)],
+      );
+      return new Set(rows.map((r) => r.claims_index));
+    } finally {
+      this.release();
+    }
+  }
+
+  /** public.realtime_topic_allowed(topic) as the subscriber; null when the project has no such rule. */
+  async topicAllowed(topic: string, claims: Record<string, unknown>): Promise<boolean | null> {
+    await this.acquire();
+    try {
+      const { rows } = await this.pool.query<{ ok: boolean | null }>(
+        'select local_stack.realtime_topic_allowed($1, $2::jsonb) as ok',
+        [topic, JSON.stringify(claims)],
+      );
+      return rows[0]?.ok ?? null;
+    } finally {
+      this.release();
+    }
+  }
+
   private async acquire(): Promise<void> {
     if (this.running < this.maxConcurrent) {
       this.running++;

@@ -45,13 +45,15 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
   const idleTimeoutMs = deps.idleTimeoutMs ?? 60_000;
   const registry = new ChannelRegistry();
   const catalog = new Catalog(deps.pool);
-  const dispatcher = new Dispatcher(registry, catalog, new RlsChecker(deps.pool), log);
+  const rls = new RlsChecker(deps.pool);
+  const dispatcher = new Dispatcher(registry, catalog, rls, log, deps.onDelivery);
   const connections = new Set<Connection>();
   let nextId = 0;
   const ctx: ConnectionContext = {
     registry,
     catalog,
     jwtKeys: deps.keys,
+    rls,
     nextBindingId: () => ++nextId,
     log,
   };

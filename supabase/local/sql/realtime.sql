@@ -24,10 +24,15 @@ begin
     'commit_timestamp', to_char(clock_timestamp() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
     'pk', pk, 'record', rec, 'old_record', old)::text;
   if octet_length(body) > 7800 then
+    -- A DELETE cannot be re-read, so its old row keeps the small values (<= 64 bytes, as Supabase's
+    -- 413 fallback does): enough for the tenant column and keys its RLS check needs.
     body := jsonb_build_object(
       'schema', TG_TABLE_SCHEMA, 'table', TG_TABLE_NAME, 'type', TG_OP,
       'commit_timestamp', to_char(clock_timestamp() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-      'pk', pk, 'truncated', true)::text;
+      'pk', pk, 'truncated', true,
+      'old_record', case when TG_OP = 'DELETE' then
+        (select jsonb_object_agg(e.key, e.value) from jsonb_each(old) e where octet_length(e.value::text) <= 64)
+      end)::text;
   end if;
   perform pg_notify('local_realtime', body);
   return null;
@@ -137,3 +142,112 @@ begin
     perform local_stack.create_realtime_visibility(t.schemaname, t.tablename, coalesce(pk, '{}'));
   end loop;
 end $$;
+
+-- A DELETE cannot be re-read as the subscriber: the row is gone. local_stack.realtime_delete_visible
+-- decides from the old row itself (what REPLICA IDENTITY gives) whether each claim set could have
+-- read it: SELECT privilege on the table, then the table's SELECT policies (permissive ones OR-ed,
+-- restrictive ones AND-ed, as PostgreSQL combines them; roles with BYPASSRLS and a non-forced owner
+-- skip them) evaluated on the old row, with the subscriber's role and claims set so auth.uid() and
+-- the policy helpers see that subscriber. Stricter than Supabase, which does not RLS-check deletes at
+-- all (realtime.apply_rls: "if RLS enabled, we can't secure deletes so filter to pkey") and so lets
+-- any subscriber whose filter matches learn the key. Fails closed: an error, a policy without USING,
+-- or a column missing from the old row (NULL) all mean "not visible".
+create or replace function local_stack.realtime_delete_visible(p_table regclass, p_old jsonb, p_claims jsonb)
+returns table (claims_index int)
+language plpgsql
+as $$
+declare
+  v_rel record;
+  v_claims jsonb;
+  v_index bigint;
+  v_role text;
+  v_role_rec record;
+  v_permissive text;
+  v_restrictive text;
+  v_expr text;
+  v_ok boolean;
+  v_prev_role text := current_setting('role');
+begin
+  select c.relname, c.relrowsecurity, c.relforcerowsecurity, c.relowner into v_rel
+  from pg_class c where c.oid = p_table;
+  for v_claims, v_index in select e.value, e.ordinality - 1 from jsonb_array_elements(p_claims) with ordinality e loop
+    begin
+      v_role := v_claims ->> 'role';
+      select r.oid, r.rolbypassrls into v_role_rec from pg_roles r where r.rolname = v_role;
+      if v_role_rec.oid is null or not has_table_privilege(v_role_rec.oid, p_table, 'SELECT') then
+        continue;
+      end if;
+      if not v_rel.relrowsecurity or v_role_rec.rolbypassrls
+         or (pg_has_role(v_role_rec.oid, v_rel.relowner, 'MEMBER') and not v_rel.relforcerowsecurity) then
+        v_expr := 'true';
+      else
+        select string_agg(format('(%s)', coalesce(pg_get_expr(p.polqual, p.polrelid), 'false')), ' or ')
+                 filter (where p.polpermissive),
+               string_agg(format('(%s)', coalesce(pg_get_expr(p.polqual, p.polrelid), 'false')), ' and ')
+                 filter (where not p.polpermissive)
+          into v_permissive, v_restrictive
+        from pg_policy p
+        where p.polrelid = p_table and p.polcmd in ('r', '*')
+          and (0 = any(p.polroles) or exists (select 1 from unnest(p.polroles) r where pg_has_role(v_role_rec.oid, r, 'MEMBER')));
+        v_expr := format('(%s) and (%s)', coalesce(v_permissive, 'false'), coalesce(v_restrictive, 'true'));
+      end if;
+      perform set_config('role', v_role, true);
+      perform set_config('request.jwt.claims', v_claims::text, true);
+      perform set_config('request.jwt.claim.sub', coalesce(v_claims ->> 'sub', ''), true);
+      perform set_config('request.jwt.claim.role', coalesce(v_role, ''), true);
+      execute format('select exists (select 1 from jsonb_populate_record(null::%s, $1) as %I where %s)',
+                     p_table, v_rel.relname, v_expr)
+        into v_ok using p_old;
+      perform set_config('role', v_prev_role, true);
+      if v_ok then
+        claims_index := v_index;
+        return next;
+      end if;
+    exception when others then
+      null;
+    end;
+  end loop;
+  perform set_config('request.jwt.claims', '', true);
+  perform set_config('request.jwt.claim.sub', '', true);
+  perform set_config('request.jwt.claim.role', '', true);
+end $$;
+revoke all on function local_stack.realtime_delete_visible(regclass, jsonb, jsonb) from public;
+
+-- Whether a claim set may broadcast into (and receive broadcasts of) a topic: the project's
+-- public.realtime_topic_allowed(topic), called as that subscriber (role + claims), decides, the way
+-- hosted Realtime runs realtime.messages policies as the subscriber (supabase/realtime,
+-- lib/realtime/tenants/authorization.ex); NULL when the project has no such function. An error (e.g. anon lacking a helper
+-- the rule calls) means "not allowed".
+create or replace function local_stack.realtime_topic_allowed(p_topic text, p_claims jsonb)
+returns boolean
+language plpgsql
+as $$
+declare
+  v_ok boolean;
+  v_prev_role text := current_setting('role');
+begin
+  -- A role that bypasses RLS (service_role) passes hosted Realtime's realtime.messages policies too.
+  if exists (select 1 from pg_roles r where r.rolname = p_claims ->> 'role' and r.rolbypassrls) then
+    return true;
+  end if;
+  -- NULL: the project has no rule (public channels open, private channels refused, as on hosted
+  -- where realtime.messages without policies admits nobody).
+  if to_regprocedure('public.realtime_topic_allowed(text)') is null then
+    return null;
+  end if;
+  begin
+    perform set_config('role', p_claims ->> 'role', true);
+    perform set_config('request.jwt.claims', p_claims::text, true);
+    perform set_config('request.jwt.claim.sub', coalesce(p_claims ->> 'sub', ''), true);
+    perform set_config('request.jwt.claim.role', coalesce(p_claims ->> 'role', ''), true);
+    execute 'select public.realtime_topic_allowed($1)' into v_ok using p_topic;
+    perform set_config('role', v_prev_role, true);
+  exception when others then
+    v_ok := false;
+  end;
+  perform set_config('request.jwt.claims', '', true);
+  perform set_config('request.jwt.claim.sub', '', true);
+  perform set_config('request.jwt.claim.role', '', true);
+  return coalesce(v_ok, false);
+end $$;
+revoke all on function local_stack.realtime_topic_allowed(text, jsonb) from public;

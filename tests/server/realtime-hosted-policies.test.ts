@@ -1,0 +1,93 @@
+// The migration's hosted branch: where Supabase's realtime.messages exists (hosted Realtime keeps it;
+// this stack has none), 20261123001000 adds RLS policies so private channels follow
+// public.realtime_topic_allowed. Emulated in one rolled-back transaction: a realtime.messages table and
+// realtime.topic() shaped as supabase/realtime creates them, the migration's DO block, then reads and
+// inserts as two members the way hosted Realtime's authorization check does (role + claims +
+// realtime.topic set, lib/realtime/tenants/authorization.ex).
+import { readFile } from 'node:fs/promises';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { anonClient, serviceClient, uniqueEmail } from '../helpers/clients.ts';
+
+const stack = inject('stack');
+let db: pg.Client;
+
+async function memberAccount(): Promise<{ userId: string; accountId: string }> {
+  const email = uniqueEmail('rthosted');
+  const created = await serviceClient(stack).auth.admin.createUser({
+    email,
+    password: 'heslo12345',
+    email_confirm: true,
+  });
+  const client = anonClient(stack);
+  await client.auth.signInWithPassword({ email, password: 'heslo12345' });
+  const conv = await client.rpc('ensure_first_conversation');
+  const id = (conv.data as { conversation_id: string }).conversation_id;
+  const acc = await client.from('conversations').select('account_id').eq('id', id).single();
+  return { userId: created.data.user!.id, accountId: acc.data!.account_id as string };
+}
+
+beforeAll(async () => {
+  db = new pg.Client({ connectionString: stack.databaseUrl });
+  await db.connect();
+});
+
+afterAll(async () => {
+  await db.end();
+});
+
+describe('hosted realtime.messages policies', () => {
+  it("admit a member to its own account's topic only", async () => {
+    const a = await memberAccount();
+    const b = await memberAccount();
+    const sql = await readFile(
+      new URL(
+        '../../supabase/migrations/20261123001000_realtime_replica_identity_topics.sql',
+        import.meta.url,
+      ),
+      'utf8',
+    );
+    const hostedBlock = sql.slice(sql.lastIndexOf('do $$'));
+    await db.query('begin');
+    try {
+      await db.query(`
+        create schema realtime;
+        create table realtime.messages (topic text not null, extension text not null, payload jsonb);
+        alter table realtime.messages enable row level security;
+        grant usage on schema realtime to authenticated;
+        grant select, insert on realtime.messages to authenticated;
+        create function realtime.topic() returns text language sql stable
+          as $$ select nullif(current_setting('realtime.topic', true), '') $$;
+        grant execute on function realtime.topic() to authenticated;`);
+      await db.query(hostedBlock);
+      // Hosted Realtime's check: a read is a SELECT of a row of the topic, a broadcast an INSERT.
+      const check = async (userId: string, topic: string) => {
+        await db.query('savepoint s');
+        await db.query(`insert into realtime.messages (topic, extension) values ($1, 'broadcast')`, [topic]);
+        await db.query(
+          `select set_config('request.jwt.claims', $1, true), set_config('realtime.topic', $2, true)`,
+          [JSON.stringify({ sub: userId, role: 'authenticated' }), topic],
+        );
+        await db.query('set local role authenticated');
+        const read = (await db.query('select 1 from realtime.messages where topic = realtime.topic()'))
+          .rowCount;
+        let wrote = true;
+        try {
+          await db.query(
+            `insert into realtime.messages (topic, extension) values (realtime.topic(), 'broadcast')`,
+          );
+        } catch {
+          wrote = false;
+        }
+        await db.query('rollback to savepoint s');
+        return { read: read === 1, wrote };
+      };
+      expect(await check(a.userId, `sync:${a.accountId}:x`)).toEqual({ read: true, wrote: true });
+      expect(await check(b.userId, `sync:${a.accountId}:x`)).toEqual({ read: false, wrote: false });
+      expect(await check(b.userId, `messages:${a.accountId}`)).toEqual({ read: false, wrote: false });
+      expect(await check(b.userId, `sync:${b.accountId}`)).toEqual({ read: true, wrote: true });
+    } finally {
+      await db.query('rollback');
+    }
+  });
+});
