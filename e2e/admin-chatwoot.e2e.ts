@@ -40,7 +40,7 @@ async function signIn(page: Page): Promise<void> {
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   double = await startChatwootDouble();
-  stack = await startTestStack({}, { functionEnv: { CHATWOOT_API_TOKEN: double.apiToken, CHATWOOT_WEBHOOK_SECRET: WEBHOOK_SECRET } });
+  stack = await startTestStack({}, { functionEnv: { CHATWOOT_API_TOKEN: double.apiToken, CHATWOOT_WEBHOOK_SECRET: WEBHOOK_SECRET, CHATWOOT_ALLOW_PRIVATE_URLS: '1' } });
   const script = await (await fetch(`${stack.url}/env.js`)).text();
   const announced = /"supabaseUrl"\s*:\s*"([^"]+)"/.exec(script)?.[1];
   origin = announced ? new URL(announced).origin : stack.url;

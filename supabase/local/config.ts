@@ -19,7 +19,7 @@ export interface StackConfig {
   seed: boolean;
   smtp: { url: string; from: string } | undefined;
   ai: { baseUrl: string; apiKey: string; model: string } | undefined;
-  chatwoot: { apiToken: string; webhookSecret: string | undefined } | undefined;
+  chatwoot: { apiToken: string; webhookSecret: string | undefined; allowPrivateUrls: boolean } | undefined;
   /** Access-token lifetime in seconds (Supabase default 3600). */
   jwtExpiry: number;
   /** Rate limit: requests per window per IP and per e-mail on auth endpoints. */
@@ -59,7 +59,12 @@ export function readConfig(env: Env = process.env, cwd = process.cwd()): StackCo
         ? { baseUrl: aiBase, apiKey: env.AI_API_KEY, model: env.AI_MODEL }
         : undefined,
     chatwoot: env.CHATWOOT_API_TOKEN
-      ? { apiToken: env.CHATWOOT_API_TOKEN, webhookSecret: env.CHATWOOT_WEBHOOK_SECRET || undefined }
+      ? {
+          apiToken: env.CHATWOOT_API_TOKEN,
+          webhookSecret: env.CHATWOOT_WEBHOOK_SECRET || undefined,
+          // Opt-in for a Chatwoot on a private network or plain http (supabase/functions/_shared/chatwoot/guarded-fetch.ts).
+          allowPrivateUrls: /^(1|true|yes)$/i.test(env.CHATWOOT_ALLOW_PRIVATE_URLS ?? ''),
+        }
       : undefined,
     jwtExpiry: int(env, 'JWT_EXPIRY', 3600),
     authRateLimit: {

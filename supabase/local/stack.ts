@@ -234,6 +234,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       SUPABASE_DB_URL: postgres!.url,
       ...(config.chatwoot ? { CHATWOOT_API_TOKEN: config.chatwoot.apiToken } : {}),
       ...(config.chatwoot?.webhookSecret ? { CHATWOOT_WEBHOOK_SECRET: config.chatwoot.webhookSecret } : {}),
+      ...(config.chatwoot?.allowPrivateUrls ? { CHATWOOT_ALLOW_PRIVATE_URLS: '1' } : {}),
       ...opts.functionEnv,
     });
 
