@@ -64,6 +64,12 @@ test('settings validation and save, webhook URL, diagnostics and function status
   await settings.getByLabel('API Base URL').fill('');
   await settings.getByRole('button', { name: 'Uložiť' }).click();
   await expect(toast(page, 'Vyplňte všetky povinné polia')).toBeVisible();
+  // A URL the server refuses (issue 16 item 5): the server's Slovak reason is shown, nothing is saved.
+  await settings.getByLabel('API Base URL').fill('https://meno:heslo@chatwoot.example.com');
+  await settings.getByLabel('Account ID').fill('1');
+  await settings.getByRole('button', { name: 'Uložiť' }).click();
+  await expect(toast(page, 'Nepodarilo sa uložiť konfiguráciu: API URL nesmie obsahovať meno ani heslo.')).toBeVisible();
+  expect(await sql('select api_base_url from public.chatwoot_config')).toEqual([]);
   await settings.getByLabel('API Base URL').fill(double.url);
   await settings.getByLabel('Account ID').fill(String(double.accountId));
   await settings.getByRole('button', { name: 'Uložiť' }).click();
