@@ -24,6 +24,8 @@ export interface StackConfig {
   jwtExpiry: number;
   /** Rate limit: requests per window per IP and per e-mail on auth endpoints. */
   authRateLimit: { perIp: number; perEmail: number; windowMs: number };
+  /** auth-link's own limits (supabase/functions/auth-link), handed to the function's env. */
+  authLinkRateLimit: { perClient: number; perEmail: number; windowSeconds: number };
   /** Take the client address for rate limits from X-Forwarded-For (only behind a proxy that sets it). */
   trustForwardedFor: boolean;
   /** Seconds a rotated refresh token may still be presented to get its current child (GoTrue default 10). */
@@ -71,6 +73,11 @@ export function readConfig(env: Env = process.env, cwd = process.cwd()): StackCo
       perIp: int(env, 'AUTH_RATE_LIMIT_IP', 30),
       perEmail: int(env, 'AUTH_RATE_LIMIT_EMAIL', 10),
       windowMs: int(env, 'AUTH_RATE_LIMIT_WINDOW_MS', 60_000),
+    },
+    authLinkRateLimit: {
+      perClient: int(env, 'AUTH_LINK_RATE_LIMIT_CLIENT', 10),
+      perEmail: int(env, 'AUTH_LINK_RATE_LIMIT_EMAIL', 3),
+      windowSeconds: int(env, 'AUTH_LINK_RATE_LIMIT_WINDOW_S', 600),
     },
     trustForwardedFor: /^(1|true|yes)$/i.test(env.TRUST_X_FORWARDED_FOR ?? ''),
     refreshReuseIntervalSec: int(env, 'REFRESH_TOKEN_REUSE_INTERVAL', 10),
