@@ -12,6 +12,8 @@ const positive = (raw: string | undefined, fallback: number) => {
  * The caller's address: the first X-Forwarded-For hop. Supabase's edge puts the client's IP there
  * (maintainer answer: github.com/orgs/supabase/discussions/7884); the local functions host replaces
  * whatever the client sent with the socket's address (supabase/local/gateway/functions-host.ts).
+ * Should a platform append to a client-sent header instead, the first hop would be the client's own
+ * claim; the per-e-mail limit holds either way.
  */
 export function clientAddress(req: Request): string {
   return req.headers.get('x-forwarded-for')?.split(',')[0]?.trim().slice(0, 100) || 'unknown';

@@ -11,6 +11,8 @@
 // Known limit: the address is checked by resolving the name just before the fetch, which resolves it
 // again; a DNS server that answers differently within that moment (rebinding) is not stopped here
 // (the runtime's fetch cannot be pinned to an address portably on Deno and Node).
+// node:dns runs on Node and on Supabase's Edge Runtime ("Edge Functions natively support ... Node
+// built-in APIs": supabase.com/features/npm-compatibility).
 import { lookup } from 'node:dns/promises';
 import { ipLiteral, isPublicAddress } from './address.ts';
 
