@@ -40,7 +40,7 @@ async function signIn(page: Page): Promise<void> {
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   double = await startChatwootDouble();
-  stack = await startTestStack({}, { functionEnv: { CHATWOOT_API_TOKEN: double.apiToken, CHATWOOT_WEBHOOK_SECRET: WEBHOOK_SECRET } });
+  stack = await startTestStack({}, { functionEnv: { CHATWOOT_API_TOKEN: double.apiToken, CHATWOOT_WEBHOOK_SECRET: WEBHOOK_SECRET, CHATWOOT_ALLOW_PRIVATE_URLS: '1' } });
   const script = await (await fetch(`${stack.url}/env.js`)).text();
   const announced = /"supabaseUrl"\s*:\s*"([^"]+)"/.exec(script)?.[1];
   origin = announced ? new URL(announced).origin : stack.url;
@@ -64,6 +64,12 @@ test('settings validation and save, webhook URL, diagnostics and function status
   await settings.getByLabel('API Base URL').fill('');
   await settings.getByRole('button', { name: 'Uložiť' }).click();
   await expect(toast(page, 'Vyplňte všetky povinné polia')).toBeVisible();
+  // A URL the server refuses (issue 16 item 5): the server's Slovak reason is shown, nothing is saved.
+  await settings.getByLabel('API Base URL').fill('https://meno:heslo@chatwoot.example.com');
+  await settings.getByLabel('Account ID').fill('1');
+  await settings.getByRole('button', { name: 'Uložiť' }).click();
+  await expect(toast(page, 'Nepodarilo sa uložiť konfiguráciu: API URL nesmie obsahovať meno ani heslo.')).toBeVisible();
+  expect(await sql('select api_base_url from public.chatwoot_config')).toEqual([]);
   await settings.getByLabel('API Base URL').fill(double.url);
   await settings.getByLabel('Account ID').fill(String(double.accountId));
   await settings.getByRole('button', { name: 'Uložiť' }).click();

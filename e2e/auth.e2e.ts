@@ -23,7 +23,7 @@ interface Mail {
   sent_at: string;
 }
 
-const SUBJECT = { recovery: 'Obnovenie hesla v Poradni', magiclink: 'Prihlásenie do Poradne' } as const;
+const SUBJECT = { recovery: 'Obnovenie hesla v Poradni', magiclink: 'Prihlásenie do Poradne', welcome: 'Vitaj v Poradni – nastav si heslo' } as const;
 const SHOTS = 'e2e/artifacts/screenshots';
 
 const anonKey = () => process.env.E2E_ANON_KEY ?? '';
@@ -62,7 +62,7 @@ async function createUser(request: APIRequestContext, baseURL: string, email: st
   const headers = { apikey: anonKey(), Authorization: `Bearer ${anonKey()}` };
   const reg = await request.post('/functions/v1/auth-link', { headers, data: { email, redirectTo: `${baseURL}/auth/reset-password` } });
   expect(reg.ok()).toBe(true);
-  const mail = await waitForMail(request, email, SUBJECT.recovery, since);
+  const mail = await waitForMail(request, email, SUBJECT.welcome, since);
   const res = await request.get(verifyLink(mail), { maxRedirects: 0 });
   const location = res.headers()['location'] ?? '';
   const token = new URLSearchParams(new URL(location, baseURL).hash.slice(1)).get('access_token');
@@ -99,7 +99,7 @@ test('registration: e-mail only → mail → set a password → lands in the app
   await expect(submit).toBeDisabled();
   await expect(submit).toBeEnabled({ timeout: 5000 });
 
-  const mail = await waitForMail(request, email, SUBJECT.recovery, since);
+  const mail = await waitForMail(request, email, SUBJECT.welcome, since);
   await page.goto(verifyLink(mail));
   await expect(page).toHaveURL(/\/auth\/reset-password$/);
   await expect(page.getByLabel('Nové heslo', { exact: true })).toBeVisible();

@@ -78,6 +78,9 @@ test('hostile markdown, HTML and attachment addresses render inert', async ({ pa
         { id: 'a2', file_type: 'image', name: 'foto.png', data_url: 'javascript:alert(21)', thumb_url: 'javascript:alert(22)' },
         { id: 'a3', file_type: 'other', name: 'web.html', data_url: 'data:text/html,<script>alert(23)</script>' },
         { id: 'a4', file_type: 'document', name: 'platna.pdf', data_url: 'https://example.test/platna.pdf' },
+        // Looks like a path, but browsers read '/\\host' as '//host' (issue 16 item 14).
+        { id: 'a5', file_type: 'document', name: 'mimo.pdf', data_url: '/\\evil.example/x.pdf' },
+        { id: 'a6', file_type: 'document', name: 'mimo2.pdf', data_url: '/\t/evil.example/y.pdf' },
       ],
     },
   });
@@ -127,6 +130,13 @@ test('hostile markdown, HTML and attachment addresses render inert', async ({ pa
   expect(dialogs).toEqual([]);
   // The one safe attachment is still offered; the script-address ones are dropped.
   await expect(messages.filter({ hasText: `${stamp}-rich` }).getByText('platna.pdf')).toBeVisible();
+  await expect(messages.filter({ hasText: `${stamp}-rich` }).getByText(/^mimo2?\.pdf$/)).toHaveCount(0);
+  const offsite = await page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLAnchorElement | HTMLImageElement>('a[href], img[src]'))
+      .map((el) => ('href' in el ? el.href : el.src))
+      .filter((u) => u.includes('evil.example')),
+  );
+  expect(offsite).toEqual([]);
   // Still the app: the chat works after rendering all of it.
   await expect(page.getByRole('textbox', { name: 'Správa' })).toBeVisible();
 });

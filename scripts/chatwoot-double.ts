@@ -52,6 +52,7 @@ const lines = [
   ...(values.webhook !== undefined
     ? [`  Webhook:     ${values.webhook}${values.secret !== undefined ? ' (signed)' : ''}`]
     : []),
+  '  The stack must allow a Chatwoot on a private address: start it with CHATWOOT_ALLOW_PRIVATE_URLS=1.',
   'Ctrl-C stops it.',
 ];
 console.log(lines.join('\n'));

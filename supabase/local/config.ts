@@ -19,11 +19,13 @@ export interface StackConfig {
   seed: boolean;
   smtp: { url: string; from: string } | undefined;
   ai: { baseUrl: string; apiKey: string; model: string } | undefined;
-  chatwoot: { apiToken: string; webhookSecret: string | undefined } | undefined;
+  chatwoot: { apiToken: string; webhookSecret: string | undefined; allowPrivateUrls: boolean } | undefined;
   /** Access-token lifetime in seconds (Supabase default 3600). */
   jwtExpiry: number;
   /** Rate limit: requests per window per IP and per e-mail on auth endpoints. */
   authRateLimit: { perIp: number; perEmail: number; windowMs: number };
+  /** auth-link's own limits (supabase/functions/auth-link), handed to the function's env. */
+  authLinkRateLimit: { perClient: number; perEmail: number; windowSeconds: number };
   /** Take the client address for rate limits from X-Forwarded-For (only behind a proxy that sets it). */
   trustForwardedFor: boolean;
   /** Seconds a rotated refresh token may still be presented to get its current child (GoTrue default 10). */
@@ -65,13 +67,23 @@ export function readConfig(env: Env = process.env, cwd = process.cwd()): StackCo
         ? { baseUrl: aiBase, apiKey: env.AI_API_KEY, model: env.AI_MODEL }
         : undefined,
     chatwoot: env.CHATWOOT_API_TOKEN
-      ? { apiToken: env.CHATWOOT_API_TOKEN, webhookSecret: env.CHATWOOT_WEBHOOK_SECRET || undefined }
+      ? {
+          apiToken: env.CHATWOOT_API_TOKEN,
+          webhookSecret: env.CHATWOOT_WEBHOOK_SECRET || undefined,
+          // Opt-in for a Chatwoot on a private network or plain http (supabase/functions/_shared/chatwoot/guarded-fetch.ts).
+          allowPrivateUrls: /^(1|true|yes)$/i.test(env.CHATWOOT_ALLOW_PRIVATE_URLS ?? ''),
+        }
       : undefined,
     jwtExpiry: int(env, 'JWT_EXPIRY', 3600),
     authRateLimit: {
       perIp: int(env, 'AUTH_RATE_LIMIT_IP', 30),
       perEmail: int(env, 'AUTH_RATE_LIMIT_EMAIL', 10),
       windowMs: int(env, 'AUTH_RATE_LIMIT_WINDOW_MS', 60_000),
+    },
+    authLinkRateLimit: {
+      perClient: int(env, 'AUTH_LINK_RATE_LIMIT_CLIENT', 10),
+      perEmail: int(env, 'AUTH_LINK_RATE_LIMIT_EMAIL', 3),
+      windowSeconds: int(env, 'AUTH_LINK_RATE_LIMIT_WINDOW_S', 600),
     },
     trustForwardedFor: /^(1|true|yes)$/i.test(env.TRUST_X_FORWARDED_FOR ?? ''),
     refreshReuseIntervalSec: int(env, 'REFRESH_TOKEN_REUSE_INTERVAL', 10),

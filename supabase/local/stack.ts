@@ -20,6 +20,7 @@ import { startPostgrest, type RunningPostgrest } from './postgrest.ts';
 import { ProcessRegistry } from './process-registry.ts';
 import { Supervisor, type ChildRun } from './supervisor.ts';
 import { createAuthApp } from './auth/app.ts';
+import { clientIp } from './auth/rate-limit.ts';
 import { createRealtimeServer, type RealtimeServer } from './realtime/server.ts';
 import { createGateway } from './gateway/app.ts';
 import { restProxy } from './gateway/rest-proxy.ts';
@@ -234,6 +235,12 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       SUPABASE_DB_URL: postgres!.url,
       ...(config.chatwoot ? { CHATWOOT_API_TOKEN: config.chatwoot.apiToken } : {}),
       ...(config.chatwoot?.webhookSecret ? { CHATWOOT_WEBHOOK_SECRET: config.chatwoot.webhookSecret } : {}),
+      ...(config.chatwoot?.allowPrivateUrls ? { CHATWOOT_ALLOW_PRIVATE_URLS: '1' } : {}),
+      // Where the app is served: auth-link sends its set-password link there (issue 21 item 11).
+      SITE_URL: publicUrl(),
+      AUTH_LINK_RATE_LIMIT_CLIENT: String(config.authLinkRateLimit.perClient),
+      AUTH_LINK_RATE_LIMIT_EMAIL: String(config.authLinkRateLimit.perEmail),
+      AUTH_LINK_RATE_LIMIT_WINDOW_S: String(config.authLinkRateLimit.windowSeconds),
       ...opts.functionEnv,
     });
 
@@ -247,6 +254,8 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
         configToml: join(repoRoot, 'supabase', 'config.toml'),
         jwtSecret: keys.jwtSecret,
         env: functionEnv,
+        // The caller's address as X-Forwarded-For, as Supabase's edge hands it to functions.
+        clientAddress: (c) => clientIp(c, config.trustForwardedFor),
       }),
       devMail: devMailApp(mailer),
       web: staticWeb(config.webDir, () => envScript(publicUrl, keys.anonKey)),

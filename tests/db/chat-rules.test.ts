@@ -168,7 +168,8 @@ describe('conversations', () => {
     const again = ok<{ conversation_id: string; created: boolean }>(await rpc(fresh.caller, 'start_conversation', { p_specialist_id: human.id }));
     expect(again).toEqual({ conversation_id: first.conversation_id, created: false });
     const msgs = await rows<{ direction: string; text: string }>('select direction, text from public.messages where conversation_id = $1', [first.conversation_id]);
-    expect(msgs).toEqual([{ direction: 'specialist', text: 'Vitajte!' }]);
+    // p_welcome_text is ignored (issue 16 item 9): 'card-1' is no card message, so no welcome.
+    expect(msgs).toEqual([]);
     const conv = await one<{ card_id: string; account_id: string }>('select card_id, account_id from public.conversations where id = $1', [first.conversation_id]);
     expect(conv).toEqual({ card_id: 'card-1', account_id: fresh.accountId });
   });

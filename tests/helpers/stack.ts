@@ -23,6 +23,7 @@ export async function startTestStack(
     host: '127.0.0.1',
     dataDir,
     authRateLimit: { perIp: 1000, perEmail: 1000, windowMs: 60_000 },
+    authLinkRateLimit: { perClient: 1000, perEmail: 1000, windowSeconds: 600 },
     // Tests play many clients from one machine: they name their address in X-Forwarded-For.
     trustForwardedFor: true,
     ...overrides,

@@ -31,7 +31,7 @@ async function mailsTo(to: string): Promise<DevMail[]> {
 }
 
 describe('auth-link (public, anti-enumeration)', () => {
-  it('answers the same for an existing and a new address, and mails both a set-password link', async () => {
+  it('answers the same for an existing and a new address: a welcome mail to the new one, a reset mail to the existing one', async () => {
     const fresh = uniqueEmail('link');
     const existing = await freshUser(stack, 'link-old');
     const before = (await mailsTo(existing.email)).length;
@@ -43,7 +43,9 @@ describe('auth-link (public, anti-enumeration)', () => {
     expect(a.body).toEqual({ message: 'E-mail bol odoslaný. Skontroluj si schránku a nastav si heslo.' });
 
     const mail = await waitFor(async () => (await mailsTo(fresh))[0], 'the mail to the new address', 5000);
-    const link = mail.links.find((l) => l.includes('/auth/v1/verify') && l.includes('type=recovery'));
+    // The new address gets the welcome / set-your-password mail (GoTrue's invite; issue 21 item 11).
+    expect(mail.subject).toBe('Vitaj v Poradni – nastav si heslo');
+    const link = mail.links.find((l) => l.includes('/auth/v1/verify') && l.includes('type=invite'));
     expect(link).toBeDefined();
     expect(new URL(link!).searchParams.get('redirect_to')).toBe(`${stack.url}/auth/reset-password`);
     await waitFor(
@@ -65,7 +67,7 @@ describe('auth-link (public, anti-enumeration)', () => {
     const opened = await fetch(new URL(url.pathname + url.search, stack.url), { redirect: 'manual' });
     expect(opened.status).toBe(303);
     const hash = new URLSearchParams(new URL(opened.headers.get('location')!).hash.slice(1));
-    expect(hash.get('type')).toBe('recovery');
+    expect(hash.get('type')).toBe('invite');
     const user = anonDb(stack);
     const session = await user.auth.setSession({
       access_token: hash.get('access_token')!,

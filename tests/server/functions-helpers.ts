@@ -291,7 +291,8 @@ export async function startChatwootWorld(): Promise<ChatwootWorld> {
   const secret = randomSecret(40);
   const stack = await startTestStack(
     {},
-    { functionEnv: { CHATWOOT_WEBHOOK_SECRET: secret, CHATWOOT_API_TOKEN: double.apiToken } },
+    // The double listens on loopback: the explicit opt-in for a Chatwoot on a private network.
+    { functionEnv: { CHATWOOT_WEBHOOK_SECRET: secret, CHATWOOT_API_TOKEN: double.apiToken, CHATWOOT_ALLOW_PRIVATE_URLS: '1' } },
   );
   const ref = refOf(stack);
   const admin = await signIn(ref, SEEDED.admin);

@@ -35,7 +35,7 @@ beforeAll(async () => {
   double = await startChatwootDouble();
   stack = await startTestStack(
     {},
-    { functionEnv: { CHATWOOT_WEBHOOK_SECRET: SECRET, CHATWOOT_API_TOKEN: double.apiToken } },
+    { functionEnv: { CHATWOOT_WEBHOOK_SECRET: SECRET, CHATWOOT_API_TOKEN: double.apiToken, CHATWOOT_ALLOW_PRIVATE_URLS: '1' } },
   );
   ref = refOf(stack);
   since = (await sql<{ now: Date }>(ref, 'select now()'))[0]!.now;

@@ -1,6 +1,7 @@
 // Section 1: view or edit the API base URL and the Account ID; both are required.
 import { useEffect, useState } from 'react';
 import { admin } from '../../text/admin.ts';
+import { FunctionCallError } from '../lib/functions.ts';
 import { adminError, adminSuccess } from '../lib/toasts.ts';
 import { Button } from '../ui/Button.tsx';
 import { Card } from '../ui/Card.tsx';
@@ -32,7 +33,8 @@ export function SettingsCard({ config, onSaved }: { config: ChatwootConfig | nul
       await onSaved();
     } catch (err) {
       console.error('chatwoot config:', err);
-      adminError(admin.chatwoot.saveFailed);
+      // A 400 carries the server's Slovak reason (e.g. a URL on a private network); show it.
+      adminError(err instanceof FunctionCallError && err.status === 400 ? `${admin.chatwoot.saveFailed}: ${err.message}` : admin.chatwoot.saveFailed);
     } finally {
       setSaving(false);
     }

@@ -39,12 +39,13 @@ export async function loadConfig(): Promise<ChatwootConfig | null> {
   return dataOf<ChatwootConfig | null>(await supabase.from('chatwoot_config').select('id, api_base_url, account_id').limit(1).maybeSingle());
 }
 
-export async function saveConfig(existing: ChatwootConfig | null, apiBaseUrl: string, accountId: number): Promise<void> {
-  const values = { api_base_url: apiBaseUrl, account_id: accountId };
-  const res = existing
-    ? await supabase.from('chatwoot_config').update(values).eq('id', existing.id)
-    : await supabase.from('chatwoot_config').insert(values);
-  if (res.error) throw new Error(res.error.message);
+/**
+ * Saves through admin-chatwoot-config, which checks the URL on the server (https on a public address
+ * unless the deployment allows private ones); a refused URL throws a FunctionCallError with status 400
+ * and the server's Slovak reason. `_existing` is kept for the callers: the row is a singleton.
+ */
+export async function saveConfig(_existing: ChatwootConfig | null, apiBaseUrl: string, accountId: number): Promise<void> {
+  await invokeFunction('admin-chatwoot-config', { api_base_url: apiBaseUrl, account_id: accountId });
 }
 
 export async function loadSpecialists(): Promise<CwSpecialist[]> {

@@ -2,6 +2,7 @@
 // (type json or payload.kind rich_content with a specialist_id), rich messages (attachments), text.
 import type { Json, JsonObject } from '../../../sync/json.ts';
 import type { LocalMessage } from '../../../sync/local-types.ts';
+import { safeAttachmentUrl } from './attachment-url.ts';
 
 export type MessageKind = 'system' | 'card' | 'rich' | 'text';
 
@@ -26,11 +27,8 @@ const str = (v: Json | undefined): string | null => (typeof v === 'string' && v 
 const num = (v: Json | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const obj = (v: Json | undefined): JsonObject | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? v : null);
 
-/** An attachment address a link or image may use: http(s) or same-origin relative; never javascript:/data:. */
-const webUrl = (v: Json | undefined): string | null => {
-  const u = str(v);
-  return u && (/^https?:\/\//i.test(u) || /^\/(?!\/)/.test(u)) ? u : null;
-};
+/** An attachment address a link or image may use: absolute http(s) or resolving to our own origin. */
+const webUrl = (v: Json | undefined): string | null => safeAttachmentUrl(str(v));
 
 export function isOwn(m: Pick<LocalMessage, 'direction'>): boolean {
   return m.direction === 'user';

@@ -1,4 +1,5 @@
-// start-conversation {specialist_id, card_id?, welcome_text?} -> {conversation_id, created}.
+// start-conversation {specialist_id, card_id?} -> {conversation_id, created}. A welcome_text in the
+// body is ignored: the database takes the welcome from the card message card_id names (issue 16 item 9).
 // The database refuses specialists the caller's account may not use (403).
 import { requireUser } from '../_shared/caller.ts';
 import { rpcError } from '../_shared/db-errors.ts';
@@ -14,7 +15,6 @@ const handler: FunctionHandler = (req, env) =>
     const args = {
       p_specialist_id: uuid(body, 'specialist_id'),
       p_card_id: optionalString(body, 'card_id', 200),
-      p_welcome_text: optionalString(body, 'welcome_text', 4000),
     };
     const res = await caller.db.rpc('start_conversation', args);
     if (res.error) throw rpcError(res.error);

@@ -80,3 +80,27 @@ export function renderMail(type: LinkType, link: string, code: string): { subjec
   ].join('\n');
   return { subject: t.subject, text };
 }
+
+/**
+ * The registration mail (issue 21 item 11): sent instead of the invitation when the invite carries
+ * user_metadata poradna_mail = 'welcome' (the auth-link function). A welcome and a set-your-password
+ * link, not a password reset; the link confirms the address and opens /auth/reset-password.
+ */
+export function renderWelcomeMail(link: string, code: string): { subject: string; text: string } {
+  const text = [
+    'Ahoj,',
+    '',
+    'vitaj v Poradni! Tvoj účet je pripravený, chýba už len heslo.',
+    'Heslo si nastavíš kliknutím na tento odkaz:',
+    '',
+    link,
+    '',
+    `Alebo zadaj tento kód: ${code}`,
+    '',
+    'Odkaz aj kód platia 1 hodinu a dajú sa použiť iba raz.',
+    'Ak si sa v Poradni neregistroval, tento e-mail pokojne ignoruj.',
+    '',
+    'Tím Poradne',
+  ].join('\n');
+  return { subject: 'Vitaj v Poradni – nastav si heslo', text };
+}

@@ -6,7 +6,7 @@ import { sendMailInBackground, type Services } from './context.ts';
 import { checkPassword, hashPassword, normalizeEmail } from './credentials.ts';
 import { isUniqueViolation, withTx, type Db } from './db.ts';
 import { notFound, unprocessable, validationFailed } from './errors.ts';
-import { renderMail } from './mail-templates.ts';
+import { renderMail, renderWelcomeMail } from './mail-templates.ts';
 import { issueLink, type LinkType } from './one-time-tokens.ts';
 import { redirectFor } from './redirect.ts';
 import { findUserByEmail, insertUser, userJson, type UserRow } from './users.ts';
@@ -71,7 +71,10 @@ export function adminLinkRoutes(app: Hono, { deps }: Services): void {
         const fresh = (await findUserByEmail(db, email)) ?? user;
         return { user: await userJson(db, fresh), link };
       });
-      sendMailInBackground(deps, { to: email, ...renderMail('invite', result.link.actionLink, result.link.code) });
+      // auth-link's registrations ask for the welcome mail (mail-templates.ts renderWelcomeMail).
+      const welcome = obj(body, 'data')?.['poradna_mail'] === 'welcome';
+      const mail = welcome ? renderWelcomeMail(result.link.actionLink, result.link.code) : renderMail('invite', result.link.actionLink, result.link.code);
+      sendMailInBackground(deps, { to: email, ...mail });
       return c.json(result.user);
     } catch (err) {
       if (isUniqueViolation(err)) throw emailExists();

@@ -41,6 +41,12 @@ export interface FunctionsHostOptions {
   configToml: string;
   jwtSecret: string;
   env: () => FunctionEnv;
+  /**
+   * The caller's address. The handler gets it as the only X-Forwarded-For value (whatever the client
+   * sent is replaced), as on Supabase, where the edge puts the client's IP first in X-Forwarded-For
+   * (maintainer answer: github.com/orgs/supabase/discussions/7884). Functions limit per client on it.
+   */
+  clientAddress?: (c: Context) => string;
 }
 
 export function functionsHost(opts: FunctionsHostOptions) {
@@ -96,7 +102,7 @@ export function functionsHost(opts: FunctionsHostOptions) {
       }
     }
     try {
-      const res = await handler(c.req.raw, opts.env());
+      const res = await handler(withClientAddress(c, opts.clientAddress), opts.env());
       if (c.req.method === 'HEAD') return new Response(null, { status: res.status, headers: res.headers });
       return res;
     } catch (err) {
@@ -105,4 +111,16 @@ export function functionsHost(opts: FunctionsHostOptions) {
       return c.json({ error: 'Internal error' }, 500);
     }
   };
+}
+
+/** The request with X-Forwarded-For set to the caller's address (client-sent values dropped). */
+function withClientAddress(c: Context, clientAddress: ((c: Context) => string) | undefined): Request {
+  const raw = c.req.raw;
+  if (!clientAddress) return raw;
+  const headers = new Headers(raw.headers);
+  headers.set('x-forwarded-for', clientAddress(c));
+  const hasBody = raw.method !== 'GET' && raw.method !== 'HEAD' && raw.body !== null;
+  // duplex 'half' is what Node's fetch needs to pass a streamed body on; Deno ignores it.
+  const init: RequestInit & { duplex?: 'half' } = { headers, ...(hasBody ? { duplex: 'half' as const } : {}) };
+  return new Request(raw, init);
 }

@@ -1,6 +1,6 @@
 // The chat's pure rules: message kinds, system notice colours, attachments, the header status, and
 // which message is marked read.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { LocalMessage } from '../../../sync/local-types.ts';
 import { attachmentsOf, cardInfo, messageKind, systemTone } from '../../../src/pages/chat/message-kinds.ts';
 import { chatPresence, HUMAN_RECENT_MS } from '../../../src/pages/chat/presence.ts';
@@ -35,7 +35,7 @@ describe('message kinds', () => {
     expect(messageKind(msg({ direction: 'system' }))).toBe('system');
     expect(messageKind(msg({ type: 'json', payload: { kind: 'rich_content', specialist_id: 's1' } }))).toBe('card');
     expect(messageKind(msg({ type: 'json', payload: { kind: 'rich_content' } }))).toBe('text');
-    expect(messageKind(msg({ type: 'rich', payload: { attachments: [{ data_url: '/x.png', file_type: 'image' }] } }))).toBe('rich');
+    expect(messageKind(msg({ type: 'rich', payload: { attachments: [{ data_url: 'https://files.test/x.png', file_type: 'image' }] } }))).toBe('rich');
     expect(messageKind(msg({}))).toBe('text');
   });
 
@@ -46,10 +46,13 @@ describe('message kinds', () => {
   });
 
   it('reads attachments defensively', () => {
+    // Relative attachment URLs resolve against the page's origin (tests/unit/ui/attachment-url.test.ts).
+    vi.stubGlobal('location', { origin: 'https://app.test' });
     const list = attachmentsOf({ attachments: [{ id: 'a', file_type: 'document', data_url: '/f.pdf', file_size: 10 }, { id: 'broken' }, 'x'] });
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ id: 'a', fileType: 'document', fileSize: 10, thumbUrl: null });
     expect(cardInfo({ specialist_id: 's', allocated_credits: 50 })).toEqual({ specialistId: 's', credits: 50, welcomeText: null });
+    vi.unstubAllGlobals();
   });
 });
 

@@ -1,5 +1,6 @@
 // Chatwoot's Application API (header api_access_token). Errors become ChatwootError with Chatwoot's
 // own message ({error} or {message}) so admins see what Chatwoot said.
+import { ChatwootUrlRefused, guardedFetch } from './guarded-fetch.ts';
 import type { ChatwootSettings } from './settings.ts';
 
 export const CHATWOOT_TIMEOUT_MS = 10_000;
@@ -22,14 +23,20 @@ export async function chatwootApi<T>(
 ): Promise<T> {
   let res: Response;
   try {
-    res = await fetchImpl(`${s.baseUrl}/api/v1/accounts/${s.accountId}${path}`, {
-      method,
-      headers: { 'Content-Type': 'application/json', api_access_token: s.token },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(CHATWOOT_TIMEOUT_MS),
-    });
+    res = await guardedFetch(
+      s.baseUrl,
+      `${s.baseUrl}/api/v1/accounts/${s.accountId}${path}`,
+      {
+        method,
+        headers: { 'Content-Type': 'application/json', api_access_token: s.token },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(CHATWOOT_TIMEOUT_MS),
+      },
+      { allowPrivate: s.allowPrivate },
+      fetchImpl,
+    );
   } catch (err) {
-    throw new ChatwootError(502, `Chatwoot je nedostupný: ${(err as Error).message}`);
+    throw chatwootFetchError(err);
   }
   const text = await res.text();
   let parsed: unknown;
@@ -44,4 +51,10 @@ export async function chatwootApi<T>(
     throw new ChatwootError(res.status, `Chatwoot ${res.status}: ${msg}`);
   }
   return parsed as T;
+}
+
+/** A refused URL keeps its own (Slovak) reason; anything else is Chatwoot being unreachable. */
+export function chatwootFetchError(err: unknown): ChatwootError {
+  if (err instanceof ChatwootUrlRefused) return new ChatwootError(502, `Chatwoot URL bola odmietnutá: ${err.message}`);
+  return new ChatwootError(502, `Chatwoot je nedostupný: ${(err as Error).message}`);
 }

@@ -4,7 +4,8 @@
 // stored on our conversation. Idempotent: an already linked conversation is returned as it is.
 import type { Db } from '../clients.ts';
 import { HttpError } from '../http.ts';
-import { ChatwootError, chatwootApi } from './api.ts';
+import { ChatwootError, chatwootApi, chatwootFetchError } from './api.ts';
+import { guardedFetch } from './guarded-fetch.ts';
 import type { ChatwootSettings } from './settings.ts';
 
 export interface LinkedConversation {
@@ -24,14 +25,14 @@ interface ConversationRow {
 async function publicApi<T>(s: ChatwootSettings, path: string, body: unknown): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(`${s.baseUrl}/public/api/v1${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    });
+    res = await guardedFetch(
+      s.baseUrl,
+      `${s.baseUrl}/public/api/v1${path}`,
+      { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) },
+      { allowPrivate: s.allowPrivate },
+    );
   } catch (err) {
-    throw new ChatwootError(502, `Chatwoot je nedostupný: ${(err as Error).message}`);
+    throw chatwootFetchError(err);
   }
   const parsed = (await res.json().catch(() => null)) as T & { error?: string; message?: string };
   if (!res.ok) throw new ChatwootError(res.status, `Chatwoot ${res.status}: ${parsed?.error ?? parsed?.message ?? res.statusText}`);

@@ -3,11 +3,14 @@
 import type { Db } from '../clients.ts';
 import { HttpError } from '../http.ts';
 import type { FunctionEnv } from '../types.ts';
+import { allowPrivateUrls } from './guarded-fetch.ts';
 
 export interface ChatwootSettings {
   baseUrl: string;
   accountId: number;
   token: string;
+  /** CHATWOOT_ALLOW_PRIVATE_URLS: the base URL may be http and on a private network (guarded-fetch.ts). */
+  allowPrivate: boolean;
 }
 
 export const NOT_CONFIGURED = 'Chatwoot nie je nakonfigurovaný (chýba API URL, Account ID alebo CHATWOOT_API_TOKEN)';
@@ -25,5 +28,5 @@ export async function loadChatwootSettings(service: Db, env: FunctionEnv): Promi
   if (!data?.api_base_url || !Number.isInteger(accountId) || accountId <= 0 || !token) {
     throw new HttpError(503, NOT_CONFIGURED);
   }
-  return { baseUrl: data.api_base_url.replace(/\/+$/, ''), accountId, token };
+  return { baseUrl: data.api_base_url.trim().replace(/\/+$/, ''), accountId, token, allowPrivate: allowPrivateUrls(env) };
 }
