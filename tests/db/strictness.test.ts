@@ -129,6 +129,8 @@ const RPC_CALLS: (() => Call)[] = [
   } }),
   // The delete-user function (service key) and a super admin: a throwaway user each time.
   () => ({ name: 'admin_delete_user', who: [a(), service], run: async (c) => rpc(c, 'admin_delete_user', { p_email: (await createUser('strict-doomed')).email }) }),
+  // The auth-link function's rate limit (service key only): a fresh client and address each time.
+  () => ({ name: 'auth_link_take', who: [service], run: (c) => rpc(c, 'auth_link_take', { p_client: `strict-${randomUUID()}`, p_email: `${randomUUID()}@example.com`, p_client_limit: 10, p_email_limit: 3, p_window_seconds: 60 }) }),
   () => ({ name: 'claim_ai_reply_job', who: [service], run: (c) => rpc(c, 'claim_ai_reply_job', { p_worker: 'strictness' }) }),
   // A job id that does not exist: the function runs (and answers its own error), it is not refused.
   () => ({ name: 'complete_ai_reply_job', who: [service], run: (c) => rpc(c, 'complete_ai_reply_job', { p_job_id: randomUUID(), p_text: 'x' }) }),
