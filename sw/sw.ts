@@ -17,7 +17,7 @@ import { backgroundFlush } from '../sync/background/flush.ts';
 import { OUTBOX_SYNC_TAG } from '../sync/background/tag.ts';
 import { readMirroredSession } from '../sync/background/session-store.ts';
 import { API_PREFIXES, LIST_SNAPSHOT_PATH, MEDIA_CACHE, MEDIA_MAX_AGE_S, MEDIA_MAX_ENTRIES, SW_MESSAGES } from './config.ts';
-import { readListSnapshot, shellWithSnapshot } from './list-snapshot.ts';
+import { readListSnapshot, SHELL_HEADERS_KEPT, shellWithSnapshot } from './list-snapshot.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: { url: string; revision: string | null }[] };
 
@@ -42,7 +42,14 @@ async function shellWithListSnapshot(): Promise<Response | null> {
   ]);
   if (!res || !snap) return null;
   const html = shellWithSnapshot(await res.text(), snap, session);
-  return html === null ? null : new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+  if (html === null) return null;
+  // The shell's security headers (CSP, frame-ancestors…) hold for the snapshot page too.
+  const headers = new Headers({ 'content-type': 'text/html; charset=utf-8' });
+  for (const name of SHELL_HEADERS_KEPT) {
+    const v = res.headers.get(name);
+    if (v !== null) headers.set(name, v);
+  }
+  return new Response(html, { headers });
 }
 
 registerRoute(
