@@ -44,6 +44,10 @@ test('a warm open of the list paints its last frame before any script, then the 
   test.setTimeout(120_000);
   const profile = await mkdtemp(join(tmpdir(), 'poradna-snap-'));
   const context = await launchProfile(profile, baseURL!);
+  // Every step is bounded (the config sets no action or navigation timeout): a stalled step fails
+  // at once, by name, instead of holding the test until its 2-minute limit.
+  context.setDefaultTimeout(20_000);
+  context.setDefaultNavigationTimeout(30_000);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await signInControlled(page);

@@ -34,11 +34,28 @@ cleanupOutdatedCaches();
 // /app/chats gets the shell with the list's last frame painted in (list-snapshot.ts) when there is one.
 const shell = createHandlerBoundToURL('/index.html');
 
+/**
+ * How long a navigation to the list waits for the snapshot and session in IndexedDB. Past it the
+ * plain shell is served: a paint is an optimisation, and an IndexedDB open that stalls (queued behind
+ * another connection's upgrade or deletion, or a busy backing store) must never leave the navigation
+ * unanswered — a page whose navigation never answers waits forever.
+ */
+const SNAPSHOT_READ_DEADLINE_MS = 1000;
+
+function withinDeadline<T>(p: Promise<T>, fallback: T): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(fallback), SNAPSHOT_READ_DEADLINE_MS);
+    p.then(
+      (v) => resolve(v),
+      () => resolve(fallback),
+    ).finally(() => clearTimeout(timer));
+  });
+}
+
 async function shellWithListSnapshot(): Promise<Response | null> {
-  const [res, snap, session] = await Promise.all([
+  const [res, [snap, session]] = await Promise.all([
     matchPrecache('/index.html'),
-    readListSnapshot().catch(() => null),
-    readMirroredSession().catch(() => null),
+    withinDeadline(Promise.all([readListSnapshot(), readMirroredSession()]), [null, null] as const),
   ]);
   if (!res || !snap) return null;
   const html = shellWithSnapshot(await res.text(), snap, session);
