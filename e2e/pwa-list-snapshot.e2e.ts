@@ -15,7 +15,10 @@ function snapshotRecord(page: Page, put?: Snapshot): Promise<Snapshot> {
   return page.evaluate(
     (value) =>
       new Promise<Snapshot>((resolve, reject) => {
+        // Bounded: an evaluate has no timeout of its own.
+        setTimeout(() => reject(new Error('poradna-worker did not answer in 10 s')), 10_000);
         const req = indexedDB.open('poradna-worker', 1);
+        req.onblocked = () => reject(new Error('poradna-worker open blocked'));
         req.onupgradeneeded = () => req.result.createObjectStore('kv');
         req.onsuccess = () => {
           const tx = req.result.transaction('kv', value ? 'readwrite' : 'readonly');
