@@ -98,6 +98,14 @@ describe('the dev mailbox on a developer machine (loopback)', () => {
     expect(api.headers['access-control-allow-origin']).toBe('*');
   });
 
+  it('gives no other spelling of the path a way around the checks', async () => {
+    await requestAdminCode(shared.url, shared.anonKey);
+    for (const path of ['/%5Fdev/mail.json', '/%5fdev/mail.json', '/_dev/mail%2Ejson', '//_dev/mail.json', '/_dev//mail.json', '/_DEV/mail.json', '/_dev/./mail.json', '/x/../_dev/mail.json']) {
+      const res = await raw(`${shared.url}${path}`, { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' });
+      expect(res.body, path).not.toContain(ADMIN);
+    }
+  });
+
   it('refuses a Host that does not name this machine (DNS rebinding)', async () => {
     const port = new URL(shared.url).port;
     expectRefused(await raw(`${shared.url}/_dev/mail.json`, { host: `evil.example:${port}` }), 403);
