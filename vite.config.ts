@@ -12,20 +12,22 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // Maps are written for debugging but not linked from the bundles (no sourceMappingURL), and the
+    // stack serves *.map only with SOURCE_MAPS=1 (supabase/local/gateway/static-web.ts).
+    sourcemap: 'hidden',
     // dist/.vite/manifest.json: bench/bundle-size.ts reads which chunks /app/chats needs from it.
     manifest: true,
     target: 'es2022',
   },
   server: {
-    // `npm run dev` proxies the API to a running stack (npm start) on 8080.
+    // `npm run dev` proxies the API to a running stack (npm start) on 8080, which binds 127.0.0.1.
     proxy: {
-      '/auth/v1': 'http://localhost:8080',
-      '/rest/v1': 'http://localhost:8080',
-      '/functions/v1': 'http://localhost:8080',
-      '/realtime/v1': { target: 'ws://localhost:8080', ws: true },
-      '/env.js': 'http://localhost:8080',
-      '/_dev': 'http://localhost:8080',
+      '/auth/v1': 'http://127.0.0.1:8080',
+      '/rest/v1': 'http://127.0.0.1:8080',
+      '/functions/v1': 'http://127.0.0.1:8080',
+      '/realtime/v1': { target: 'ws://127.0.0.1:8080', ws: true },
+      '/env.js': 'http://127.0.0.1:8080',
+      '/_dev': 'http://127.0.0.1:8080',
     },
   },
 });

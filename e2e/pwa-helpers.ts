@@ -18,10 +18,12 @@ export async function signInControlled(page: Page, email = 'demo@poradna.test'):
   await page.getByLabel('E-mail', { exact: true }).fill(email);
   await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
   await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await page.waitForURL(/\/app\/chats/);
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
+  await page.waitForURL(/\/app\/chats/, { timeout: 30_000 });
+  // Bounded (an evaluate of `navigator.serviceWorker.ready` is not): a worker that never activates
+  // fails here, by name, instead of holding the test until its own limit.
+  await expect
+    .poll(() => page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration('/'))?.active), { timeout: 30_000 })
+    .toBe(true);
   if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload();
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 }

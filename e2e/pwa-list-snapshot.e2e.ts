@@ -15,7 +15,10 @@ function snapshotRecord(page: Page, put?: Snapshot): Promise<Snapshot> {
   return page.evaluate(
     (value) =>
       new Promise<Snapshot>((resolve, reject) => {
+        // Bounded: an evaluate has no timeout of its own.
+        setTimeout(() => reject(new Error('poradna-worker did not answer in 10 s')), 10_000);
         const req = indexedDB.open('poradna-worker', 1);
+        req.onblocked = () => reject(new Error('poradna-worker open blocked'));
         req.onupgradeneeded = () => req.result.createObjectStore('kv');
         req.onsuccess = () => {
           const tx = req.result.transaction('kv', value ? 'readwrite' : 'readonly');
@@ -44,6 +47,10 @@ test('a warm open of the list paints its last frame before any script, then the 
   test.setTimeout(120_000);
   const profile = await mkdtemp(join(tmpdir(), 'poradna-snap-'));
   const context = await launchProfile(profile, baseURL!);
+  // Every step is bounded (the config sets no action or navigation timeout): a stalled step fails
+  // at once, by name, instead of holding the test until its 2-minute limit.
+  context.setDefaultTimeout(20_000);
+  context.setDefaultNavigationTimeout(30_000);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await signInControlled(page);

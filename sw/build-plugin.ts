@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { injectManifest } from 'workbox-build';
 import type { Plugin } from 'vite';
-import { PRECACHE_IGNORE } from './config.ts';
+import { PRECACHE_IGNORE, SNAPSHOT_BOOT_PATH } from './config.ts';
 
 const ADMIN_FILES = ['/src/routes/AdminArea.tsx', '/src/text/admin.ts'];
 const isAdminModule = (id: string) => id.includes('/src/admin/') || ADMIN_FILES.some((f) => id.endsWith(f));
@@ -38,6 +38,16 @@ export function serviceWorkerPlugin(): Plugin {
         minify: true,
         outfile: swDest,
         define: { 'process.env.NODE_ENV': '"production"' },
+        logLevel: 'warning',
+      });
+      // The snapshot page's loader: an external file because the app runs no inline script (CSP).
+      await build({
+        entryPoints: [join(import.meta.dirname, 'snapshot-boot.ts')],
+        bundle: true,
+        format: 'iife',
+        target: 'es2022',
+        minify: true,
+        outfile: join(outDir, SNAPSHOT_BOOT_PATH),
         logLevel: 'warning',
       });
       const { count, size, warnings } = await injectManifest({

@@ -10,3 +10,5 @@ export const PRECACHE_IGNORE = ['**/admin-*.js', '**/*.map', 'samples/**', 'avat
 export const LIST_SNAPSHOT_PATH = '/app/chats';
 /** The element the snapshot is painted in; the page removes it once the live list knows its rows. */
 export const SNAPSHOT_HOST_ID = 'list-snapshot';
+/** The snapshot page's loader (snapshot-boot.ts, built to this path and precached). */
+export const SNAPSHOT_BOOT_PATH = '/snapshot-boot.js';

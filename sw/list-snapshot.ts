@@ -13,10 +13,12 @@
 //   even if the app never starts;
 // - painted before the app runs: with a snapshot the entry module starts two frames after
 //   DOMContentLoaded (still after the deferred /env.js, as before) instead of straight after parsing,
-//   so its evaluation cannot hold the frame that shows the snapshot.
+//   so its evaluation cannot hold the frame that shows the snapshot;
+// - no inline script: the loader is /snapshot-boot.js (snapshot-boot.ts), and the page keeps the
+//   shell's security headers (CSP), so the snapshot page runs under the same policy as the app.
 import { LIST_SNAPSHOT_KEY, type MirroredSession } from '../sync/background/session-store.ts';
 import { runKv } from '../sync/background/worker-db.ts';
-import { SNAPSHOT_HOST_ID } from './config.ts';
+import { SNAPSHOT_BOOT_PATH, SNAPSHOT_HOST_ID } from './config.ts';
 
 export const SNAPSHOT_MAX_BYTES = 256 * 1024;
 export const SNAPSHOT_MAX_SHOW_MS = 5000;
@@ -60,10 +62,10 @@ export function shellWithSnapshot(shell: string, snap: ListSnapshot | null, sess
   const body = /<body[^>]*>/i.exec(shellHtml);
   if (!body) return null;
   const at = body.index + body[0].length;
+  // The removal timer is the boot script's (snapshot-boot.ts): the page runs no inline script.
   const host =
     `<div id="${SNAPSHOT_HOST_ID}" aria-hidden="true" inert class="bg-slate-50" ` +
-    `style="position:fixed;inset:0;z-index:60;overflow:hidden;pointer-events:none">${snap.html}</div>` +
-    `<script>setTimeout(function(){var e=document.getElementById('${SNAPSHOT_HOST_ID}');if(e)e.remove()},${SNAPSHOT_MAX_SHOW_MS})</script>`;
+    `style="position:fixed;inset:0;z-index:60;overflow:hidden;pointer-events:none">${snap.html}</div>`;
   return shellHtml.slice(0, at) + host + shellHtml.slice(at);
 }
 
@@ -71,16 +73,27 @@ export function shellWithSnapshot(shell: string, snap: ListSnapshot | null, sess
 const ENTRY_MODULE = /<script type="module"( crossorigin)? src="([^"]+)"><\/script>/g;
 
 /**
- * The shell with its entry module started by a loader two frames after DOMContentLoaded (or after
- * 100 ms, for a tab that renders no frames). Tags are only moved, never before the body they follow.
+ * The shell with its entry module started by the boot script (snapshot-boot.ts) two frames after
+ * DOMContentLoaded (or after 100 ms, for a tab that renders no frames). Tags are only moved, never
+ * before the body they follow. The boot script is an external file, not inline, so the app's
+ * Content-Security-Policy (script-src 'self') holds for this page too.
  */
 export function deferEntryModule(shell: string): string {
   return shell.replace(ENTRY_MODULE, (_tag, crossorigin: string | undefined, src: string) => {
-    const cors = crossorigin ? "s.crossOrigin='';" : '';
+    const attr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
     return (
-      `<script>(function(){var done=false;function load(){if(done)return;done=true;` +
-      `var s=document.createElement('script');s.type='module';${cors}s.src=${JSON.stringify(src)};document.head.appendChild(s)}` +
-      `document.addEventListener('DOMContentLoaded',function(){requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(load,0)})});setTimeout(load,100)})})()</script>`
+      `<script defer src="${SNAPSHOT_BOOT_PATH}" data-entry="${attr(src)}"${crossorigin ? ' data-crossorigin' : ''} ` +
+      `data-host="${SNAPSHOT_HOST_ID}" data-max-show="${SNAPSHOT_MAX_SHOW_MS}"></script>`
     );
   });
 }
+
+/** The headers of the precached shell that the snapshot page keeps (its security policy). */
+export const SHELL_HEADERS_KEPT = [
+  'content-security-policy',
+  'x-content-type-options',
+  'x-frame-options',
+  'referrer-policy',
+  'permissions-policy',
+  'cross-origin-opener-policy',
+];

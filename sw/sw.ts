@@ -17,7 +17,7 @@ import { backgroundFlush } from '../sync/background/flush.ts';
 import { OUTBOX_SYNC_TAG } from '../sync/background/tag.ts';
 import { readMirroredSession } from '../sync/background/session-store.ts';
 import { API_PREFIXES, LIST_SNAPSHOT_PATH, MEDIA_CACHE, MEDIA_MAX_AGE_S, MEDIA_MAX_ENTRIES, SW_MESSAGES } from './config.ts';
-import { readListSnapshot, shellWithSnapshot } from './list-snapshot.ts';
+import { readListSnapshot, SHELL_HEADERS_KEPT, shellWithSnapshot } from './list-snapshot.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: { url: string; revision: string | null }[] };
 
@@ -34,15 +34,39 @@ cleanupOutdatedCaches();
 // /app/chats gets the shell with the list's last frame painted in (list-snapshot.ts) when there is one.
 const shell = createHandlerBoundToURL('/index.html');
 
+/**
+ * How long a navigation to the list waits for the snapshot and session in IndexedDB. Past it the
+ * plain shell is served: a paint is an optimisation, and an IndexedDB open that stalls (queued behind
+ * another connection's upgrade or deletion, or a busy backing store) must never leave the navigation
+ * unanswered — a page whose navigation never answers waits forever.
+ */
+const SNAPSHOT_READ_DEADLINE_MS = 1000;
+
+function withinDeadline<T>(p: Promise<T>, fallback: T): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(fallback), SNAPSHOT_READ_DEADLINE_MS);
+    p.then(
+      (v) => resolve(v),
+      () => resolve(fallback),
+    ).finally(() => clearTimeout(timer));
+  });
+}
+
 async function shellWithListSnapshot(): Promise<Response | null> {
-  const [res, snap, session] = await Promise.all([
+  const [res, [snap, session]] = await Promise.all([
     matchPrecache('/index.html'),
-    readListSnapshot().catch(() => null),
-    readMirroredSession().catch(() => null),
+    withinDeadline(Promise.all([readListSnapshot(), readMirroredSession()]), [null, null] as const),
   ]);
   if (!res || !snap) return null;
   const html = shellWithSnapshot(await res.text(), snap, session);
-  return html === null ? null : new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+  if (html === null) return null;
+  // The shell's security headers (CSP, frame-ancestors…) hold for the snapshot page too.
+  const headers = new Headers({ 'content-type': 'text/html; charset=utf-8' });
+  for (const name of SHELL_HEADERS_KEPT) {
+    const v = res.headers.get(name);
+    if (v !== null) headers.set(name, v);
+  }
+  return new Response(html, { headers });
 }
 
 registerRoute(

@@ -5,8 +5,12 @@ import { resolve } from 'node:path';
 export interface StackConfig {
   /** Port of the single public origin (gateway). 0 picks a free port. */
   port: number;
-  /** Host the gateway binds to. */
+  /** Host the gateway binds to: 127.0.0.1 unless HOST says otherwise (issue 16 item 1). */
   host: string;
+  /** NODE_ENV=production: a deployment, never a developer's machine (turns the dev mailbox off). */
+  production: boolean;
+  /** Serve the build's *.map files (SOURCE_MAPS=1); otherwise they answer 404. */
+  serveSourceMaps: boolean;
   /** Where PostgreSQL data, generated keys and logs live. */
   dataDir: string;
   /** External PostgreSQL instead of the embedded one (superuser URL). */
@@ -41,6 +45,14 @@ export interface StackConfig {
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * The dev mailbox (/_dev/mail) exists only on a developer's machine: never when mails really go out
+ * (SMTP_URL) and never in a production mode. See gateway/dev-mail.ts for who may read it.
+ */
+export function devMailEnabled(config: Pick<StackConfig, 'smtp' | 'production'>): boolean {
+  return !config.smtp && !config.production;
+}
+
 function int(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -55,7 +67,11 @@ export function readConfig(env: Env = process.env, cwd = process.cwd()): StackCo
   const level = env.LOG_LEVEL;
   return {
     port: int(env, 'PORT', 8080),
-    host: env.HOST ?? '0.0.0.0',
+    // Loopback by default: a fresh `npm start` is reachable from this machine only. A deployment
+    // names its address (HOST=0.0.0.0 behind its own TLS proxy).
+    host: env.HOST || '127.0.0.1',
+    production: env.NODE_ENV === 'production',
+    serveSourceMaps: /^(1|true|yes)$/i.test(env.SOURCE_MAPS ?? ''),
     dataDir: resolve(cwd, env.DATA_DIR ?? '.data'),
     databaseUrl: env.DATABASE_URL || undefined,
     publicUrl: env.PUBLIC_URL || undefined,

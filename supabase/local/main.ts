@@ -1,5 +1,5 @@
 // `npm start`: the whole product on one machine. Prints the URL and the demo logins.
-import { readConfig } from './config.ts';
+import { devMailEnabled, readConfig, type StackConfig } from './config.ts';
 import { StartError } from './errors.ts';
 import { startStack, type RunningStack } from './stack.ts';
 
@@ -7,6 +7,13 @@ const DEMO_LOGINS = [
   ['člen účtu', 'demo@poradna.test', 'poradna123'],
   ['super admin', 'admin@poradna.test', 'poradna123'],
 ] as const;
+
+/** Where this run's mails can be read (README "Reading mails"). */
+function mailWhere(config: StackConfig, url: string): string {
+  if (devMailEnabled(config)) return `${url}/_dev/mail (from this machine only)`;
+  if (config.smtp) return 'sent by SMTP (SMTP_URL); the dev mailbox is off';
+  return 'NOT DELIVERED: NODE_ENV=production turns the dev mailbox off; set SMTP_URL';
+}
 
 async function main(): Promise<void> {
   let config;
@@ -29,7 +36,7 @@ async function main(): Promise<void> {
   Poradňa is running at ${stack.url}
     app            ${stack.url}/app/chats
     admin          ${stack.url}/admin/accounts
-    sent e-mails   ${stack.url}/_dev/mail
+    sent e-mails   ${mailWhere(config, stack.url)}
     API            ${stack.url}/rest/v1  /auth/v1  /realtime/v1  /functions/v1
     anon key       ${stack.keys.anonKey}
     data           ${config.dataDir}

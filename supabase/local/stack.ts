@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import pg from 'pg';
 import { WebSocket } from 'ws';
-import type { StackConfig } from './config.ts';
+import { devMailEnabled, type StackConfig } from './config.ts';
 import { StartError } from './errors.ts';
 import { freePort } from './free-port.ts';
 import { loadOrCreateKeys, postgrestJwks, type StackKeys } from './keys.ts';
@@ -257,9 +257,10 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
         // The caller's address as X-Forwarded-For, as Supabase's edge hands it to functions.
         clientAddress: (c) => clientIp(c, config.trustForwardedFor),
       }),
-      devMail: devMailApp(mailer),
-      web: staticWeb(config.webDir, () => envScript(publicUrl, keys.anonKey)),
+      devMail: devMailApp(mailer, { enabled: devMailEnabled(config), publicUrl }),
+      web: staticWeb(config.webDir, () => envScript(publicUrl, keys.anonKey), { serveSourceMaps: config.serveSourceMaps }),
       ready: () => ready,
+      publicUrl,
     });
     const listener = getRequestListener(app.fetch);
     handle = (req, res) => void listener(req, res);

@@ -2,8 +2,10 @@
 // websocket upgrade handled on the HTTP server itself.) Routes are testable with app.request().
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { except } from 'hono/combine';
 import { cors } from 'hono/cors';
 import { apiKeyGuard } from './api-key.ts';
+import { securityHeaders } from './security-headers.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -16,6 +18,8 @@ export interface GatewayParts {
   web: (c: Context) => Promise<Response>;
   /** False until PostgreSQL, migrations and PostgREST are up. */
   ready: () => boolean;
+  /** The URL browsers use (the CSP's connect-src names it). */
+  publicUrl: () => string;
 }
 
 function tooLarge(c: Context): Response {
@@ -34,19 +38,20 @@ function tooLarge(c: Context): Response {
 
 export function createGateway(parts: GatewayParts): Hono {
   const app = new Hono();
-  app.use(
-    '*',
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      allowHeaders: [
-        'apikey', 'authorization', 'x-client-info', 'content-type', 'prefer', 'accept-profile',
-        'content-profile', 'x-supabase-api-version', 'x-retry-count', 'range', 'accept',
-      ],
-      exposeHeaders: ['Content-Range', 'X-Supabase-Api-Version', 'Range', 'Preference-Applied'],
-      maxAge: 86400,
-    }),
-  );
+  app.use('*', securityHeaders(parts.publicUrl));
+  // Every route but /_dev answers browsers of any origin, as Supabase's API does. /_dev never sends
+  // CORS headers (not even to a preflight): another origin must not read the mailbox (dev-mail.ts).
+  const apiCors = cors({
+    origin: '*',
+    allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowHeaders: [
+      'apikey', 'authorization', 'x-client-info', 'content-type', 'prefer', 'accept-profile',
+      'content-profile', 'x-supabase-api-version', 'x-retry-count', 'range', 'accept',
+    ],
+    exposeHeaders: ['Content-Range', 'X-Supabase-Api-Version', 'Range', 'Preference-Applied'],
+    maxAge: 86400,
+  });
+  app.use('*', except(['/_dev', '/_dev/*'], apiCors));
   app.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }));
   app.use('/rest/*', async (c, next) => {
     if (!parts.ready()) return c.json({ code: 'PGRST000', message: 'Starting up, retry shortly', details: null, hint: null }, 503);

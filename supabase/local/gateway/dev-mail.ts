@@ -1,12 +1,81 @@
-// /_dev/mail: the mails the stack would have sent, for developers and e2e tests (never in production).
-import { Hono } from 'hono';
+// /_dev/mail: the mails the stack would have sent, for developers and e2e tests on this machine.
+// The mailbox holds magic links and sign-in codes for every user, so reading it is signing in as
+// anyone (issue 16 item 1). Invariants, each checked by tests/server/dev-mail-*.test.ts and
+// e2e/security-dev-mail.e2e.ts:
+// - it exists only without SMTP and outside production (config.ts devMailEnabled); otherwise 404;
+// - it answers only a loopback peer, judged by the socket's address (never X-Forwarded-For), and
+//   refuses a request a proxy forwarded (a reverse proxy on this machine makes every peer loopback);
+// - it answers only a Host that names this machine (a DNS-rebinding page has its own host name);
+// - it refuses cross-site and same-site requests from browsers (a foreign Origin, or Sec-Fetch-Site
+//   other than same-origin/none), and sends no CORS headers (gateway/app.ts skips CORS for /_dev), so
+//   a page on another origin can neither read it nor have it answer.
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { Hono, type Context, type Next } from 'hono';
 import type { Mailer } from '../mailbox.ts';
 
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
-export function devMailApp(mailer: Mailer): Hono {
+/** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const a = address.toLowerCase().replace(/^::ffff:/, '');
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a) || a === '::1';
+}
+
+/** Host names that can only mean this machine (plus the configured public host). */
+function isLocalHostName(hostname: string, publicHost: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || isLoopbackAddress(h) || h === publicHost.toLowerCase();
+}
+
+const PROXY_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host'];
+const ALLOWED_FETCH_SITES = new Set(['same-origin', 'none']);
+
+function refuse(c: Context, status: 403 | 404, message: string): Response {
+  return c.json({ error: status === 404 ? 'not_found' : 'forbidden', message }, status);
+}
+
+/** Why this request may not read the mailbox, or null when it may. */
+function refusal(c: Context, publicUrl: string): string | null {
+  let peer: string | undefined;
+  try {
+    peer = getConnInfo(c).remote.address;
+  } catch {
+    peer = undefined; // not a Node socket (app.request() in a unit test): not loopback
+  }
+  if (!isLoopbackAddress(peer)) return 'The dev mailbox answers only requests from this machine.';
+  if (PROXY_HEADERS.some((h) => c.req.header(h) !== undefined))
+    return 'The dev mailbox does not answer requests forwarded by a proxy.';
+  const publicOrigin = new URL(publicUrl);
+  const host = c.req.header('host') ?? '';
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return 'The dev mailbox answers only a Host naming this machine.';
+  }
+  if (!isLocalHostName(hostname, publicOrigin.hostname)) return 'The dev mailbox answers only a Host naming this machine.';
+  const origin = c.req.header('origin');
+  if (origin !== undefined && origin !== publicOrigin.origin && origin !== `http://${host}`)
+    return 'The dev mailbox refuses requests from other origins.';
+  const site = c.req.header('sec-fetch-site');
+  if (site !== undefined && !ALLOWED_FETCH_SITES.has(site)) return 'The dev mailbox refuses requests from other sites.';
+  return null;
+}
+
+/** The mailbox routes, or (enabled false) a /_dev that answers 404 to everything. */
+export function devMailApp(mailer: Mailer, opts: { enabled: boolean; publicUrl: () => string }): Hono {
   const app = new Hono();
+  app.use('*', async (c: Context, next: Next) => {
+    if (!opts.enabled) return refuse(c, 404, 'The dev mailbox is off (SMTP_URL is set or NODE_ENV=production).');
+    const why = refusal(c, opts.publicUrl());
+    if (why) return refuse(c, 403, why);
+    await next();
+    // Never cached anywhere, never framed, never sniffed.
+    c.header('cache-control', 'no-store');
+    c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+  });
   app.get('/mail.json', (c) =>
     c.json(mailer.list().map(({ to, subject, text, links, sent_at }) => ({ to, subject, text, links, sent_at }))),
   );
@@ -22,5 +91,6 @@ export function devMailApp(mailer: Mailer): Hono {
 <meta name="viewport" content="width=device-width,initial-scale=1"><style>body{font-family:system-ui;max-width:720px;margin:2rem auto;padding:0 1rem}pre{white-space:pre-wrap}</style></head>
 <body><h1>Odoslané e-maily</h1>${items || '<p>Zatiaľ žiadne e-maily.</p>'}</body></html>`);
   });
+  app.all('*', (c) => refuse(c, 404, 'No such dev route.'));
   return app;
 }

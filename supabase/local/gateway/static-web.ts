@@ -53,7 +53,7 @@ export function envScript(publicUrl: () => string, anonKey: string): string {
   return `window.__PORADNA_ENV__=${JSON.stringify({ supabaseUrl: publicUrl(), anonKey })};`;
 }
 
-export function staticWeb(webDir: string, env: () => string) {
+export function staticWeb(webDir: string, env: () => string, opts: { serveSourceMaps?: boolean } = {}) {
   const root = normalize(webDir + sep);
   return async (c: Context) => {
     const method = c.req.method;
@@ -68,6 +68,8 @@ export function staticWeb(webDir: string, env: () => string) {
     if (pathname === '/env.js') {
       return c.body(env(), 200, { 'content-type': TYPES['.js']!, 'cache-control': 'no-cache' });
     }
+    // Source maps carry the whole source; served only when asked for (SOURCE_MAPS=1).
+    if (pathname.endsWith('.map') && !opts.serveSourceMaps) return c.text('Not Found', 404);
     const target = normalize(join(root, pathname));
     if (!target.startsWith(root)) return c.text('Not Found', 404);
     const body = pathname.endsWith('/') ? undefined : await file(target);
