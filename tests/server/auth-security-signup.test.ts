@@ -84,6 +84,6 @@ describe('DISABLE_SIGNUP=true', () => {
       body: JSON.stringify({ email }),
     });
     expect(res.status).toBe(200);
-    expect((await latestMail(ref, email)).subject).toBe('Obnovenie hesla v Poradni');
+    expect((await latestMail(ref, email)).subject).toBe('Vitaj v Poradni – nastav si heslo');
   });
 });
