@@ -2,6 +2,7 @@
 // network only shows as the notice box. The composer's text is per conversation (remounted per id)
 // and kept as a draft, so switching conversation starts with that conversation's own draft.
 import { useCallback, useEffect, useState } from 'react';
+import type { LocalMessage } from '../../../sync/local-types.ts';
 import { useParams } from 'react-router-dom';
 import { useAuth } from '../../auth/auth-context.ts';
 import { useSyncEngine } from '../../data/sync-context.ts';
@@ -14,6 +15,7 @@ import { ChatNotice } from './ChatNotice.tsx';
 import { Composer, type ComposerMode } from './Composer.tsx';
 import { MessageList } from './MessageList.tsx';
 import { NewMessageAnnouncer } from './NewMessageAnnouncer.tsx';
+import { isOwn } from './message-kinds.ts';
 import { chatPresence } from './presence.ts';
 import { TypingIndicator } from './TypingIndicator.tsx';
 import { useDraft } from './use-draft.ts';
@@ -45,10 +47,17 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   useMarkRead(engine, conversationId, list);
 
   const completed = conversation !== undefined && conversation.status !== 'active';
-  // 'Čaká sa na odpoveď…': the AI specialist is answering (its typing indicator shows). Offline no
-  // answer can come, so the composer stays open for more messages (they wait in the outbox).
-  const mode: ComposerMode = completed ? 'completed' : aiTyping && status.connection !== 'offline' ? 'waiting' : 'ready';
-  const presence = conversation ? chatPresence(conversation, list ?? [], Date.now()) : null;
+  const offline = status.connection === 'offline';
+  // Typing dots and 'Čaká sa na odpoveď…' only while an answer can come: the user's latest message
+  // reached the server ('sent'), and the device is online. A failed or still-queued message gets no
+  // answer, so the composer stays open (issue 21 item 4).
+  const lastOwn = list ? lastOwnMessage(list) : undefined;
+  const answering = aiTyping && !offline && lastOwn?.state === 'sent';
+  // No conversation locally (an unknown id, or one still arriving): nothing to send into (item 7).
+  const mode: ComposerMode = conversation === undefined ? 'missing' : completed ? 'completed' : answering ? 'waiting' : 'ready';
+  // Offline the header does not claim 'online' (only 'uzamknuté', which holds regardless).
+  const shown = conversation ? chatPresence(conversation, list ?? [], Date.now()) : null;
+  const presence = offline && shown !== 'locked' ? null : shown;
 
   const retry = useCallback(
     (key: string) => {
@@ -78,10 +87,15 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
           {status.loaded && missing && graceOver ? sk.chat.notFound : sk.chat.loading}
         </p>
       ) : (
-        <MessageList messages={list} onRetry={retry} footer={aiTyping ? <TypingIndicator /> : null} />
+        <MessageList messages={list} onRetry={retry} footer={answering ? <TypingIndicator /> : null} />
       )}
       <NewMessageAnnouncer messages={list} />
       <Composer value={draft} onChange={setDraft} onSend={send} mode={mode} />
     </section>
   );
+}
+
+function lastOwnMessage(list: readonly LocalMessage[]): LocalMessage | undefined {
+  for (let i = list.length - 1; i >= 0; i--) if (isOwn(list[i]!)) return list[i];
+  return undefined;
 }
