@@ -41,3 +41,18 @@ test('a failing start shows the failure toast, re-enables, and never navigates l
   await page.getByRole('button', { name: 'Chatovať' }).first().click();
   await expect(page).toHaveURL(/\/app\/chats\/[0-9a-f-]{36}$/, { timeout: 15_000 });
 });
+
+test('Chatovať opens a chat greeted by the specialist, not a blank one (item 5)', async ({ page, baseURL }) => {
+  const user = await freshUser(baseURL!, 'pozdrav');
+  await signIn(page, user.email);
+  await expect(page.getByTestId('conversation-row')).toHaveCount(1, { timeout: 20_000 });
+  await page.goto('/app/specialists');
+  const card = page.getByTestId('specialist').filter({ has: page.getByRole('button', { name: 'Chatovať' }) }).first();
+  const name = (await card.getByRole('heading').textContent())!.trim();
+  await card.getByRole('button', { name: 'Chatovať' }).click();
+  await expect(page).toHaveURL(/\/app\/chats\/[0-9a-f-]{36}$/, { timeout: 15_000 });
+  await expect(page.locator('[data-testid="message"]').first()).toContainText(`Dobrý deň, som ${name}`);
+  await shootBoth(page, 'new-chat-greeted');
+  await page.goto('/app/chats');
+  await expect(page.getByTestId('conversation-row').filter({ hasText: name })).toContainText('Dobrý deň');
+});
