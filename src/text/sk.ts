@@ -139,6 +139,7 @@ export const sk = {
     retry: 'Skúsiť znova',
     empty: 'No conversations found',
     emptySearch: 'No conversations match your search',
+    emptyFilter: 'V tomto filtri nie sú žiadne konverzácie', // ours: a filter chip alone found nothing (issue 21 item 13)
     archivedEmpty: 'Žiadne archivované konverzácie',
     archivedEmptyHint: 'Konverzácie sa zobrazia tu po archivácii',
     archivedEmptySearch: 'No archived conversations match your search',
