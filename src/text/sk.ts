@@ -119,7 +119,8 @@ export const sk = {
         : n < 5
           ? `${n} správy ešte neboli odoslané. Po odhlásení sa z tohto zariadenia stratia.`
           : `${n} správ ešte nebolo odoslaných. Po odhlásení sa z tohto zariadenia stratia.`,
-    unsentHint: 'Pripoj sa k internetu a počkaj, kým sa odošlú.', // ours
+    // ours; the verb agrees with the count ('1 správa … kým sa odošle', issue 21 item 13)
+    unsentHint: (n: number) => (n === 1 ? 'Pripoj sa k internetu a počkaj, kým sa odošle.' : 'Pripoj sa k internetu a počkaj, kým sa odošlú.'),
     signOutAnyway: 'Odhlásiť sa aj tak', // ours
     staySignedIn: 'Zostať prihlásený', // ours
   },
