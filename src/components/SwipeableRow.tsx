@@ -38,7 +38,7 @@ export function SwipeableRow({ actionLabel, onAction, children }: SwipeableRowPr
         }}
         onFocus={() => dispatch({ type: 'open' })}
         style={{ width: SWIPE.revealWidth }}
-        className="focus-ring absolute inset-y-0 right-0 flex items-center justify-center bg-amber-500 px-1 text-center text-xs font-semibold text-white"
+        className="focus-ring absolute inset-y-0 right-0 flex items-center justify-center bg-amber-800 px-1 text-center text-xs font-semibold text-white"
       >
         {actionLabel}
       </button>
