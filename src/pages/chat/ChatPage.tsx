@@ -1,7 +1,7 @@
 // /app/chats/{id}: the conversation from the local store. Messages show from IndexedDB at once; the
 // network only shows as the notice box. The composer's text is per conversation (remounted per id)
 // and kept as a draft, so switching conversation starts with that conversation's own draft.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LocalMessage } from '../../../sync/local-types.ts';
 import { useParams } from 'react-router-dom';
 import { useAuth } from '../../auth/auth-context.ts';
@@ -67,6 +67,15 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   );
 
   const loading = list === undefined || (list.length === 0 && conversation === undefined);
+  // The first unread message when the chat opened, fixed then: reading it marks it read at once.
+  const firstUnread = useRef<string | null | undefined>(undefined);
+  if (firstUnread.current === undefined && conversation !== undefined && list !== undefined && list.length > 0) {
+    firstUnread.current = firstUnreadKey(list, conversation.unreadCount);
+  }
+  // Focus moves into the chat (its message list) once it is shown, so keys scroll it at once.
+  useEffect(() => {
+    if (!loading) document.querySelector<HTMLElement>('[data-testid="message-scroller"]')?.focus({ preventScroll: true });
+  }, [loading]);
   // A conversation just started ('Chatovať', a card) may not be local yet: pull at once and say
   // 'not found' only if it is still missing after a grace period.
   const [graceOver, setGraceOver] = useState(false);
@@ -87,7 +96,7 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
           {status.loaded && missing && graceOver ? sk.chat.notFound : sk.chat.loading}
         </p>
       ) : (
-        <MessageList messages={list} onRetry={retry} footer={answering ? <TypingIndicator /> : null} />
+        <MessageList messages={list} onRetry={retry} firstUnreadKey={firstUnread.current ?? null} footer={answering ? <TypingIndicator /> : null} />
       )}
       <NewMessageAnnouncer messages={list} />
       <Composer value={draft} onChange={setDraft} onSend={send} mode={mode} />
@@ -98,4 +107,15 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
 function lastOwnMessage(list: readonly LocalMessage[]): LocalMessage | undefined {
   for (let i = list.length - 1; i >= 0; i--) if (isOwn(list[i]!)) return list[i];
   return undefined;
+}
+
+/** The oldest of the `unread` newest specialist messages (unread counts count those, R2.8). */
+function firstUnreadKey(list: readonly LocalMessage[], unread: number): string | null {
+  if (unread <= 0) return null;
+  let seen = 0;
+  for (let i = list.length - 1; i >= 0; i--) {
+    if (list[i]!.direction !== 'specialist') continue;
+    if (++seen === unread) return list[i]!.key;
+  }
+  return null;
 }
