@@ -40,7 +40,7 @@ test('sign-out with an unsent message warns first; staying keeps and delivers it
   await expect(page).toHaveURL(/\/app\/settings$/);
   await page.getByRole('button', { name: 'Odhlásiť sa', exact: true }).click();
   const alert = page.getByRole('alert').filter({ hasText: 'nebola odoslaná' });
-  await expect(alert).toContainText('1 správa ešte nebola odoslaná. Po odhlásení sa z tohto zariadenia stratí. Pripoj sa k internetu a počkaj, kým sa odošlú.');
+  await expect(alert).toContainText('1 správa ešte nebola odoslaná. Po odhlásení sa z tohto zariadenia stratí. Pripoj sa k internetu a počkaj, kým sa odošle.');
   await expect(page.getByRole('button', { name: 'Zostať prihlásený' })).toBeFocused();
   await expect(page).toHaveURL(/\/app\/settings$/); // nothing was signed out
 

@@ -76,6 +76,11 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
     const touched = new Set<string>();
     const specialistReplies: string[] = [];
     let changed = false;
+    // R2.3: a realtime record names its specialist only by id; one the local list does not know (the
+    // assistant of the auto-created first conversation is in no plan, so get_active_specialists never
+    // returns it) would stay 'Neznámy špecialista' for good once the cursor moved past the row. Such
+    // an event does not move the cursor, so the pull brings the row again with its embedded specialist.
+    let specialistUnknown = false;
     // Conversations: the stored rows and the known specialists in one bulkGet each, one bulkPut.
     const remoteConversations = (changes.conversations ?? []).filter((r) => mine(r.account_id));
     if (remoteConversations.length) {
@@ -90,6 +95,7 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
         const sp = r.specialist_id ? known.get(r.specialist_id) : undefined;
         const merged = mergeConversation(r, locals.get(r.id), sp ? summaryOfLocal(sp) : null);
         if (!merged) continue;
+        if (merged.specialistId && !merged.specialist) specialistUnknown = true;
         locals.set(r.id, merged);
         puts.set(r.id, merged);
         touched.add(r.id);
@@ -120,7 +126,8 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
     let gap = false;
     if (move.kind === 'page') cursor = Math.max(cursor, move.cursor);
     else if (move.kind === 'event') {
-      if (move.changeSeq === cursor + 1) cursor = move.changeSeq;
+      if (specialistUnknown) gap = true;
+      else if (move.changeSeq === cursor + 1) cursor = move.changeSeq;
       else if (move.changeSeq > cursor + 1) gap = true;
     }
     if (cursor !== feed.cursor || move.kind === 'page') await db.meta.put({ ...feed, cursor });

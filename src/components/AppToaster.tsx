@@ -1,5 +1,7 @@
 // Toasts per user-area.md section 9: one visible at a time, 5000 ms, hotkey F8, at most 420 px wide
-// from medium screens up.
+// from medium screens up. At the bottom, above the bottom navigation and the chat's composer (72 px
+// plus the safe area): at the top they covered the logo, the plan badge and the search box on phones
+// (issue 21 item 15).
 import type { CSSProperties } from 'react';
 import { Toaster } from 'sonner';
 import { sk } from '../text/sk.ts';
@@ -18,7 +20,9 @@ const CONTRAST = {
 export function AppToaster() {
   return (
     <Toaster
-      position="top-center"
+      position="bottom-center"
+      offset={{ bottom: 'calc(76px + env(safe-area-inset-bottom))' }}
+      mobileOffset={{ bottom: 'calc(76px + env(safe-area-inset-bottom))' }}
       visibleToasts={1}
       duration={TOAST_DURATION_MS}
       hotkey={['F8']}

@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router-dom';
 import type { StartInput } from '../../sync/commands/start-conversation.ts';
 import { toastError, toastSuccess } from '../lib/notify.ts';
 import { sk } from '../text/sk.ts';
+import { startWithDeadline } from './start-deadline.ts';
 import { useSyncEngine } from './sync-context.ts';
 
 export function useStartConversation(): (input: StartInput) => Promise<boolean> {
@@ -16,7 +17,9 @@ export function useStartConversation(): (input: StartInput) => Promise<boolean> 
       try {
         if (!engine) throw new Error('sync engine not ready');
         const pending = await engine.commands.startConversation(input);
-        const outcome = await pending.done;
+        // Gives up (and withdraws the request) rather than wait for the outbox's retries: the user
+        // is at the button now, and must not be pulled into the chat later unasked.
+        const outcome = await startWithDeadline(engine, pending.requestId, pending.done);
         if (!outcome.created) toastSuccess(sk.card.existingTitle, { description: sk.card.existing });
         await navigate(`/app/chats/${encodeURIComponent(outcome.conversationId)}`);
         return true;

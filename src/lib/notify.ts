@@ -17,3 +17,8 @@ export function toastError(title: string, description?: string): void {
 export function toastSuccess(title: string, opts: ToastOptions = {}): void {
   toast.success(title, options(opts));
 }
+
+/** Neutral news (something waits, nothing failed). */
+export function toastInfo(title: string, opts: ToastOptions = {}): void {
+  toast.info(title, options(opts));
+}

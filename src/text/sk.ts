@@ -119,7 +119,8 @@ export const sk = {
         : n < 5
           ? `${n} správy ešte neboli odoslané. Po odhlásení sa z tohto zariadenia stratia.`
           : `${n} správ ešte nebolo odoslaných. Po odhlásení sa z tohto zariadenia stratia.`,
-    unsentHint: 'Pripoj sa k internetu a počkaj, kým sa odošlú.', // ours
+    // ours; the verb agrees with the count ('1 správa … kým sa odošle', issue 21 item 13)
+    unsentHint: (n: number) => (n === 1 ? 'Pripoj sa k internetu a počkaj, kým sa odošle.' : 'Pripoj sa k internetu a počkaj, kým sa odošlú.'),
     signOutAnyway: 'Odhlásiť sa aj tak', // ours
     staySignedIn: 'Zostať prihlásený', // ours
   },
@@ -139,6 +140,7 @@ export const sk = {
     retry: 'Skúsiť znova',
     empty: 'No conversations found',
     emptySearch: 'No conversations match your search',
+    emptyFilter: 'V tomto filtri nie sú žiadne konverzácie', // ours: a filter chip alone found nothing (issue 21 item 13)
     archivedEmpty: 'Žiadne archivované konverzácie',
     archivedEmptyHint: 'Konverzácie sa zobrazia tu po archivácii',
     archivedEmptySearch: 'No archived conversations match your search',
@@ -212,6 +214,11 @@ export const sk = {
     noAccount: 'Nepodarilo sa identifikovať účet',
     requestFailed: 'Nepodarilo sa odoslať žiadosť. Skúste to znova.',
     skills: 'Zručnosti', // ours: label of the skill list
+    // ours: the first message of a conversation started with 'Chatovať' (issue 21 item 5), from the
+    // specialist's own data (name, role, bio), so a new chat never opens blank.
+    welcome: (name: string, role: string | null, bio: string | null) =>
+      [`Dobrý deň, som ${name}${role ? ` (${role})` : ''}.`, bio ?? '', 'S čím vám môžem pomôcť?'].filter((x) => x.trim() !== '').join(' '),
+    requestQueued: (name: string) => `Žiadosť pre ${name} sa odošle po pripojení`, // ours: item 12, the request waits offline
   },
   placeholder: {
     chats: 'Tu bude zoznam konverzácií: vyhľadávanie, filtre, archivované konverzácie a nové správy.', // ours

@@ -14,7 +14,13 @@ export function mergeConversation(
   local: LocalConversation | undefined,
   known: LocalSpecialistSummary | null,
 ): LocalConversation | null {
-  if (local && local.changeSeq >= remote.change_seq) return null;
+  if (local && local.changeSeq > remote.change_seq) return null;
+  if (local && local.changeSeq === remote.change_seq) {
+    // R2.3: the same version again, now with the specialist a realtime record lacked (apply.ts then
+    // kept the cursor so the pull would bring it): only the specialist is filled in.
+    if (local.specialist || !remote.specialist) return null;
+    return { ...local, specialist: specialistSummary(remote.specialist) };
+  }
   const serverArchivedAt = remote.archived_at === null ? null : normalizeTimestamp(remote.archived_at);
   // R2.2: an archive the user made here and that is still queued wins over the server until pushed.
   const archivedAt = local?.pendingArchive ? local.archivedAt : serverArchivedAt;

@@ -13,7 +13,7 @@ export function ChatHeader({ conversation, presence }: { conversation: LocalConv
   const name = conversation?.specialist?.name?.trim() || sk.chats.unknownSpecialist;
   const role = conversation?.specialist?.role;
   return (
-    <header className="flex min-h-14 items-center gap-2 border-b border-slate-200 bg-white px-4 pt-[env(safe-area-inset-top)]">
+    <header data-testid="chat-header" className="flex min-h-14 items-center gap-2 border-b border-slate-200 bg-white px-4 pt-[env(safe-area-inset-top)]">
       <BackButton to="/app/chats" />
       <Avatar name={name} src={conversation?.specialist?.avatarUrl} fallbackSrc="/favicon.svg" size="md" />
       <div className="min-w-0 flex-1">

@@ -1,7 +1,8 @@
 // /app/chats/{id}: the conversation from the local store. Messages show from IndexedDB at once; the
 // network only shows as the notice box. The composer's text is per conversation (remounted per id)
 // and kept as a draft, so switching conversation starts with that conversation's own draft.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { LocalMessage } from '../../../sync/local-types.ts';
 import { useParams } from 'react-router-dom';
 import { useAuth } from '../../auth/auth-context.ts';
 import { useSyncEngine } from '../../data/sync-context.ts';
@@ -14,6 +15,7 @@ import { ChatNotice } from './ChatNotice.tsx';
 import { Composer, type ComposerMode } from './Composer.tsx';
 import { MessageList } from './MessageList.tsx';
 import { NewMessageAnnouncer } from './NewMessageAnnouncer.tsx';
+import { isOwn } from './message-kinds.ts';
 import { chatPresence } from './presence.ts';
 import { TypingIndicator } from './TypingIndicator.tsx';
 import { useDraft } from './use-draft.ts';
@@ -45,10 +47,17 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   useMarkRead(engine, conversationId, list);
 
   const completed = conversation !== undefined && conversation.status !== 'active';
-  // 'Čaká sa na odpoveď…': the AI specialist is answering (its typing indicator shows). Offline no
-  // answer can come, so the composer stays open for more messages (they wait in the outbox).
-  const mode: ComposerMode = completed ? 'completed' : aiTyping && status.connection !== 'offline' ? 'waiting' : 'ready';
-  const presence = conversation ? chatPresence(conversation, list ?? [], Date.now()) : null;
+  const offline = status.connection === 'offline';
+  // Typing dots and 'Čaká sa na odpoveď…' only while an answer can come: the user's latest message
+  // reached the server ('sent'), and the device is online. A failed or still-queued message gets no
+  // answer, so the composer stays open (issue 21 item 4).
+  const lastOwn = list ? lastOwnMessage(list) : undefined;
+  const answering = aiTyping && !offline && lastOwn?.state === 'sent';
+  // No conversation locally (an unknown id, or one still arriving): nothing to send into (item 7).
+  const mode: ComposerMode = conversation === undefined ? 'missing' : completed ? 'completed' : answering ? 'waiting' : 'ready';
+  // Offline the header does not claim 'online' (only 'uzamknuté', which holds regardless).
+  const shown = conversation ? chatPresence(conversation, list ?? [], Date.now()) : null;
+  const presence = offline && shown !== 'locked' ? null : shown;
 
   const retry = useCallback(
     (key: string) => {
@@ -58,6 +67,15 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   );
 
   const loading = list === undefined || (list.length === 0 && conversation === undefined);
+  // The first unread message when the chat opened, fixed then: reading it marks it read at once.
+  const firstUnread = useRef<string | null | undefined>(undefined);
+  if (firstUnread.current === undefined && conversation !== undefined && list !== undefined && list.length > 0) {
+    firstUnread.current = firstUnreadKey(list, conversation.unreadCount);
+  }
+  // Focus moves into the chat (its message list) once it is shown, so keys scroll it at once.
+  useEffect(() => {
+    if (!loading) document.querySelector<HTMLElement>('[data-testid="message-scroller"]')?.focus({ preventScroll: true });
+  }, [loading]);
   // A conversation just started ('Chatovať', a card) may not be local yet: pull at once and say
   // 'not found' only if it is still missing after a grace period.
   const [graceOver, setGraceOver] = useState(false);
@@ -78,10 +96,26 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
           {status.loaded && missing && graceOver ? sk.chat.notFound : sk.chat.loading}
         </p>
       ) : (
-        <MessageList messages={list} onRetry={retry} footer={aiTyping ? <TypingIndicator /> : null} />
+        <MessageList messages={list} onRetry={retry} firstUnreadKey={firstUnread.current ?? null} footer={answering ? <TypingIndicator /> : null} />
       )}
       <NewMessageAnnouncer messages={list} />
       <Composer value={draft} onChange={setDraft} onSend={send} mode={mode} />
     </section>
   );
+}
+
+function lastOwnMessage(list: readonly LocalMessage[]): LocalMessage | undefined {
+  for (let i = list.length - 1; i >= 0; i--) if (isOwn(list[i]!)) return list[i];
+  return undefined;
+}
+
+/** The oldest of the `unread` newest specialist messages (unread counts count those, R2.8). */
+function firstUnreadKey(list: readonly LocalMessage[], unread: number): string | null {
+  if (unread <= 0) return null;
+  let seen = 0;
+  for (let i = list.length - 1; i >= 0; i--) {
+    if (list[i]!.direction !== 'specialist') continue;
+    if (++seen === unread) return list[i]!.key;
+  }
+  return null;
 }

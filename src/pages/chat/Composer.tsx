@@ -19,8 +19,11 @@ function isQuotaError(err: unknown): boolean {
   return false;
 }
 
-/** ready: type and send; waiting: the AI is answering; completed: the conversation is closed. */
-export type ComposerMode = 'ready' | 'waiting' | 'completed';
+/**
+ * ready: type and send; waiting: the AI is answering; completed: the conversation is closed;
+ * missing: the conversation is not (yet) in the local store, so a message would have nowhere to go.
+ */
+export type ComposerMode = 'ready' | 'waiting' | 'completed' | 'missing';
 
 interface ComposerProps {
   value: string;
@@ -34,6 +37,7 @@ const PLACEHOLDER: Record<ComposerMode, string> = {
   ready: sk.chat.placeholder,
   waiting: sk.chat.waiting,
   completed: sk.chat.completed,
+  missing: sk.chat.placeholder,
 };
 
 export function Composer({ value, onChange, onSend, mode }: ComposerProps) {

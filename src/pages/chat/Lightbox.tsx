@@ -1,7 +1,11 @@
 // Full-screen image viewer: arrow keys and swipes move between images, Escape closes, the zoom
 // buttons (or a double click / tap) toggle 2× zoom. Focus moves into the dialog, Tab and Shift+Tab
 // cycle among its buttons (it never leaks to the page behind), and focus goes back to the opener.
-import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type Ref } from 'react';
+// Escape, arrows and zoom keys are heard on the document while it is open: a tap on the image or a
+// mouse swipe left focus on <body>, where the dialog's own key handler never ran (issue 21 item 8);
+// such a pointer press also puts focus back on the dialog. The backdrop is opaque, so the chat
+// behind (its header under the counter) does not show through.
+import { useEffect, useRef, useState, type PointerEvent, type Ref } from 'react';
 import { createPortal } from 'react-dom';
 import { sk } from '../../text/sk.ts';
 
@@ -59,7 +63,7 @@ export function Lightbox({ images, startIndex, onClose }: LightboxProps) {
     items[next]?.focus();
   };
 
-  const onKeyDown = (e: KeyboardEvent) => {
+  const onKeyDown = (e: globalThis.KeyboardEvent) => {
     if (e.key === 'Tab') cycleFocus(e.shiftKey);
     else if (e.key === 'Escape') onClose();
     else if (e.key === 'ArrowRight') go(1);
@@ -71,7 +75,16 @@ export function Lightbox({ images, startIndex, onClose }: LightboxProps) {
     e.stopPropagation();
   };
 
+  const keyHandler = useRef(onKeyDown);
+  keyHandler.current = onKeyDown;
+  useEffect(() => {
+    const listener = (e: globalThis.KeyboardEvent) => keyHandler.current(e);
+    document.addEventListener('keydown', listener);
+    return () => document.removeEventListener('keydown', listener);
+  }, []);
+
   const onPointerDown = (e: PointerEvent) => {
+    if (!(e.target instanceof Element && e.target.closest('button'))) dialogRef.current?.focus({ preventScroll: true });
     swipeStart.current = zoomed ? null : e.clientX;
   };
   const onPointerUp = (e: PointerEvent) => {
@@ -84,8 +97,8 @@ export function Lightbox({ images, startIndex, onClose }: LightboxProps) {
 
   if (!image) return null;
   return createPortal(
-    <div ref={dialogRef} role="dialog" aria-modal="true" aria-label={sk.lightbox.label} onKeyDown={onKeyDown} className="fixed inset-0 z-50 flex flex-col bg-black/90 text-white">
-      <div className="flex items-center gap-2 p-2">
+    <div ref={dialogRef} tabIndex={-1} role="dialog" aria-modal="true" aria-label={sk.lightbox.label} className="fixed inset-0 z-50 flex flex-col bg-black text-white outline-none">
+      <div className="flex items-center gap-2 p-2 pt-[max(0.5rem,env(safe-area-inset-top))]">
         <span className="flex-1 pl-2 text-sm" aria-live="polite">
           {sk.lightbox.position(index + 1, count)}
         </span>

@@ -1,4 +1,5 @@
-// One message: own on the right, others on the left, at most 70 % wide; sending copies at 70 %
+// One message: own on the right, others on the left, at most 70 % wide (min-w-0 down the flex chain,
+// so a wide code block or table cannot stretch the bubble past it: they scroll inside, index.css); sending copies at 70 %
 // opacity; failed ones with their error and a retry; text through Markdown (links in a new tab).
 // Memoised on what it shows: the live query answers new objects for unchanged rows, and the virtual
 // list re-renders every mounted row whenever a row is measured or the list changes.
@@ -40,11 +41,11 @@ function Bubble({ message: m, onRetry }: MessageBubbleProps) {
       data-own={own}
       className={`flex px-3 py-1 ${own ? 'justify-end' : 'justify-start'} ${m.state === 'sending' ? 'opacity-70' : ''}`}
     >
-      <div className={`flex max-w-[70%] flex-col ${own ? 'items-end' : 'items-start'}`}>
+      <div className={`flex min-w-0 max-w-[70%] flex-col ${own ? 'items-end' : 'items-start'}`}>
         {kind === 'card' ? (
           <SpecialistCardMessage message={m} />
         ) : (
-          <div className={`rounded-2xl px-3 py-2 ${own ? 'rounded-br-md bg-teal-700 text-white [&_.markdown_a]:text-white' : 'rounded-bl-md bg-slate-100 text-slate-900'}`}>
+          <div className={`min-w-0 max-w-full rounded-2xl px-3 py-2 ${own ? 'rounded-br-md bg-teal-700 text-white [&_.markdown_a]:text-white' : 'rounded-bl-md bg-slate-100 text-slate-900'}`}>
             {m.text.trim() !== '' && <Markdown text={m.text} />}
             {kind === 'rich' && <RichContent attachments={attachmentsOf(m.payload)} />}
           </div>

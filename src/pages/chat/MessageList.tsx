@@ -21,11 +21,17 @@ interface MessageListProps {
   messages: LocalMessage[];
   onRetry: (key: string) => void;
   footer?: ReactNode;
+  /**
+   * The first message that was unread when the chat opened (issue 21 item 14): a 'Nové správy'
+   * divider goes above it and the chat opens there instead of at the bottom.
+   */
+  firstUnreadKey?: string | null;
 }
 
-export function MessageList({ messages, onRetry, footer }: MessageListProps) {
+export function MessageList({ messages, onRetry, footer, firstUnreadKey = null }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  const openedAtUnread = useRef(false);
   const count = messages.length;
   const last = messages[count - 1];
   // Stable per list: a new getItemKey makes the virtualizer recompute every row's offset.
@@ -86,10 +92,20 @@ export function MessageList({ messages, onRetry, footer }: MessageListProps) {
   // New last message: follow it when the reader is at the bottom or when it is their own.
   useLayoutEffect(() => {
     if (count === 0) return;
+    if (!openedAtUnread.current && firstUnreadKey !== null) {
+      openedAtUnread.current = true;
+      const at = messages.findIndex((m) => m.key === firstUnreadKey);
+      if (at > 0) {
+        atBottom.current = false;
+        virtualizer.scrollToIndex(at, { align: 'start' });
+        return;
+      }
+    }
     if (atBottom.current || last?.direction === 'user') {
       atBottom.current = true;
       virtualizer.scrollToIndex(count - 1, { align: 'end' });
     }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- messages/firstUnreadKey matter only at the first opening
   }, [count, last?.key, last?.direction, virtualizer]);
 
   // Rows measured taller (markdown, images): stay pinned to the bottom.
@@ -102,7 +118,8 @@ export function MessageList({ messages, onRetry, footer }: MessageListProps) {
     <div
       ref={scrollRef}
       data-testid="message-scroller"
-      className="min-h-0 flex-1 overflow-y-auto overscroll-contain"
+      tabIndex={-1}
+      className="min-h-0 flex-1 overflow-y-auto overscroll-contain outline-none"
       onScroll={(e) => {
         const el = e.currentTarget;
         atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX;
@@ -123,6 +140,13 @@ export function MessageList({ messages, onRetry, footer }: MessageListProps) {
               className="absolute left-0 top-0 w-full"
               style={{ transform: `translateY(${item.start}px)` }}
             >
+              {m.key === firstUnreadKey && item.index > 0 && (
+                <div data-testid="unread-divider" className="flex items-center gap-2 px-3 py-1 text-xs font-semibold text-teal-800">
+                  <span aria-hidden="true" className="h-px flex-1 bg-teal-700" />
+                  {sk.chat.newMessages}
+                  <span aria-hidden="true" className="h-px flex-1 bg-teal-700" />
+                </div>
+              )}
               <MessageBubble message={m} onRetry={onRetry} />
             </div>
           );

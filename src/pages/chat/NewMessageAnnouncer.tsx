@@ -2,7 +2,15 @@
 // rows the virtual list re-renders while scrolling): a visually hidden polite log.
 import { useEffect, useRef, useState } from 'react';
 import type { LocalMessage } from '../../../sync/local-types.ts';
+import { renderMarkdown } from '../../lib/markdown.ts';
 import { sk } from '../../text/sk.ts';
+
+/** What a screen reader should hear: the formatted text's words, not its markdown ('**', '#', '[…](…)'). */
+export function spokenText(markdown: string): string {
+  const html = renderMarkdown(markdown);
+  const text = new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '';
+  return text.replace(/\s+/g, ' ').trim();
+}
 
 const MAX_ANNOUNCED = 3;
 
@@ -19,7 +27,7 @@ export function NewMessageAnnouncer({ messages }: { messages: LocalMessage[] | u
     for (const m of fresh) seen.current.add(m.key);
     // A batch is history arriving (first sync of a long chat), not messages to read out.
     if (fresh.length > MAX_ANNOUNCED) return;
-    const incoming = fresh.filter((m) => m.direction !== 'user').map((m) => m.text);
+    const incoming = fresh.filter((m) => m.direction !== 'user').map((m) => spokenText(m.text));
     if (incoming.length > 0) setLatest((prev) => [...prev, ...incoming].slice(-MAX_ANNOUNCED));
   }, [messages]);
   return (

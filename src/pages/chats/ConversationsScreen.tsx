@@ -26,9 +26,13 @@ export function ConversationsScreen({ archived }: { archived: boolean }) {
   const archivedTotal = useSyncQuery((db) => archivedCount(db), []);
   const rows = list?.value;
   const searching = q.trim() !== '' || filter !== 'all';
+  const textSearch = q.trim() !== '';
   // Nothing known yet: no query answer, or an empty store that has never been pulled.
   const loading = rows === undefined || (rows.length === 0 && !status.loaded && !searching);
   const showEmpty = useEmptyGrace(loading ? undefined : rows.length);
+  // One state at a time (issue 21 item 6): while nothing is known and the load failed, the banner
+  // says so alone — no loading text under it, no archived count that is not known either.
+  const failedEmpty = loading && status.connection === 'error';
   useListSnapshot({ loading, saveable: !archived && !searching && !loading && rows.length > 0, rows });
 
   const toggleArchive = useCallback(
@@ -52,28 +56,29 @@ export function ConversationsScreen({ archived }: { archived: boolean }) {
         onSearch={(value) => setParams(withListParams(params, { q: value }), { replace: true })}
         onFilter={(value) => setParams(withListParams(params, { filter: value }), { replace: true })}
       />
-      {!archived && <ArchivedRow count={archivedTotal?.value} />}
+      {!archived && !loading && <ArchivedRow count={archivedTotal?.value} />}
       <div className="mt-2">
-        {loading ? (
+        {failedEmpty ? null : loading ? (
           <p role="status" className="px-4 py-6 text-center text-slate-600">
             {sk.chats.loading}
           </p>
         ) : rows.length > 0 ? (
           <ConversationList conversations={rows} archived={archived} onToggleArchive={toggleArchive} />
         ) : showEmpty ? (
-          <EmptyText archived={archived} searching={searching} />
+          <EmptyText archived={archived} searching={searching} textSearch={textSearch} />
         ) : null}
       </div>
     </section>
   );
 }
 
-function EmptyText({ archived, searching }: { archived: boolean; searching: boolean }) {
+/** A text search that found nothing says 'No conversations match your search' (spec); a filter alone says so in Slovak. */
+function EmptyText({ archived, searching, textSearch }: { archived: boolean; searching: boolean; textSearch: boolean }) {
   const [text, hint] = archived
     ? searching
       ? [sk.chats.archivedEmptySearch, null]
       : [sk.chats.archivedEmpty, sk.chats.archivedEmptyHint]
-    : [searching ? sk.chats.emptySearch : sk.chats.empty, null];
+    : [textSearch ? sk.chats.emptySearch : searching ? sk.chats.emptyFilter : sk.chats.empty, null];
   return (
     <div role="status" data-testid="empty-state" className="px-4 py-10 text-center">
       <p className="font-medium text-slate-700">{text}</p>

@@ -16,7 +16,9 @@ export function ListBanner({ status, onRetry }: { status: SyncStatus; onRetry: (
     return (
       <div role="alert" data-testid="load-error-banner" className="mx-4 mt-3 flex items-center gap-3 rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
         <div className="min-w-0 flex-1">
-          <p className="font-semibold">{status.error ?? sk.chats.loadFailed}</p>
+          {/* Before the first complete load there was no connection to restore: the plain failure text
+              (issue 21 item 6), the after-reconnect one only for a list that had loaded. */}
+          <p className="font-semibold">{status.loaded ? (status.error ?? sk.chats.loadFailed) : sk.chats.loadFailed}</p>
           <p>{sk.chats.retryHint}</p>
         </div>
         <button type="button" className="btn-secondary min-h-9 px-3 text-sm" onClick={onRetry}>

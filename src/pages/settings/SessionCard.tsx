@@ -46,7 +46,7 @@ export function SessionCard() {
       {warning ? (
         <div role="alert" className="space-y-3">
           <p className="text-sm">
-            {sk.settings.unsentWarning(unsent)} {sk.settings.unsentHint}
+            {sk.settings.unsentWarning(unsent)} {sk.settings.unsentHint(unsent)}
           </p>
           <div className="flex flex-wrap gap-2">
             <button type="button" className="btn-danger" disabled={busy} onClick={() => void leave()}>

@@ -1,5 +1,7 @@
 // Topics the built-in responder recognises in a user's message, each with practical Slovak advice.
 // Keywords are matched without diacritics, as prefixes of words.
+// Titles are in the nominative: the responder writes them as an apposition ('K téme **obsah**'),
+// so no template has to decline them.
 export interface Topic {
   id: string;
   keywords: string[];
@@ -20,12 +22,24 @@ export const TOPICS: Topic[] = [
   },
   {
     id: 'ads',
-    keywords: ['kampan', 'reklam', 'ppc', 'google ads', 'meta ads', 'inzer', 'cpc', 'konverz'],
-    title: 'výkonnostnú kampaň',
+    keywords: ['kampan', 'reklam', 'ppc', 'google ads', 'meta ads', 'inzer', 'cpc'],
+    title: 'výkonnostné kampane',
     tips: [
       'Začnite jasným cieľom kampane (napr. 40 dopytov za mesiac) a spätne dopočítajte rozpočet podľa cieľovej ceny za konverziu.',
       'Otestujte aspoň 3 varianty kreatívy a 2 publiká; po 7 dňoch vypnite najslabšie.',
       'Nastavte si meranie konverzií ešte pred spustením – bez neho sa nedá optimalizovať.',
+    ],
+  },
+  {
+    // Before 'ads' matched 'konverz', so 'ako zlepšiť konverzný pomer?' got campaign advice.
+    id: 'conversion',
+    keywords: ['konverz', 'objednav', 'kosik', 'pokladn', 'landing', 'vstupn', 'predajn'],
+    title: 'konverzný pomer',
+    tips: [
+      'Zistite, kde návštevníci odchádzajú: v analytike si pozrite cestu od vstupnej stránky po dokončenú objednávku.',
+      'Na každej dôležitej stránke nechajte jednu jasnú výzvu k akcii a odstráňte, čo od nej odvádza pozornosť.',
+      'Zjednodušte formulár či košík na minimum polí a pridajte dôveryhodnosť: recenzie, záruky, kontakty.',
+      'Zmeny testujte A/B na dostatočnom počte návštev, nie podľa pocitu po dvoch dňoch.',
     ],
   },
   {
@@ -39,7 +53,8 @@ export const TOPICS: Topic[] = [
   },
   {
     id: 'seo',
-    keywords: ['seo', 'vyhladav', 'google', 'klucov', 'organick', 'web', 'stranka', 'blog'],
+    // Not plain 'google': 'Google Ads' is a campaign question.
+    keywords: ['seo', 'vyhladav', 'googli', 'google search', 'search console', 'klucov', 'organick', 'web', 'stranka', 'blog'],
     title: 'web a vyhľadávanie',
     tips: [
       'Zmapujte 20–30 kľúčových slov, ktoré zákazníci naozaj hľadajú, a priraďte ich konkrétnym stránkam.',
@@ -50,7 +65,7 @@ export const TOPICS: Topic[] = [
   {
     id: 'brand',
     keywords: ['brand', 'znack', 'logo', 'identit', 'komunikac', 'tonalit', 'pozicion'],
-    title: 'značku a komunikáciu',
+    title: 'značka a komunikácia',
     tips: [
       'Sformulujte jednou vetou, pre koho ste a v čom ste iní – z toho vychádza všetka komunikácia.',
       'Spíšte si 3–4 pravidlá tonality (napr. „tykáme, sme priami, nepoužívame žargón“) a zdieľajte ich s tímom.',

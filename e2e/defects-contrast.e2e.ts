@@ -1,0 +1,50 @@
+// Issue 21, user area item 10: WCAG AA contrast, checked by axe-core (color-contrast, WCAG 2 AA) on
+// the screens a user walks, including the own bubble with a link and a row's revealed 'Archivovať'.
+import { createRequire } from 'node:module';
+import { expect, test, type Page } from '@playwright/test';
+import { PHONE, signIn } from './defects-helpers.ts';
+
+test.use({ viewport: PHONE, hasTouch: true });
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+async function contrastViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<{ violations: { id: string; nodes: { target: string[]; failureSummary?: string }[] }[] }> } }).axe;
+    const r = await axe.run(document, { runOnly: { type: 'rule', values: ['color-contrast'] } });
+    return r.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`));
+  });
+}
+
+test('own bubble links and the revealed archive action meet AA contrast', async ({ page }) => {
+  await signIn(page, 'demo@poradna.test');
+  const conversationId = '00000000-0000-4000-b000-000000000003';
+  await page.goto(`/app/chats/${conversationId}`);
+  const box = page.getByRole('textbox', { name: 'Správa' });
+  await box.fill('Pozrite [môj web](https://zrnko.sk) prosím');
+  await box.press('Enter');
+  await expect(page.locator('[data-testid="message"][data-own="true"] .markdown a', { hasText: 'môj web' })).toBeVisible();
+  // A sending copy is at 70 % opacity by the spec; contrast is judged on the sent bubble.
+  await expect(page.locator('[data-testid="message"][data-own="true"]', { hasText: 'môj web' }).last()).toHaveAttribute('data-state', 'sent', { timeout: 15_000 });
+  await page.screenshot({ path: 'e2e/artifacts/screenshots/own-link-phone.png' });
+  expect(await contrastViolations(page)).toEqual([]);
+
+  await page.goto('/app/chats');
+  const row = page.getByTestId('conversation-row').first();
+  await expect(row).toBeVisible();
+  const b = (await row.boundingBox())!;
+  await page.mouse.move(b.x + b.width - 40, b.y + b.height / 2);
+  await page.mouse.down();
+  for (let i = 1; i <= 6; i++) await page.mouse.move(b.x + b.width - 40 - (70 * i) / 6, b.y + b.height / 2);
+  await page.mouse.up();
+  await expect(page.getByRole('button', { name: 'Archivovať' }).first()).toBeVisible();
+  expect(await contrastViolations(page)).toEqual([]);
+  await page.screenshot({ path: 'e2e/artifacts/screenshots/archive-revealed-phone.png' });
+
+  for (const path of ['/app/specialists', '/app/settings', '/app/archived']) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    expect(await contrastViolations(page), path).toEqual([]);
+  }
+});

@@ -1,0 +1,53 @@
+// Shared steps of the defects-*.e2e.ts journeys (issue 21): a fresh user per journey (so the
+// first-conversation path runs), sign-in, and screenshots at the phone and desktop widths.
+import { expect, type Page } from '@playwright/test';
+
+export const SHOTS = 'e2e/artifacts/screenshots';
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+function serviceHeaders(): Record<string, string> {
+  const key = process.env.E2E_SERVICE_KEY ?? '';
+  return { apikey: key, Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+}
+
+/** A confirmed user with password 'poradna123' through GoTrue's admin API (the signup trigger gives it an account). */
+export async function freshUser(baseURL: string, prefix: string): Promise<{ email: string; id: string }> {
+  const email = `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@poradna.test`;
+  const res = await fetch(`${baseURL}/auth/v1/admin/users`, {
+    method: 'POST',
+    headers: serviceHeaders(),
+    body: JSON.stringify({ email, password: 'poradna123', email_confirm: true }),
+  });
+  expect(res.ok, await res.clone().text()).toBe(true);
+  const body = (await res.json()) as { id: string };
+  return { email, id: body.id };
+}
+
+/** PostgREST as service_role (seeding rows a journey needs). */
+export async function rest(baseURL: string, path: string, init: { method?: string; body?: unknown; prefer?: string } = {}): Promise<unknown> {
+  const res = await fetch(`${baseURL}/rest/v1/${path}`, {
+    method: init.method ?? 'GET',
+    headers: { ...serviceHeaders(), Prefer: init.prefer ?? 'return=representation' },
+    body: init.body === undefined ? null : JSON.stringify(init.body),
+  });
+  expect(res.ok, await res.clone().text()).toBe(true);
+  const text = await res.text();
+  return text ? (JSON.parse(text) as unknown) : null;
+}
+
+export async function signIn(page: Page, email: string, password = 'poradna123'): Promise<void> {
+  await page.goto('/auth/login');
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
+  await page.getByLabel('Heslo', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
+  await expect(page).toHaveURL(/\/app\//);
+}
+
+/** Screenshots of the current screen at 390 × 844 and 1280 × 800 (named `<name>-phone/desktop.png`), back to the phone size. */
+export async function shootBoth(page: Page, name: string): Promise<void> {
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: `${SHOTS}/${name}-desktop.png`, animations: 'disabled' });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: `${SHOTS}/${name}-phone.png`, animations: 'disabled' });
+}

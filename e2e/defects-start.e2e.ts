@@ -1,0 +1,58 @@
+// Issue 21, user area item 3: starting a conversation while the server refuses it ends in the spec's
+// toast ('Chyba' / 'Nepodarilo sa spustiť konverzáciu. Skúste to znova.') with the buttons enabled
+// again, and once the server recovers the user is not pulled into a chat unasked.
+import { expect, test, type Route } from '@playwright/test';
+import { PHONE, freshUser, shootBoth, signIn } from './defects-helpers.ts';
+
+test.use({ viewport: PHONE, hasTouch: true });
+
+test('a failing start shows the failure toast, re-enables, and never navigates later', async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const user = await freshUser(baseURL!, 'start');
+  await signIn(page, user.email);
+  await expect(page.getByTestId('conversation-row')).toHaveCount(1, { timeout: 20_000 });
+  const fail = (route: Route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"down"}' });
+  await page.route('**/functions/v1/start-conversation', fail);
+  await page.route('**/rest/v1/rpc/start_conversation', fail);
+
+  await page.goto('/app/specialists');
+  const chat = page.getByRole('button', { name: 'Chatovať' }).first();
+  await expect(chat).toBeEnabled();
+  const clickedAt = Date.now();
+  await chat.click();
+  await expect(page.getByText('Nepodarilo sa spustiť konverzáciu. Skúste to znova.')).toBeVisible({ timeout: 15_000 });
+  expect(Date.now() - clickedAt).toBeLessThan(15_000);
+  await expect(page.getByText('Spúšťa sa konverzácia...')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Chatovať' }).first()).toBeEnabled();
+  await shootBoth(page, 'start-failed');
+
+  // The server recovers: nothing happens by itself.
+  await page.unrouteAll();
+  await page.waitForTimeout(20_000);
+  await expect(page).toHaveURL(/\/app\/specialists$/);
+  // The withdrawn request created nothing: the list still holds the first conversation only.
+  await page.goto('/app/chats');
+  await expect(page.getByTestId('conversation-row')).toHaveCount(1);
+  await page.waitForTimeout(3_000);
+  await expect(page.getByTestId('conversation-row')).toHaveCount(1);
+  await page.goto('/app/specialists');
+
+  // And a new attempt works.
+  await page.getByRole('button', { name: 'Chatovať' }).first().click();
+  await expect(page).toHaveURL(/\/app\/chats\/[0-9a-f-]{36}$/, { timeout: 15_000 });
+});
+
+test('Chatovať opens a chat greeted by the specialist, not a blank one (item 5)', async ({ page, baseURL }) => {
+  const user = await freshUser(baseURL!, 'pozdrav');
+  await signIn(page, user.email);
+  await expect(page.getByTestId('conversation-row')).toHaveCount(1, { timeout: 20_000 });
+  await page.goto('/app/specialists');
+  const card = page.getByTestId('specialist').filter({ has: page.getByRole('button', { name: 'Chatovať' }) }).first();
+  const name = (await card.getByRole('heading').textContent())!.trim();
+  await card.getByRole('button', { name: 'Chatovať' }).click();
+  await expect(page).toHaveURL(/\/app\/chats\/[0-9a-f-]{36}$/, { timeout: 15_000 });
+  await expect(page.locator('[data-testid="message"]').first()).toContainText(`Dobrý deň, som ${name}`);
+  await shootBoth(page, 'new-chat-greeted');
+  await page.goto('/app/chats');
+  await expect(page.getByTestId('conversation-row').filter({ hasText: name })).toContainText('Dobrý deň');
+});
