@@ -1,9 +1,15 @@
 // The engine's options and their defaults.
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { supabaseAuthGate, type AuthGate } from './auth.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { SPEC_TIMINGS, type Timings } from './constants.ts';
 import { defaultBackgroundSync, type BackgroundSyncRequest } from './background/register.ts';
-import { defaultMarkerStore, defaultRestoreReporter, type KeyValueStore, type RestoreReport } from './background/restore.ts';
+import {
+  defaultMarkerStore,
+  defaultRestoreReporter,
+  type KeyValueStore,
+  type RestoreReport,
+} from './background/restore.ts';
 import type { IdbEnvironment } from './db/open.ts';
 import type { SyncDb } from './db/schema.ts';
 import { randomId, type IdSource } from './ids.ts';
@@ -56,6 +62,11 @@ export interface SyncEngineOptions {
    */
   db?: SyncDb;
   databaseExisted?: boolean;
+  /**
+   * R9.1/R9.2: the session gate asked before every pull and push. Default: over `supabase.auth`
+   * (none when the client was made with the `accessToken` option); null for none.
+   */
+  auth?: AuthGate | null;
 }
 
 export interface ResolvedOptions {
@@ -76,17 +87,26 @@ export interface ResolvedOptions {
   backgroundSync: BackgroundSyncRequest | null;
   markers: KeyValueStore | null;
   onRestored: ((r: RestoreReport) => void) | null;
+  auth: AuthGate | null;
 }
 
 let instances = 0;
 
 export function resolveOptions(o: SyncEngineOptions): ResolvedOptions {
   const supabase = o.supabase;
-  const server = o.server ?? (supabase ? createSupabaseServerApi(supabase, o.useFunctions === undefined ? {} : { useFunctions: o.useFunctions }) : null);
+  const server =
+    o.server ??
+    (supabase
+      ? createSupabaseServerApi(
+          supabase,
+          o.useFunctions === undefined ? {} : { useFunctions: o.useFunctions },
+        )
+      : null);
   if (!server) throw new Error('createSyncEngine needs `supabase` or `server`');
   const instance = ++instances;
   const defaultRealtime = supabase
-    ? (accountId: string) => createSupabaseRealtimeTransport({ supabase, accountId, topic: `sync:${accountId}:${instance}` })
+    ? (accountId: string) =>
+        createSupabaseRealtimeTransport({ supabase, accountId, topic: `sync:${accountId}:${instance}` })
     : null;
   return {
     userId: o.userId,
@@ -106,5 +126,6 @@ export function resolveOptions(o: SyncEngineOptions): ResolvedOptions {
     backgroundSync: o.backgroundSync === undefined ? defaultBackgroundSync() : o.backgroundSync,
     markers: o.markers === undefined ? defaultMarkerStore() : o.markers,
     onRestored: o.onRestored === undefined ? defaultRestoreReporter() : o.onRestored,
+    auth: o.auth === undefined ? (supabase ? supabaseAuthGate(supabase, o.userId) : null) : o.auth,
   };
 }

@@ -13,7 +13,14 @@ import { pruneResults } from './commands/results.ts';
 import { retryMessage } from './commands/retry-message.ts';
 import { sendMessage } from './commands/send-message.ts';
 import { ensureFirstConversation, startConversation } from './commands/start-conversation.ts';
-import { forgetDatabase, markDatabase, mirrorUnsent, requeueUnsent, wasEvicted, type RestoreReport } from './background/restore.ts';
+import {
+  forgetDatabase,
+  markDatabase,
+  mirrorUnsent,
+  requeueUnsent,
+  wasEvicted,
+  type RestoreReport,
+} from './background/restore.ts';
 import { leaderLockName } from './background/tag.ts';
 import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
@@ -23,6 +30,7 @@ import { electLeader, openTabChannel, type Leadership, type TabChannel } from '.
 import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
 import { pullFeed, pullReference } from './pull.ts';
 import { flushOutbox } from './push.ts';
+import { ServerError } from './server/api.ts';
 import { createStatusStore, rawStatus, type SyncStatus } from './status.ts';
 import { createPollingTransport } from './transports/polling.ts';
 import { statusCell, type Transport } from './transports/transport.ts';
@@ -78,7 +86,13 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const { clock, timings, server, userId } = o;
   const now = () => clock.now();
   const db = options.db ?? new SyncDb(dbNameFor(userId), dexieOptions(o.idb));
-  const status = createStatusStore(clock, timings.statusDebounceMs, { connection: 'online', error: null, loaded: false, leader: false });
+  const status = createStatusStore(clock, timings.statusDebounceMs, {
+    connection: 'online',
+    error: null,
+    loaded: false,
+    leader: false,
+    needsSignIn: false,
+  });
   let accountId = o.accountId;
   let actor: Actor<typeof syncMachine> | null = null;
   let leadership: Leadership | null = null;
@@ -127,12 +141,36 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const ctx: CommandContext = { db, userId, accountId: () => accountId, now, newId: o.newId, notify };
 
   async function ensureAccount(): Promise<string> {
-    if (accountId === null) accountId = (await readFeed(db)).accountId ?? (await server.fetchAccountId(userId));
+    if (accountId === null)
+      accountId = (await readFeed(db)).accountId ?? (await server.fetchAccountId(userId));
     await scopeToAccount(db, accountId);
     return accountId;
   }
 
+  /** R9.2: the machine's status and the session's, together. */
+  const publishConnection = () => {
+    if (actor)
+      status.setConnection(rawStatus(actor.getSnapshot().context, Boolean(status.get().needsSignIn)));
+  };
+  const setNeedsSignIn = (needed: boolean) => {
+    if (Boolean(status.get().needsSignIn) === needed) return;
+    status.patch({ needsSignIn: needed });
+    publishConnection();
+  };
+  /**
+   * R9.1/R9.2: asked before every pull and push. `false`: signed out, send and pull nothing (the
+   * outbox stays). An unreachable auth server is a transient failure like any network error.
+   */
+  async function authorized(): Promise<boolean> {
+    if (!o.auth) return true;
+    const state = await o.auth.ensure();
+    if (state === 'unreachable') throw new ServerError('transient', 'auth server unreachable');
+    setNeedsSignIn(state === 'signed-out');
+    return state === 'ok';
+  }
+
   async function pull(): Promise<{ changed: boolean }> {
+    if (!(await authorized())) return { changed: false };
     const account = await ensureAccount();
     const r = await pullFeed(db, server, userId, now, o.pullLimit);
     status.patch({ loaded: true });
@@ -144,7 +182,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     }
     if (o.ensureFirst && !ensuredFirst) {
       ensuredFirst = true;
-      const [conversations, queued] = await Promise.all([db.conversations.count(), db.outbox.filter((e) => e.op.kind === 'ensure-first').count()]);
+      const [conversations, queued] = await Promise.all([
+        db.conversations.count(),
+        db.outbox.filter((e) => e.op.kind === 'ensure-first').count(),
+      ]);
       if (conversations === 0 && queued === 0) await ensureFirstConversation(ctx);
     }
     return { changed: r.changed };
@@ -157,13 +198,28 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     pull: () => track(pull()),
     flush: () =>
       track(
-        flushOutbox({ db, server, userId, now, timings, onPullNeeded: () => send({ type: 'REQUEST_PULL' }) }).then((r) => {
-          if (r.nextDueAt !== null) wantBackgroundSync();
-          mirror();
-          return r;
-        }),
+        authorized()
+          .then((ok) =>
+            ok
+              ? flushOutbox({
+                  db,
+                  server,
+                  userId,
+                  now,
+                  timings,
+                  onPullNeeded: () => send({ type: 'REQUEST_PULL' }),
+                })
+              : { pushed: 0, nextDueAt: null },
+          )
+          .then((r) => {
+            if (r.nextDueAt !== null) wantBackgroundSync();
+            mirror();
+            return r;
+          }),
       ),
-    createLink: o.realtime ? () => (accountId === null ? downTransport('account not known yet') : o.realtime!(accountId)) : null,
+    createLink: o.realtime
+      ? () => (accountId === null ? downTransport('account not known yet') : o.realtime!(accountId))
+      : null,
     createPolling: () => createPollingTransport(clock, timings, deps.activity),
     auxTransports: o.auxiliary,
     onEvent: (e) =>
@@ -188,10 +244,13 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (stopped) return;
     actor = createActor(syncMachine, {
       input: { deps, online: o.network.online() },
-      clock: { setTimeout: (fn, ms: number) => clock.setTimeout(fn as () => void, ms), clearTimeout: (id) => clock.clearTimeout(id as ReturnType<typeof setTimeout>) },
+      clock: {
+        setTimeout: (fn, ms: number) => clock.setTimeout(fn as () => void, ms),
+        clearTimeout: (id) => clock.clearTimeout(id as ReturnType<typeof setTimeout>),
+      },
     });
     actor.subscribe((snap) => {
-      status.setConnection(rawStatus(snap.context));
+      status.setConnection(rawStatus(snap.context, Boolean(status.get().needsSignIn)));
     });
     actor.start();
     status.patch({ leader: true });
@@ -248,11 +307,16 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     async start() {
       const markers = o.markers;
-      const existed = options.db ? (options.databaseExisted ?? true) : markers ? await userDbExists(userId, o.idb) : true;
+      const existed = options.db
+        ? (options.databaseExisted ?? true)
+        : markers
+          ? await userDbExists(userId, o.idb)
+          : true;
       await db.open();
       if (markers) {
         // Marker present but database gone: the browser evicted it (background/restore.ts).
-        if (wasEvicted(markers, userId, existed)) restoreReport = await requeueUnsent(db, markers, userId, now());
+        if (wasEvicted(markers, userId, existed))
+          restoreReport = await requeueUnsent(db, markers, userId, now());
         markDatabase(markers, userId);
         mirror();
       }
@@ -271,7 +335,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       const feed = await readFeed(db);
       if (accountId !== null) await scopeToAccount(db, accountId);
       else accountId = feed.accountId;
-      if (feed.pulledAt !== null && (accountId === null || feed.accountId === accountId)) status.patch({ loaded: true });
+      if (feed.pulledAt !== null && (accountId === null || feed.accountId === accountId))
+        status.patch({ loaded: true });
       channel = openTabChannel(`${dbNameFor(userId)}:tabs`, o.channels);
       cleanups.push(
         channel.subscribe((m) => {
@@ -288,6 +353,17 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           else send({ type: 'REQUEST_PULL', reason: 'other' });
         }),
       );
+      if (o.auth) {
+        // R9.2: signed in again (or signed out elsewhere): ask the gate at once rather than at the next tick.
+        cleanups.push(
+          o.auth.subscribe(() => {
+            if (status.get().needsSignIn && actor) {
+              send({ type: 'REQUEST_PULL', reason: 'other' });
+              send({ type: 'FLUSH' });
+            }
+          }),
+        );
+      }
       leadership = electLeader(leaderLockName(dbNameFor(userId)), o.locks, lead);
       channel.post({ type: 'status?' });
     },
