@@ -4,12 +4,7 @@ import { supabaseAuthGate, type AuthGate } from './auth.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { SPEC_TIMINGS, type Timings } from './constants.ts';
 import { defaultBackgroundSync, type BackgroundSyncRequest } from './background/register.ts';
-import {
-  defaultMarkerStore,
-  defaultRestoreReporter,
-  type KeyValueStore,
-  type RestoreReport,
-} from './background/restore.ts';
+import { defaultMarkerStore, defaultRestoreReporter, type KeyValueStore, type RestoreReport } from './background/restore.ts';
 import type { IdbEnvironment } from './db/open.ts';
 import type { SyncDb } from './db/schema.ts';
 import { randomId, type IdSource } from './ids.ts';
@@ -94,26 +89,20 @@ let instances = 0;
 
 export function resolveOptions(o: SyncEngineOptions): ResolvedOptions {
   const supabase = o.supabase;
-  const server =
-    o.server ??
-    (supabase
-      ? createSupabaseServerApi(
-          supabase,
-          o.useFunctions === undefined ? {} : { useFunctions: o.useFunctions },
-        )
-      : null);
+  const timings = { ...SPEC_TIMINGS, ...o.timings };
+  const apiOptions = { ...(o.useFunctions === undefined ? {} : { useFunctions: o.useFunctions }), timeoutMs: timings.requestTimeoutMs };
+  const server = o.server ?? (supabase ? createSupabaseServerApi(supabase, apiOptions) : null);
   if (!server) throw new Error('createSyncEngine needs `supabase` or `server`');
   const instance = ++instances;
   const defaultRealtime = supabase
-    ? (accountId: string) =>
-        createSupabaseRealtimeTransport({ supabase, accountId, topic: `sync:${accountId}:${instance}` })
+    ? (accountId: string) => createSupabaseRealtimeTransport({ supabase, accountId, topic: `sync:${accountId}:${instance}` })
     : null;
   return {
     userId: o.userId,
     server,
     accountId: o.accountId ?? null,
     clock: o.clock ?? systemClock,
-    timings: { ...SPEC_TIMINGS, ...o.timings },
+    timings,
     idb: o.idb ?? {},
     network: o.network ?? browserNetwork(),
     newId: o.newId ?? randomId,

@@ -13,14 +13,7 @@ import { pruneResults } from './commands/results.ts';
 import { retryMessage } from './commands/retry-message.ts';
 import { sendMessage } from './commands/send-message.ts';
 import { ensureFirstConversation, startConversation } from './commands/start-conversation.ts';
-import {
-  forgetDatabase,
-  markDatabase,
-  mirrorUnsent,
-  requeueUnsent,
-  wasEvicted,
-  type RestoreReport,
-} from './background/restore.ts';
+import { forgetDatabase, markDatabase, mirrorUnsent, requeueUnsent, wasEvicted, type RestoreReport } from './background/restore.ts';
 import { leaderLockName } from './background/tag.ts';
 import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
@@ -86,13 +79,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const { clock, timings, server, userId } = o;
   const now = () => clock.now();
   const db = options.db ?? new SyncDb(dbNameFor(userId), dexieOptions(o.idb));
-  const status = createStatusStore(clock, timings.statusDebounceMs, {
-    connection: 'online',
-    error: null,
-    loaded: false,
-    leader: false,
-    needsSignIn: false,
-  });
+  const status = createStatusStore(clock, timings.statusDebounceMs, { connection: 'online', error: null, loaded: false, leader: false });
   let accountId = o.accountId;
   let actor: Actor<typeof syncMachine> | null = null;
   let leadership: Leadership | null = null;
@@ -141,16 +128,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const ctx: CommandContext = { db, userId, accountId: () => accountId, now, newId: o.newId, notify };
 
   async function ensureAccount(): Promise<string> {
-    if (accountId === null)
-      accountId = (await readFeed(db)).accountId ?? (await server.fetchAccountId(userId));
+    if (accountId === null) accountId = (await readFeed(db)).accountId ?? (await server.fetchAccountId(userId));
     await scopeToAccount(db, accountId);
     return accountId;
   }
 
   /** R9.2: the machine's status and the session's, together. */
   const publishConnection = () => {
-    if (actor)
-      status.setConnection(rawStatus(actor.getSnapshot().context, Boolean(status.get().needsSignIn)));
+    if (actor) status.setConnection(rawStatus(actor.getSnapshot().context, Boolean(status.get().needsSignIn)));
   };
   const setNeedsSignIn = (needed: boolean) => {
     if (Boolean(status.get().needsSignIn) === needed) return;
@@ -182,14 +167,18 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     }
     if (o.ensureFirst && !ensuredFirst) {
       ensuredFirst = true;
-      const [conversations, queued] = await Promise.all([
-        db.conversations.count(),
-        db.outbox.filter((e) => e.op.kind === 'ensure-first').count(),
-      ]);
+      const [conversations, queued] = await Promise.all([db.conversations.count(), db.outbox.filter((e) => e.op.kind === 'ensure-first').count()]);
       if (conversations === 0 && queued === 0) await ensureFirstConversation(ctx);
     }
     return { changed: r.changed };
   }
+
+  /** R9.2: signed out, the outbox waits untouched (nothing due: the sign-in event flushes it). */
+  const flushWhenAuthorized = async () => {
+    if (!(await authorized())) return { pushed: 0, nextDueAt: null };
+    const onPullNeeded = () => send({ type: 'REQUEST_PULL' });
+    return flushOutbox({ db, server, userId, now, timings, onPullNeeded, lanes: timings.pushLanes });
+  };
 
   const deps: MachineDeps = {
     clock,
@@ -198,28 +187,13 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     pull: () => track(pull()),
     flush: () =>
       track(
-        authorized()
-          .then((ok) =>
-            ok
-              ? flushOutbox({
-                  db,
-                  server,
-                  userId,
-                  now,
-                  timings,
-                  onPullNeeded: () => send({ type: 'REQUEST_PULL' }),
-                })
-              : { pushed: 0, nextDueAt: null },
-          )
-          .then((r) => {
-            if (r.nextDueAt !== null) wantBackgroundSync();
-            mirror();
-            return r;
-          }),
+        flushWhenAuthorized().then((r) => {
+          if (r.nextDueAt !== null) wantBackgroundSync();
+          mirror();
+          return r;
+        }),
       ),
-    createLink: o.realtime
-      ? () => (accountId === null ? downTransport('account not known yet') : o.realtime!(accountId))
-      : null,
+    createLink: o.realtime ? () => (accountId === null ? downTransport('account not known yet') : o.realtime!(accountId)) : null,
     createPolling: () => createPollingTransport(clock, timings, deps.activity),
     auxTransports: o.auxiliary,
     onEvent: (e) =>
@@ -244,10 +218,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (stopped) return;
     actor = createActor(syncMachine, {
       input: { deps, online: o.network.online() },
-      clock: {
-        setTimeout: (fn, ms: number) => clock.setTimeout(fn as () => void, ms),
-        clearTimeout: (id) => clock.clearTimeout(id as ReturnType<typeof setTimeout>),
-      },
+      clock: { setTimeout: (fn, ms: number) => clock.setTimeout(fn as () => void, ms), clearTimeout: (id) => clock.clearTimeout(id as ReturnType<typeof setTimeout>) },
     });
     actor.subscribe((snap) => {
       status.setConnection(rawStatus(snap.context, Boolean(status.get().needsSignIn)));
@@ -307,16 +278,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     async start() {
       const markers = o.markers;
-      const existed = options.db
-        ? (options.databaseExisted ?? true)
-        : markers
-          ? await userDbExists(userId, o.idb)
-          : true;
+      const existed = options.db ? (options.databaseExisted ?? true) : markers ? await userDbExists(userId, o.idb) : true;
       await db.open();
       if (markers) {
         // Marker present but database gone: the browser evicted it (background/restore.ts).
-        if (wasEvicted(markers, userId, existed))
-          restoreReport = await requeueUnsent(db, markers, userId, now());
+        if (wasEvicted(markers, userId, existed)) restoreReport = await requeueUnsent(db, markers, userId, now());
         markDatabase(markers, userId);
         mirror();
       }
@@ -335,8 +301,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       const feed = await readFeed(db);
       if (accountId !== null) await scopeToAccount(db, accountId);
       else accountId = feed.accountId;
-      if (feed.pulledAt !== null && (accountId === null || feed.accountId === accountId))
-        status.patch({ loaded: true });
+      if (feed.pulledAt !== null && (accountId === null || feed.accountId === accountId)) status.patch({ loaded: true });
       channel = openTabChannel(`${dbNameFor(userId)}:tabs`, o.channels);
       cleanups.push(
         channel.subscribe((m) => {
@@ -354,13 +319,12 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         }),
       );
       if (o.auth) {
-        // R9.2: signed in again (or signed out elsewhere): ask the gate at once rather than at the next tick.
+        // R9.2: signed in again: ask the gate at once rather than at the next tick.
         cleanups.push(
           o.auth.subscribe(() => {
-            if (status.get().needsSignIn && actor) {
-              send({ type: 'REQUEST_PULL', reason: 'other' });
-              send({ type: 'FLUSH' });
-            }
+            if (!status.get().needsSignIn || !actor) return;
+            send({ type: 'REQUEST_PULL', reason: 'other' });
+            send({ type: 'FLUSH' });
           }),
         );
       }

@@ -7,10 +7,10 @@ import type { SyncDb } from './db/schema.ts';
 import { revertArchive } from './merge/conversation.ts';
 import { revertCursor } from './merge/read-cursor.ts';
 import { pickDue, retryDelay, type OutboxEntry, type OutboxOp } from './outbox.ts';
-import { errorText, isTransient, type ServerApi } from './server/api.ts';
+import { errorText, isTransient, ServerError, type ServerApi } from './server/api.ts';
 import { toServerError } from './server/classify.ts';
 import { refreshSummaries } from './summary-store.ts';
-import { TEXT_REQUEST_FAILED, TEXT_SEND_FAILED, TEXT_START_FAILED } from './texts.ts';
+import { TEXT_CONVERSATION_COMPLETED, TEXT_CONVERSATION_GONE, TEXT_REQUEST_FAILED, TEXT_SEND_FAILED, TEXT_START_FAILED } from './texts.ts';
 import { writeOptimisticMessage } from './commands/write-message.ts';
 
 export interface PushDeps {
@@ -21,6 +21,8 @@ export interface PushDeps {
   timings: Pick<Timings, 'retryStartMs' | 'retryFactor' | 'retryMaxMs'>;
   /** A start created a conversation the feed has not brought yet. */
   onPullNeeded: () => void;
+  /** R9.4: entries on the wire at once (default 1). */
+  lanes?: number;
 }
 
 export interface FlushResult {
@@ -103,6 +105,15 @@ async function onStart(d: PushDeps, entry: OutboxEntry, op: Op<'start'> | Op<'en
   d.onPullNeeded();
 }
 
+/** R9.3: the user reads why in Slovak when the reason is known; otherwise the server's words (R1.4). */
+export function sendFailureText(err: unknown): string {
+  if (err instanceof ServerError) {
+    if (err.status === 404 || err.message === 'Conversation not found') return TEXT_CONVERSATION_GONE;
+    if (err.message === 'Conversation is completed') return TEXT_CONVERSATION_COMPLETED;
+  }
+  return errorText(err, TEXT_SEND_FAILED);
+}
+
 /** R1.4/R1.6/R1.7/R1.10: the server said no for good. */
 async function onRefused(d: PushDeps, entry: OutboxEntry, err: unknown): Promise<void> {
   const op = entry.op;
@@ -110,7 +121,7 @@ async function onRefused(d: PushDeps, entry: OutboxEntry, err: unknown): Promise
     if (!(await settle(d.db, entry))) return;
     if (op.kind === 'send') {
       const m = await d.db.messages.get(op.messageKey);
-      if (m && m.state === 'sending') await d.db.messages.put({ ...m, state: 'failed', error: errorText(err, TEXT_SEND_FAILED) });
+      if (m && m.state === 'sending') await d.db.messages.put({ ...m, state: 'failed', error: sendFailureText(err) });
     } else if (op.kind === 'archive') {
       const c = await d.db.conversations.get(op.conversationId);
       if (c) await d.db.conversations.put(revertArchive(c));
@@ -152,14 +163,39 @@ async function pushOne(d: PushDeps, entry: OutboxEntry): Promise<boolean> {
   }
 }
 
-/** Pushes every due entry; returns when the queue holds nothing due. */
+const MAX_PICKS = 1000;
+
+/**
+ * Pushes every due entry; returns when the queue holds nothing due. R9.4: up to `lanes` entries are
+ * on the wire at once, and a lane that frees up takes the next due entry at once, so one request
+ * waiting for its timeout never holds up the other conversations. An entry on the wire still counts
+ * for pickDue, so the next send of its conversation waits for it (R1.8).
+ */
 export async function flushOutbox(d: PushDeps): Promise<FlushResult> {
+  const lanes = Math.max(1, d.lanes ?? 1);
+  const running = new Map<number, Promise<void>>();
+  // Tried and not pushed in this flush: its next attempt is the back-off's business, not this loop's.
+  const tried = new Set<number>();
   let pushed = 0;
-  for (let round = 0; round < 100; round++) {
+  for (let picks = 0; picks < MAX_PICKS; ) {
     const plan = pickDue(await d.db.outbox.toArray(), d.now());
-    if (plan.due.length === 0) return { pushed, nextDueAt: plan.nextDueAt };
-    for (const entry of plan.due) if (await pushOne(d, entry)) pushed++;
+    const ready = plan.due.filter((e) => e.seq !== undefined && !running.has(e.seq) && !tried.has(e.seq));
+    if (ready.length === 0 && running.size === 0) {
+      const retryNow = plan.due.some((e) => e.seq !== undefined && tried.has(e.seq));
+      return { pushed, nextDueAt: retryNow ? d.now() : plan.nextDueAt };
+    }
+    for (const entry of ready) {
+      if (running.size >= lanes) break;
+      picks++;
+      const seq = entry.seq!;
+      const done = pushOne(d, entry)
+        .then((ok) => void (ok ? pushed++ : tried.add(seq)))
+        .finally(() => running.delete(seq));
+      running.set(seq, done);
+    }
+    await Promise.race(running.values());
   }
+  await Promise.all(running.values());
   const plan = pickDue(await d.db.outbox.toArray(), d.now());
   return { pushed, nextDueAt: plan.due.length ? d.now() : plan.nextDueAt };
 }

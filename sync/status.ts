@@ -2,12 +2,7 @@
 // held for the debounce time so a brief blip does not flash a banner.
 import type { Clock, TimerId } from './clock.ts';
 import type { SyncContext } from './machine.ts';
-import {
-  TEXT_LOAD_FAILED,
-  TEXT_LOAD_FAILED_AFTER_RECONNECT,
-  TEXT_NEEDS_SIGN_IN,
-  TEXT_OFFLINE,
-} from './texts.ts';
+import { TEXT_LOAD_FAILED, TEXT_LOAD_FAILED_AFTER_RECONNECT, TEXT_NEEDS_SIGN_IN, TEXT_OFFLINE } from './texts.ts';
 
 export type Connection = 'online' | 'offline' | 'fallback' | 'error';
 
@@ -29,20 +24,13 @@ export interface SyncStatus extends ConnectionStatus {
   needsSignIn?: boolean;
 }
 
-type StatusInputs = Pick<
-  SyncContext,
-  'online' | 'pullFailed' | 'pullReason' | 'linkUp' | 'hasLink' | 'everConnected' | 'linkFailures'
->;
+type StatusInputs = Pick<SyncContext, 'online' | 'pullFailed' | 'pullReason' | 'linkUp' | 'hasLink' | 'everConnected' | 'linkFailures'>;
 
 export function rawStatus(c: StatusInputs, needsSignIn = false): ConnectionStatus {
   if (!c.online) return { connection: 'offline', error: TEXT_OFFLINE };
   // R9.2: while signed out no request goes out, so no load failure either: the one truth is sign-in.
   if (needsSignIn) return { connection: 'error', error: TEXT_NEEDS_SIGN_IN };
-  if (c.pullFailed)
-    return {
-      connection: 'error',
-      error: c.pullReason === 'reconnect' ? TEXT_LOAD_FAILED_AFTER_RECONNECT : TEXT_LOAD_FAILED,
-    };
+  if (c.pullFailed) return { connection: 'error', error: c.pullReason === 'reconnect' ? TEXT_LOAD_FAILED_AFTER_RECONNECT : TEXT_LOAD_FAILED };
   if (c.linkUp) return { connection: 'online', error: null };
   // Until the first subscription attempt has failed, realtime is just connecting.
   if (c.hasLink && !c.everConnected && c.linkFailures === 0) return { connection: 'online', error: null };
@@ -98,12 +86,8 @@ export function createStatusStore(clock: Clock, debounceMs: number, initial: Syn
     },
     patch(p) {
       const next = { ...current, ...p };
-      if (
-        next.loaded !== current.loaded ||
-        next.leader !== current.leader ||
-        Boolean(next.needsSignIn) !== Boolean(current.needsSignIn)
-      )
-        publish(next);
+      const signIn = Boolean(next.needsSignIn) !== Boolean(current.needsSignIn);
+      if (next.loaded !== current.loaded || next.leader !== current.leader || signIn) publish(next);
     },
     replace(s) {
       cancel();

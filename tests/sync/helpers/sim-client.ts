@@ -22,6 +22,8 @@ export const SIM_TIMINGS = {
   statusDebounceMs: 50,
   retryStartMs: 20,
   retryMaxMs: 300,
+  requestTimeoutMs: 3000,
+  pushLanes: 4,
 };
 
 export interface StackInfo {

@@ -10,7 +10,7 @@ import type { SyncDb } from '../../../sync/db/schema.ts';
 import { pickDue, retryDelay, type OutboxEntry } from '../../../sync/outbox.ts';
 import { flushOutbox, type PushDeps } from '../../../sync/push.ts';
 import { messages } from '../../../sync/queries.ts';
-import { TEXT_REQUEST_NO_ACCOUNT, TEXT_SEND_FAILED, TEXT_START_FAILED } from '../../../sync/texts.ts';
+import { TEXT_CONVERSATION_COMPLETED, TEXT_REQUEST_NO_ACCOUNT, TEXT_SEND_FAILED, TEXT_START_FAILED } from '../../../sync/texts.ts';
 import { commandContext, freshDb } from './helpers/local-db.ts';
 import { FakeServer } from './helpers/fake-server.ts';
 
@@ -56,11 +56,16 @@ describe('R1 pushing the outbox', () => {
     expect([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelay(n, SPEC_TIMINGS))).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
   });
 
-  it('R1.4 a permanent error marks the send failed with the server message or the spec text, keeping the text', async () => {
+  it('R1.4 R9.3 a permanent error marks the send failed with the server message or the spec text, keeping the text', async () => {
     const a = (await sendMessage(ctx(), { conversationId: convId, text: 'A' }))!;
+    server.fail('sendMessage', 'permanent', 1, 'Message is too long');
+    await flushOutbox(deps);
+    expect(await db.messages.get(a.key)).toMatchObject({ state: 'failed', error: 'Message is too long', text: 'A' });
+    // R9.3: the reasons the engine knows are told in Slovak.
+    const c = (await sendMessage(ctx(), { conversationId: convId, text: 'C' }))!;
     server.fail('sendMessage', 'permanent', 1, 'Conversation is completed');
     await flushOutbox(deps);
-    expect(await db.messages.get(a.key)).toMatchObject({ state: 'failed', error: 'Conversation is completed', text: 'A' });
+    expect(await db.messages.get(c.key)).toMatchObject({ state: 'failed', error: TEXT_CONVERSATION_COMPLETED, text: 'C' });
     const b = (await sendMessage(ctx(), { conversationId: convId, text: 'B' }))!;
     server.fail('sendMessage', 'permanent', 1, '');
     await flushOutbox(deps);
