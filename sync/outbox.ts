@@ -69,10 +69,18 @@ export interface DuePlan {
 }
 
 /**
+ * R9.6: a stored deadline further ahead than the longest back-off (plus a margin) was written by a
+ * clock that has since been set back (a phone 2 h ahead, then corrected): it is due now. So no
+ * persisted wall-clock deadline can park an entry, including those written before this rule.
+ */
+export const DEADLINE_SLACK_MS = 60_000;
+
+/**
  * R1.8: entries in queue order; a send waits while an earlier send of the same conversation is
  * queued, so messages reach the server in the order they were typed.
  */
-export function pickDue(entries: OutboxEntry[], now: number): DuePlan {
+export function pickDue(entries: OutboxEntry[], now: number, maxDelayMs = Infinity): DuePlan {
+  const latest = now + maxDelayMs + DEADLINE_SLACK_MS;
   const sorted = [...entries].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
   const sendsAhead = new Set<string>();
   const due: OutboxEntry[] = [];
@@ -81,7 +89,7 @@ export function pickDue(entries: OutboxEntry[], now: number): DuePlan {
     const blocked = e.op.kind === 'send' && sendsAhead.has(e.op.conversationId);
     if (e.op.kind === 'send') sendsAhead.add(e.op.conversationId);
     if (blocked) continue;
-    if (e.nextAttemptAt <= now) due.push(e);
+    if (e.nextAttemptAt <= now || e.nextAttemptAt > latest) due.push(e);
     else nextDueAt = nextDueAt === null ? e.nextAttemptAt : Math.min(nextDueAt, e.nextAttemptAt);
   }
   return { due, nextDueAt };

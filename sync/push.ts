@@ -178,7 +178,7 @@ export async function flushOutbox(d: PushDeps): Promise<FlushResult> {
   const tried = new Set<number>();
   let pushed = 0;
   for (let picks = 0; picks < MAX_PICKS; ) {
-    const plan = pickDue(await d.db.outbox.toArray(), d.now());
+    const plan = pickDue(await d.db.outbox.toArray(), d.now(), d.timings.retryMaxMs);
     const ready = plan.due.filter((e) => e.seq !== undefined && !running.has(e.seq) && !tried.has(e.seq));
     if (ready.length === 0 && running.size === 0) {
       const retryNow = plan.due.some((e) => e.seq !== undefined && tried.has(e.seq));
@@ -196,6 +196,6 @@ export async function flushOutbox(d: PushDeps): Promise<FlushResult> {
     await Promise.race(running.values());
   }
   await Promise.all(running.values());
-  const plan = pickDue(await d.db.outbox.toArray(), d.now());
+  const plan = pickDue(await d.db.outbox.toArray(), d.now(), d.timings.retryMaxMs);
   return { pushed, nextDueAt: plan.due.length ? d.now() : plan.nextDueAt };
 }

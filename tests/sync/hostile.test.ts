@@ -2,6 +2,7 @@
 // and replies that never come back.
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Clock } from '../../sync/clock.ts';
 import { TEXT_CONVERSATION_COMPLETED } from '../../sync/texts.ts';
 import type { ProvidedStack } from '../helpers/global-stack.ts';
 import { rng } from './helpers/rng.ts';
@@ -94,5 +95,34 @@ describe('R9 hostile conditions on the local stack', () => {
     expect(c.net.stats.blackHoled).toBe(1);
     expect(await countByText(stuck, 'into the void')).toBe(1);
     expect(await e.db.outbox.count()).toBe(0);
+  });
+
+  it('R9.6 messages queued with the clock 2 h ahead, corrected before reconnect (and a restart), are sent at once', async () => {
+    const a = await createAccount(db, stack.jwtSecret, 1, 'skew');
+    const conv = await createConversation(db, a.id, a.humans[0]!);
+    let offset = 2 * 3600_000;
+    const skewed: Clock = {
+      now: () => Date.now() + offset,
+      setTimeout: (fn, ms) => setTimeout(fn, ms),
+      clearTimeout: (id) => clearTimeout(id),
+    };
+    const c = new SimClient(stack, a.users[0]!, a.id, rng(6));
+    clients.push(c);
+    let e = await c.start({ realtime: false, clock: skewed });
+    await waitFor(async () => (await e.db.conversations.count()) === 1, 'conversation', 8000);
+    // While ahead, one attempt fails on the network: its retry is stored as "2 h from now".
+    c.net.mode = 'offline';
+    await e.commands.sendMessage({ conversationId: conv, text: 'skew 0' });
+    await waitFor(async () => ((await e.db.outbox.toArray())[0]?.attempts ?? 0) > 0, 'a failed attempt');
+    c.setOnline(false);
+    for (let i = 1; i < 5; i++) await e.commands.sendMessage({ conversationId: conv, text: `skew ${i}` });
+    await c.stop();
+    offset = 0; // the phone's clock is corrected, then the page reloads
+    e = await c.start({ realtime: false, clock: skewed });
+    const t0 = Date.now();
+    c.setOnline(true);
+    await waitFor(async () => (await e.db.outbox.count()) === 0, 'drained after the correction', 2000);
+    console.log(`R9.6 drain after the clock correction and reload: ${Date.now() - t0} ms`);
+    for (let i = 0; i < 5; i++) expect(await countByText(conv, `skew ${i}`)).toBe(1);
   });
 });
