@@ -173,11 +173,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     return { changed: r.changed };
   }
 
+  /** R9.10: names this engine's claims on outbox entries. */
+  const pusherId = o.newId();
   /** R9.2: signed out, the outbox waits untouched (nothing due: the sign-in event flushes it). */
   const flushWhenAuthorized = async () => {
     if (!(await authorized())) return { pushed: 0, nextDueAt: null };
     const onPullNeeded = () => send({ type: 'REQUEST_PULL' });
-    return flushOutbox({ db, server, userId, now, timings, onPullNeeded, lanes: timings.pushLanes });
+    const claimer = { id: pusherId, holdMs: timings.requestTimeoutMs + 5000 };
+    return flushOutbox({ db, server, userId, now, timings, onPullNeeded, lanes: timings.pushLanes, claimer });
   };
 
   const deps: MachineDeps = {

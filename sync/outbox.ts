@@ -30,6 +30,11 @@ export interface OutboxEntry {
   nextAttemptAt: number;
   createdAt: number;
   lastError: string | null;
+  /**
+   * R9.10: the engine pushing this entry now and until when (its request timeout plus a margin), so
+   * a second engine on the same database (two tabs without Web Locks) does not push it as well.
+   */
+  claim?: { by: string; until: number } | null;
 }
 
 export function outboxKey(op: OutboxOp): string {

@@ -23,6 +23,39 @@ export interface PushDeps {
   onPullNeeded: () => void;
   /** R9.4: entries on the wire at once (default 1). */
   lanes?: number;
+  /** R9.10: this engine's id for claiming entries, and how long a claim holds; no claims without it. */
+  claimer?: { id: string; holdMs: number };
+}
+
+/**
+ * R9.10: claims the entry for this engine in one transaction (IndexedDB serialises them across
+ * tabs); null when another engine holds a live claim. A claim further ahead than it can be came from
+ * a clock since set back and is ignored (R9.6). Returns the entry as stored now (its latest value).
+ */
+async function claimEntry(d: PushDeps, entry: OutboxEntry): Promise<OutboxEntry | null> {
+  const c = d.claimer;
+  if (!c || entry.seq === undefined) return entry;
+  const seq = entry.seq;
+  return d.db.transaction('rw', d.db.outbox, async () => {
+    const current = await d.db.outbox.get(seq);
+    if (!current) return null;
+    const now = d.now();
+    const held = current.claim;
+    if (held && held.by !== c.id && held.until > now && held.until <= now + 2 * c.holdMs) return null;
+    const claim = { by: c.id, until: now + c.holdMs };
+    await d.db.outbox.update(seq, { claim });
+    return { ...current, claim };
+  });
+}
+
+/** Drops this engine's claim on an entry that is still queued (replaced meanwhile, or to retry). */
+async function releaseEntry(d: PushDeps, seq: number): Promise<void> {
+  const c = d.claimer;
+  if (!c) return;
+  await d.db.transaction('rw', d.db.outbox, async () => {
+    const current = await d.db.outbox.get(seq);
+    if (current?.claim?.by === c.id) await d.db.outbox.update(seq, { claim: null });
+  });
 }
 
 export interface FlushResult {
@@ -176,20 +209,32 @@ export async function flushOutbox(d: PushDeps): Promise<FlushResult> {
   const running = new Map<number, Promise<void>>();
   // Tried and not pushed in this flush: its next attempt is the back-off's business, not this loop's.
   const tried = new Set<number>();
+  let heldElsewhere = false;
   let pushed = 0;
   for (let picks = 0; picks < MAX_PICKS; ) {
     const plan = pickDue(await d.db.outbox.toArray(), d.now(), d.timings.retryMaxMs);
     const ready = plan.due.filter((e) => e.seq !== undefined && !running.has(e.seq) && !tried.has(e.seq));
     if (ready.length === 0 && running.size === 0) {
       const retryNow = plan.due.some((e) => e.seq !== undefined && tried.has(e.seq));
+      // Held by another engine: look again once its claim would have run out (it may have died).
+      if (heldElsewhere && d.claimer) return { pushed, nextDueAt: d.now() + d.claimer.holdMs };
       return { pushed, nextDueAt: retryNow ? d.now() : plan.nextDueAt };
     }
     for (const entry of ready) {
       if (running.size >= lanes) break;
       picks++;
       const seq = entry.seq!;
-      const done = pushOne(d, entry)
-        .then((ok) => void (ok ? pushed++ : tried.add(seq)))
+      const done = claimEntry(d, entry)
+        .then(async (mine) => {
+          if (!mine) {
+            heldElsewhere = true;
+            tried.add(seq);
+            return;
+          }
+          if (await pushOne(d, mine)) pushed++;
+          else tried.add(seq);
+          await releaseEntry(d, seq);
+        })
         .finally(() => running.delete(seq));
       running.set(seq, done);
     }

@@ -125,4 +125,29 @@ describe('R9 hostile conditions on the local stack', () => {
     console.log(`R9.6 drain after the clock correction and reload: ${Date.now() - t0} ms`);
     for (let i = 0; i < 5; i++) expect(await countByText(conv, `skew ${i}`)).toBe(1);
   });
+
+  it('R9.10 two tabs on one database without Web Locks push each entry once', async () => {
+    const a = await createAccount(db, stack.jwtSecret, 1, 'tabs');
+    const convs = [await createConversation(db, a.id, a.humans[0]!), await createConversation(db, a.id, a.humans[1]!)];
+    const t1 = new SimClient(stack, a.users[0]!, a.id, rng(10));
+    const t2 = new SimClient(stack, a.users[0]!, a.id, rng(11));
+    (t2 as { idb: SimClient['idb'] }).idb = t1.idb; // the same browser profile: one IndexedDB
+    clients.push(t1, t2);
+    let sends = 0;
+    const count = (url: string) => void (url.includes('/rpc/send_message') && sends++);
+    t1.net.blackHole = (url) => (count(url), false);
+    t2.net.blackHole = (url) => (count(url), false);
+    const e1 = await t1.start({ realtime: false });
+    const e2 = await t2.start({ realtime: false });
+    await waitFor(async () => (await e1.db.conversations.count()) === 2, 'conversations', 8000);
+    t1.setOnline(false);
+    t2.setOnline(false);
+    for (let i = 0; i < 20; i++) await (i % 2 ? e2 : e1).commands.sendMessage({ conversationId: convs[i % 2]!, text: `tab ${i}` });
+    t1.setOnline(true);
+    t2.setOnline(true);
+    await waitFor(async () => (await e1.db.outbox.count()) === 0, 'drained', 5000);
+    for (let i = 0; i < 20; i++) expect(await countByText(convs[i % 2]!, `tab ${i}`)).toBe(1);
+    expect(sends).toBe(20);
+  });
 });
+
