@@ -157,7 +157,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   async function pull(): Promise<{ changed: boolean }> {
     if (!(await authorized())) return { changed: false };
     const account = await ensureAccount();
-    const r = await pullFeed(db, server, userId, now, o.pullLimit);
+    const r = await pullFeed(db, server, userId, now, o.pullLimit, account);
     status.patch({ loaded: true });
     if (now() - referenceAt > REFERENCE_MAX_AGE_MS) {
       referenceAt = now();
