@@ -180,7 +180,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (!(await authorized())) return { pushed: 0, nextDueAt: null };
     const onPullNeeded = () => send({ type: 'REQUEST_PULL' });
     const claimer = { id: pusherId, holdMs: timings.requestTimeoutMs + 5000 };
-    return flushOutbox({ db, server, userId, now, timings, onPullNeeded, lanes: timings.pushLanes, claimer });
+    return flushOutbox({ db, server, userId, now, timings, onPullNeeded, lanes: timings.pushLanes, claimer, accountId: () => accountId });
   };
 
   const deps: MachineDeps = {

@@ -6,7 +6,16 @@ import type { SyncDb } from './db/schema.ts';
 import type { JsonObject } from './json.ts';
 
 export type OutboxOp =
-  | { kind: 'send'; conversationId: string; correlationId: string; messageKey: string; text: string; payload: JsonObject | null }
+  | {
+      kind: 'send';
+      conversationId: string;
+      correlationId: string;
+      messageKey: string;
+      text: string;
+      payload: JsonObject | null;
+      /** R9.8: the account the conversation belongs to, when known; sent only while acting in it. */
+      accountId?: string | null;
+    }
   | { kind: 'archive'; conversationId: string; archivedAt: string | null }
   | { kind: 'read'; conversationId: string; messageId: string }
   | {

@@ -23,6 +23,8 @@ export interface PushDeps {
   onPullNeeded: () => void;
   /** R9.4: entries on the wire at once (default 1). */
   lanes?: number;
+  /** R9.8: the account acted in now; sends queued in another account wait (never go out here). */
+  accountId?: () => string | null;
   /** R9.10: this engine's id for claiming entries, and how long a claim holds; no claims without it. */
   claimer?: { id: string; holdMs: number };
 }
@@ -46,6 +48,14 @@ async function claimEntry(d: PushDeps, entry: OutboxEntry): Promise<OutboxEntry 
     await d.db.outbox.update(seq, { claim });
     return { ...current, claim };
   });
+}
+
+/** R9.8: entries this engine may push while acting in its current account. */
+async function pushable(d: PushDeps): Promise<OutboxEntry[]> {
+  const all = await d.db.outbox.toArray();
+  const acting = d.accountId?.() ?? null;
+  if (acting === null) return all;
+  return all.filter((e) => e.op.kind !== 'send' || !e.op.accountId || e.op.accountId === acting);
 }
 
 /** Drops this engine's claim on an entry that is still queued (replaced meanwhile, or to retry). */
@@ -212,7 +222,7 @@ export async function flushOutbox(d: PushDeps): Promise<FlushResult> {
   let heldElsewhere = false;
   let pushed = 0;
   for (let picks = 0; picks < MAX_PICKS; ) {
-    const plan = pickDue(await d.db.outbox.toArray(), d.now(), d.timings.retryMaxMs);
+    const plan = pickDue(await pushable(d), d.now(), d.timings.retryMaxMs);
     const ready = plan.due.filter((e) => e.seq !== undefined && !running.has(e.seq) && !tried.has(e.seq));
     if (ready.length === 0 && running.size === 0) {
       const retryNow = plan.due.some((e) => e.seq !== undefined && tried.has(e.seq));
@@ -241,6 +251,6 @@ export async function flushOutbox(d: PushDeps): Promise<FlushResult> {
     await Promise.race(running.values());
   }
   await Promise.all(running.values());
-  const plan = pickDue(await d.db.outbox.toArray(), d.now(), d.timings.retryMaxMs);
+  const plan = pickDue(await pushable(d), d.now(), d.timings.retryMaxMs);
   return { pushed, nextDueAt: plan.due.length ? d.now() : plan.nextDueAt };
 }

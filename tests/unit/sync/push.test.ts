@@ -13,6 +13,7 @@ import { messages } from '../../../sync/queries.ts';
 import { TEXT_CONVERSATION_COMPLETED, TEXT_REQUEST_NO_ACCOUNT, TEXT_SEND_FAILED, TEXT_START_FAILED } from '../../../sync/texts.ts';
 import { commandContext, freshDb } from './helpers/local-db.ts';
 import { FakeServer } from './helpers/fake-server.ts';
+import { scopeToAccount } from '../../../sync/account-scope.ts';
 
 let db: SyncDb;
 let server: FakeServer;
@@ -35,6 +36,21 @@ afterEach(() => db.close());
 const ctx = () => commandContext(db, { now: () => now });
 
 describe('R1 pushing the outbox', () => {
+  it('R9.8 a send queued in one account waits while the engine acts in another, and its message stays; back in its account it goes out once', async () => {
+    const h = (await sendMessage(ctx(), { conversationId: convId, text: 'Z iného účtu' }))!;
+    expect((await db.outbox.toArray())[0]?.op).toMatchObject({ kind: 'send', accountId: server.accountId });
+    // Impersonation starts: the store is scoped to the other account; the unsent message stays.
+    await scopeToAccount(db, 'acc-impersonated');
+    expect((await db.messages.get(h.key))?.state).toBe('sending');
+    let r = await flushOutbox({ ...deps, accountId: () => 'acc-impersonated' });
+    expect(r.pushed).toBe(0);
+    expect(server.messages.size).toBe(0); // never sent while acting in another account
+    expect(await db.outbox.count()).toBe(1);
+    r = await flushOutbox({ ...deps, accountId: () => server.accountId });
+    expect(r.pushed).toBe(1);
+    expect([...server.messages.values()].filter((m) => m.text === 'Z iného účtu')).toHaveLength(1);
+  });
+
   it('R1.3 a send stays sending on transient errors and is retried with back-off until the server confirms', async () => {
     const h = (await sendMessage(ctx(), { conversationId: convId, text: 'Ahoj' }))!;
     server.fail('sendMessage', 'transient', 2);
