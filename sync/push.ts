@@ -58,16 +58,6 @@ async function pushable(d: PushDeps): Promise<OutboxEntry[]> {
   return all.filter((e) => e.op.kind !== 'send' || !e.op.accountId || e.op.accountId === acting);
 }
 
-/** Drops this engine's claim on an entry that is still queued (replaced meanwhile, or to retry). */
-async function releaseEntry(d: PushDeps, seq: number): Promise<void> {
-  const c = d.claimer;
-  if (!c) return;
-  await d.db.transaction('rw', d.db.outbox, async () => {
-    const current = await d.db.outbox.get(seq);
-    if (current?.claim?.by === c.id) await d.db.outbox.update(seq, { claim: null });
-  });
-}
-
 export interface FlushResult {
   pushed: number;
   nextDueAt: number | null;
@@ -186,7 +176,7 @@ async function onTransient(d: PushDeps, entry: OutboxEntry, err: unknown): Promi
     const current = await d.db.outbox.get(seq);
     if (!current) return;
     const attempts = current.attempts + 1;
-    await d.db.outbox.update(seq, { attempts, nextAttemptAt: d.now() + retryDelay(attempts, d.timings), lastError: errorText(err, 'network error') });
+    await d.db.outbox.update(seq, { attempts, nextAttemptAt: d.now() + retryDelay(attempts, d.timings), lastError: errorText(err, 'network error'), claim: null });
   });
 }
 
@@ -241,9 +231,11 @@ export async function flushOutbox(d: PushDeps): Promise<FlushResult> {
             tried.add(seq);
             return;
           }
+          // No release afterwards: success and refusal remove the entry, a transient failure clears
+          // the claim with its back-off (onTransient), and an entry replaced meanwhile (R1.9) stays
+          // ours to push next.
           if (await pushOne(d, mine)) pushed++;
           else tried.add(seq);
-          await releaseEntry(d, seq);
         })
         .finally(() => running.delete(seq));
       running.set(seq, done);
