@@ -8,7 +8,11 @@ export async function scopeToAccount(db: SyncDb, accountId: string): Promise<boo
     const feed = await readFeed(db);
     if (feed.accountId === accountId) return false;
     if (feed.accountId !== null) {
+      // R9.8: unsent messages are the user's text (invariant 1) and stay, whichever account they
+      // belong to; their sends wait until the engine acts in that account again (push.ts).
+      const unsent = await db.messages.filter((m) => m.serverId === null && m.state !== 'sent').toArray();
       await clearSynced(db);
+      await db.messages.bulkPut(unsent);
       await db.meta.delete('reference');
       await db.meta.put(initialFeed(accountId));
     } else {

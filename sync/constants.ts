@@ -49,6 +49,10 @@ export interface Timings {
   retryStartMs: number;
   retryFactor: number;
   retryMaxMs: number;
+  /** R9.4: every request of the engine gives up after this long (a black-holed reply is transient). */
+  requestTimeoutMs: number;
+  /** R9.4: outbox entries of different conversations on the wire at once. */
+  pushLanes: number;
 }
 
 export const SPEC_TIMINGS: Readonly<Timings> = Object.freeze({
@@ -69,6 +73,8 @@ export const SPEC_TIMINGS: Readonly<Timings> = Object.freeze({
   retryStartMs: 1000,
   retryFactor: 2,
   retryMaxMs: 30_000,
+  requestTimeoutMs: 15_000,
+  pushLanes: 4,
 });
 
 /** Rows per sync_pull page: the RPC's maximum (its default is 500); fewer round trips in an initial sync. */

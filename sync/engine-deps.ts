@@ -1,5 +1,6 @@
 // The engine's options and their defaults.
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { supabaseAuthGate, type AuthGate } from './auth.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { SPEC_TIMINGS, type Timings } from './constants.ts';
 import { defaultBackgroundSync, type BackgroundSyncRequest } from './background/register.ts';
@@ -56,6 +57,11 @@ export interface SyncEngineOptions {
    */
   db?: SyncDb;
   databaseExisted?: boolean;
+  /**
+   * R9.1/R9.2: the session gate asked before every pull and push. Default: over `supabase.auth`
+   * (none when the client was made with the `accessToken` option); null for none.
+   */
+  auth?: AuthGate | null;
 }
 
 export interface ResolvedOptions {
@@ -76,13 +82,16 @@ export interface ResolvedOptions {
   backgroundSync: BackgroundSyncRequest | null;
   markers: KeyValueStore | null;
   onRestored: ((r: RestoreReport) => void) | null;
+  auth: AuthGate | null;
 }
 
 let instances = 0;
 
 export function resolveOptions(o: SyncEngineOptions): ResolvedOptions {
   const supabase = o.supabase;
-  const server = o.server ?? (supabase ? createSupabaseServerApi(supabase, o.useFunctions === undefined ? {} : { useFunctions: o.useFunctions }) : null);
+  const timings = { ...SPEC_TIMINGS, ...o.timings };
+  const apiOptions = { ...(o.useFunctions === undefined ? {} : { useFunctions: o.useFunctions }), timeoutMs: timings.requestTimeoutMs };
+  const server = o.server ?? (supabase ? createSupabaseServerApi(supabase, apiOptions) : null);
   if (!server) throw new Error('createSyncEngine needs `supabase` or `server`');
   const instance = ++instances;
   const defaultRealtime = supabase
@@ -93,7 +102,7 @@ export function resolveOptions(o: SyncEngineOptions): ResolvedOptions {
     server,
     accountId: o.accountId ?? null,
     clock: o.clock ?? systemClock,
-    timings: { ...SPEC_TIMINGS, ...o.timings },
+    timings,
     idb: o.idb ?? {},
     network: o.network ?? browserNetwork(),
     newId: o.newId ?? randomId,
@@ -106,5 +115,6 @@ export function resolveOptions(o: SyncEngineOptions): ResolvedOptions {
     backgroundSync: o.backgroundSync === undefined ? defaultBackgroundSync() : o.backgroundSync,
     markers: o.markers === undefined ? defaultMarkerStore() : o.markers,
     onRestored: o.onRestored === undefined ? defaultRestoreReporter() : o.onRestored,
+    auth: o.auth === undefined ? (supabase ? supabaseAuthGate(supabase, o.userId) : null) : o.auth,
   };
 }

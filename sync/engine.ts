@@ -23,6 +23,7 @@ import { electLeader, openTabChannel, type Leadership, type TabChannel } from '.
 import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
 import { pullFeed, pullReference } from './pull.ts';
 import { flushOutbox } from './push.ts';
+import { ServerError } from './server/api.ts';
 import { createStatusStore, rawStatus, type SyncStatus } from './status.ts';
 import { createPollingTransport } from './transports/polling.ts';
 import { statusCell, type Transport } from './transports/transport.ts';
@@ -132,9 +133,31 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     return accountId;
   }
 
+  /** R9.2: the machine's status and the session's, together. */
+  const publishConnection = () => {
+    if (actor) status.setConnection(rawStatus(actor.getSnapshot().context, Boolean(status.get().needsSignIn)));
+  };
+  const setNeedsSignIn = (needed: boolean) => {
+    if (Boolean(status.get().needsSignIn) === needed) return;
+    status.patch({ needsSignIn: needed });
+    publishConnection();
+  };
+  /**
+   * R9.1/R9.2: asked before every pull and push. `false`: signed out, send and pull nothing (the
+   * outbox stays). An unreachable auth server is a transient failure like any network error.
+   */
+  async function authorized(): Promise<boolean> {
+    if (!o.auth) return true;
+    const state = await o.auth.ensure();
+    if (state === 'unreachable') throw new ServerError('transient', 'auth server unreachable');
+    setNeedsSignIn(state === 'signed-out');
+    return state === 'ok';
+  }
+
   async function pull(): Promise<{ changed: boolean }> {
+    if (!(await authorized())) return { changed: false };
     const account = await ensureAccount();
-    const r = await pullFeed(db, server, userId, now, o.pullLimit);
+    const r = await pullFeed(db, server, userId, now, o.pullLimit, account);
     status.patch({ loaded: true });
     if (now() - referenceAt > REFERENCE_MAX_AGE_MS) {
       referenceAt = now();
@@ -150,6 +173,16 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     return { changed: r.changed };
   }
 
+  /** R9.10: names this engine's claims on outbox entries. */
+  const pusherId = o.newId();
+  /** R9.2: signed out, the outbox waits untouched (nothing due: the sign-in event flushes it). */
+  const flushWhenAuthorized = async () => {
+    if (!(await authorized())) return { pushed: 0, nextDueAt: null };
+    const onPullNeeded = () => send({ type: 'REQUEST_PULL' });
+    const claimer = { id: pusherId, holdMs: timings.requestTimeoutMs + 5000 };
+    return flushOutbox({ db, server, userId, now, timings, onPullNeeded, lanes: timings.pushLanes, claimer, accountId: () => accountId });
+  };
+
   const deps: MachineDeps = {
     clock,
     timings,
@@ -157,7 +190,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     pull: () => track(pull()),
     flush: () =>
       track(
-        flushOutbox({ db, server, userId, now, timings, onPullNeeded: () => send({ type: 'REQUEST_PULL' }) }).then((r) => {
+        flushWhenAuthorized().then((r) => {
           if (r.nextDueAt !== null) wantBackgroundSync();
           mirror();
           return r;
@@ -191,7 +224,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       clock: { setTimeout: (fn, ms: number) => clock.setTimeout(fn as () => void, ms), clearTimeout: (id) => clock.clearTimeout(id as ReturnType<typeof setTimeout>) },
     });
     actor.subscribe((snap) => {
-      status.setConnection(rawStatus(snap.context));
+      status.setConnection(rawStatus(snap.context, Boolean(status.get().needsSignIn)));
     });
     actor.start();
     status.patch({ leader: true });
@@ -288,6 +321,16 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           else send({ type: 'REQUEST_PULL', reason: 'other' });
         }),
       );
+      if (o.auth) {
+        // R9.2: signed in again: ask the gate at once rather than at the next tick.
+        cleanups.push(
+          o.auth.subscribe(() => {
+            if (!status.get().needsSignIn || !actor) return;
+            send({ type: 'REQUEST_PULL', reason: 'other' });
+            send({ type: 'FLUSH' });
+          }),
+        );
+      }
       leadership = electLeader(leaderLockName(dbNameFor(userId)), o.locks, lead);
       channel.post({ type: 'status?' });
     },

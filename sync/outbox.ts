@@ -6,7 +6,16 @@ import type { SyncDb } from './db/schema.ts';
 import type { JsonObject } from './json.ts';
 
 export type OutboxOp =
-  | { kind: 'send'; conversationId: string; correlationId: string; messageKey: string; text: string; payload: JsonObject | null }
+  | {
+      kind: 'send';
+      conversationId: string;
+      correlationId: string;
+      messageKey: string;
+      text: string;
+      payload: JsonObject | null;
+      /** R9.8: the account the conversation belongs to, when known; sent only while acting in it. */
+      accountId?: string | null;
+    }
   | { kind: 'archive'; conversationId: string; archivedAt: string | null }
   | { kind: 'read'; conversationId: string; messageId: string }
   | {
@@ -30,6 +39,11 @@ export interface OutboxEntry {
   nextAttemptAt: number;
   createdAt: number;
   lastError: string | null;
+  /**
+   * R9.10: the engine pushing this entry now and until when (its request timeout plus a margin), so
+   * a second engine on the same database (two tabs without Web Locks) does not push it as well.
+   */
+  claim?: { by: string; until: number } | null;
 }
 
 export function outboxKey(op: OutboxOp): string {
@@ -69,10 +83,18 @@ export interface DuePlan {
 }
 
 /**
+ * R9.6: a stored deadline further ahead than the longest back-off (plus a margin) was written by a
+ * clock that has since been set back (a phone 2 h ahead, then corrected): it is due now. So no
+ * persisted wall-clock deadline can park an entry, including those written before this rule.
+ */
+export const DEADLINE_SLACK_MS = 60_000;
+
+/**
  * R1.8: entries in queue order; a send waits while an earlier send of the same conversation is
  * queued, so messages reach the server in the order they were typed.
  */
-export function pickDue(entries: OutboxEntry[], now: number): DuePlan {
+export function pickDue(entries: OutboxEntry[], now: number, maxDelayMs = Infinity): DuePlan {
+  const latest = now + maxDelayMs + DEADLINE_SLACK_MS;
   const sorted = [...entries].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
   const sendsAhead = new Set<string>();
   const due: OutboxEntry[] = [];
@@ -81,7 +103,7 @@ export function pickDue(entries: OutboxEntry[], now: number): DuePlan {
     const blocked = e.op.kind === 'send' && sendsAhead.has(e.op.conversationId);
     if (e.op.kind === 'send') sendsAhead.add(e.op.conversationId);
     if (blocked) continue;
-    if (e.nextAttemptAt <= now) due.push(e);
+    if (e.nextAttemptAt <= now || e.nextAttemptAt > latest) due.push(e);
     else nextDueAt = nextDueAt === null ? e.nextAttemptAt : Math.min(nextDueAt, e.nextAttemptAt);
   }
   return { due, nextDueAt };

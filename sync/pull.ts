@@ -15,7 +15,30 @@ export interface PullResult {
   cursor: number;
 }
 
-export async function pullFeed(db: SyncDb, server: ServerApi, userId: string, now: () => number, limit = PULL_PAGE_LIMIT): Promise<PullResult> {
+/**
+ * R9.9: a page carrying rows of another account means the server now answers for another account
+ * (impersonation switched on another device): its cursor is that account's counter, so taking it
+ * would skip this account's rows for good. Nothing of such a page is stored.
+ */
+export class ForeignFeedError extends ServerError {
+  constructor() {
+    super('transient', 'sync_pull answered for another account', null);
+  }
+}
+
+function foreignRows(page: RemotePullPage, accountId: string): boolean {
+  const other = (r: { account_id: string | null }) => r.account_id !== null && r.account_id !== accountId;
+  return page.conversations.some(other) || page.messages.some(other);
+}
+
+export async function pullFeed(
+  db: SyncDb,
+  server: ServerApi,
+  userId: string,
+  now: () => number,
+  limit = PULL_PAGE_LIMIT,
+  accountId: string | null = null,
+): Promise<PullResult> {
   let pages = 0;
   let changed = false;
   let cursor = (await readFeed(db)).cursor;
@@ -26,6 +49,7 @@ export async function pullFeed(db: SyncDb, server: ServerApi, userId: string, no
   for (;;) {
     const page = await next;
     pages++;
+    if (accountId !== null && foreignRows(page, accountId)) throw new ForeignFeedError();
     if (page.account_change_seq < cursor) {
       // R5.7: the server's counter is behind our cursor: the database was reset or replaced. Start over.
       await resetFeed(db);

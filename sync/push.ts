@@ -7,10 +7,10 @@ import type { SyncDb } from './db/schema.ts';
 import { revertArchive } from './merge/conversation.ts';
 import { revertCursor } from './merge/read-cursor.ts';
 import { pickDue, retryDelay, type OutboxEntry, type OutboxOp } from './outbox.ts';
-import { errorText, isTransient, type ServerApi } from './server/api.ts';
+import { errorText, isTransient, ServerError, type ServerApi } from './server/api.ts';
 import { toServerError } from './server/classify.ts';
 import { refreshSummaries } from './summary-store.ts';
-import { TEXT_REQUEST_FAILED, TEXT_SEND_FAILED, TEXT_START_FAILED } from './texts.ts';
+import { TEXT_CONVERSATION_COMPLETED, TEXT_CONVERSATION_GONE, TEXT_REQUEST_FAILED, TEXT_SEND_FAILED, TEXT_START_FAILED } from './texts.ts';
 import { writeOptimisticMessage } from './commands/write-message.ts';
 
 export interface PushDeps {
@@ -21,6 +21,41 @@ export interface PushDeps {
   timings: Pick<Timings, 'retryStartMs' | 'retryFactor' | 'retryMaxMs'>;
   /** A start created a conversation the feed has not brought yet. */
   onPullNeeded: () => void;
+  /** R9.4: entries on the wire at once (default 1). */
+  lanes?: number;
+  /** R9.8: the account acted in now; sends queued in another account wait (never go out here). */
+  accountId?: () => string | null;
+  /** R9.10: this engine's id for claiming entries, and how long a claim holds; no claims without it. */
+  claimer?: { id: string; holdMs: number };
+}
+
+/**
+ * R9.10: claims the entry for this engine in one transaction (IndexedDB serialises them across
+ * tabs); null when another engine holds a live claim. A claim further ahead than it can be came from
+ * a clock since set back and is ignored (R9.6). Returns the entry as stored now (its latest value).
+ */
+async function claimEntry(d: PushDeps, entry: OutboxEntry): Promise<OutboxEntry | null> {
+  const c = d.claimer;
+  if (!c || entry.seq === undefined) return entry;
+  const seq = entry.seq;
+  return d.db.transaction('rw', d.db.outbox, async () => {
+    const current = await d.db.outbox.get(seq);
+    if (!current) return null;
+    const now = d.now();
+    const held = current.claim;
+    if (held && held.by !== c.id && held.until > now && held.until <= now + 2 * c.holdMs) return null;
+    const claim = { by: c.id, until: now + c.holdMs };
+    await d.db.outbox.update(seq, { claim });
+    return { ...current, claim };
+  });
+}
+
+/** R9.8: entries this engine may push while acting in its current account. */
+async function pushable(d: PushDeps): Promise<OutboxEntry[]> {
+  const all = await d.db.outbox.toArray();
+  const acting = d.accountId?.() ?? null;
+  if (acting === null) return all;
+  return all.filter((e) => e.op.kind !== 'send' || !e.op.accountId || e.op.accountId === acting);
 }
 
 export interface FlushResult {
@@ -103,6 +138,15 @@ async function onStart(d: PushDeps, entry: OutboxEntry, op: Op<'start'> | Op<'en
   d.onPullNeeded();
 }
 
+/** R9.3: the user reads why in Slovak when the reason is known; otherwise the server's words (R1.4). */
+export function sendFailureText(err: unknown): string {
+  if (err instanceof ServerError) {
+    if (err.status === 404 || err.message === 'Conversation not found') return TEXT_CONVERSATION_GONE;
+    if (err.message === 'Conversation is completed') return TEXT_CONVERSATION_COMPLETED;
+  }
+  return errorText(err, TEXT_SEND_FAILED);
+}
+
 /** R1.4/R1.6/R1.7/R1.10: the server said no for good. */
 async function onRefused(d: PushDeps, entry: OutboxEntry, err: unknown): Promise<void> {
   const op = entry.op;
@@ -110,7 +154,7 @@ async function onRefused(d: PushDeps, entry: OutboxEntry, err: unknown): Promise
     if (!(await settle(d.db, entry))) return;
     if (op.kind === 'send') {
       const m = await d.db.messages.get(op.messageKey);
-      if (m && m.state === 'sending') await d.db.messages.put({ ...m, state: 'failed', error: errorText(err, TEXT_SEND_FAILED) });
+      if (m && m.state === 'sending') await d.db.messages.put({ ...m, state: 'failed', error: sendFailureText(err) });
     } else if (op.kind === 'archive') {
       const c = await d.db.conversations.get(op.conversationId);
       if (c) await d.db.conversations.put(revertArchive(c));
@@ -132,7 +176,7 @@ async function onTransient(d: PushDeps, entry: OutboxEntry, err: unknown): Promi
     const current = await d.db.outbox.get(seq);
     if (!current) return;
     const attempts = current.attempts + 1;
-    await d.db.outbox.update(seq, { attempts, nextAttemptAt: d.now() + retryDelay(attempts, d.timings), lastError: errorText(err, 'network error') });
+    await d.db.outbox.update(seq, { attempts, nextAttemptAt: d.now() + retryDelay(attempts, d.timings), lastError: errorText(err, 'network error'), claim: null });
   });
 }
 
@@ -152,14 +196,53 @@ async function pushOne(d: PushDeps, entry: OutboxEntry): Promise<boolean> {
   }
 }
 
-/** Pushes every due entry; returns when the queue holds nothing due. */
+const MAX_PICKS = 1000;
+
+/**
+ * Pushes every due entry; returns when the queue holds nothing due. R9.4: up to `lanes` entries are
+ * on the wire at once, and a lane that frees up takes the next due entry at once, so one request
+ * waiting for its timeout never holds up the other conversations. An entry on the wire still counts
+ * for pickDue, so the next send of its conversation waits for it (R1.8).
+ */
 export async function flushOutbox(d: PushDeps): Promise<FlushResult> {
+  const lanes = Math.max(1, d.lanes ?? 1);
+  const running = new Map<number, Promise<void>>();
+  // Tried and not pushed in this flush: its next attempt is the back-off's business, not this loop's.
+  const tried = new Set<number>();
+  let heldElsewhere = false;
   let pushed = 0;
-  for (let round = 0; round < 100; round++) {
-    const plan = pickDue(await d.db.outbox.toArray(), d.now());
-    if (plan.due.length === 0) return { pushed, nextDueAt: plan.nextDueAt };
-    for (const entry of plan.due) if (await pushOne(d, entry)) pushed++;
+  for (let picks = 0; picks < MAX_PICKS; ) {
+    const plan = pickDue(await pushable(d), d.now(), d.timings.retryMaxMs);
+    const ready = plan.due.filter((e) => e.seq !== undefined && !running.has(e.seq) && !tried.has(e.seq));
+    if (ready.length === 0 && running.size === 0) {
+      const retryNow = plan.due.some((e) => e.seq !== undefined && tried.has(e.seq));
+      // Held by another engine: look again once its claim would have run out (it may have died).
+      if (heldElsewhere && d.claimer) return { pushed, nextDueAt: d.now() + d.claimer.holdMs };
+      return { pushed, nextDueAt: retryNow ? d.now() : plan.nextDueAt };
+    }
+    for (const entry of ready) {
+      if (running.size >= lanes) break;
+      picks++;
+      const seq = entry.seq!;
+      const done = claimEntry(d, entry)
+        .then(async (mine) => {
+          if (!mine) {
+            heldElsewhere = true;
+            tried.add(seq);
+            return;
+          }
+          // No release afterwards: success and refusal remove the entry, a transient failure clears
+          // the claim with its back-off (onTransient), and an entry replaced meanwhile (R1.9) stays
+          // ours to push next.
+          if (await pushOne(d, mine)) pushed++;
+          else tried.add(seq);
+        })
+        .finally(() => running.delete(seq));
+      running.set(seq, done);
+    }
+    await Promise.race(running.values());
   }
-  const plan = pickDue(await d.db.outbox.toArray(), d.now());
+  await Promise.all(running.values());
+  const plan = pickDue(await pushable(d), d.now(), d.timings.retryMaxMs);
   return { pushed, nextDueAt: plan.due.length ? d.now() : plan.nextDueAt };
 }

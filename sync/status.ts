@@ -2,7 +2,7 @@
 // held for the debounce time so a brief blip does not flash a banner.
 import type { Clock, TimerId } from './clock.ts';
 import type { SyncContext } from './machine.ts';
-import { TEXT_LOAD_FAILED, TEXT_LOAD_FAILED_AFTER_RECONNECT, TEXT_OFFLINE } from './texts.ts';
+import { TEXT_LOAD_FAILED, TEXT_LOAD_FAILED_AFTER_RECONNECT, TEXT_NEEDS_SIGN_IN, TEXT_OFFLINE } from './texts.ts';
 
 export type Connection = 'online' | 'offline' | 'fallback' | 'error';
 
@@ -17,12 +17,19 @@ export interface SyncStatus extends ConnectionStatus {
   loaded: boolean;
   /** This tab runs the sync (the others follow through IndexedDB). */
   leader: boolean;
+  /**
+   * R9.2: the session is gone (refresh token refused, or another user signed in): nothing is sent
+   * or pulled until the same user signs in again; `error` then says so (TEXT_NEEDS_SIGN_IN).
+   */
+  needsSignIn?: boolean;
 }
 
 type StatusInputs = Pick<SyncContext, 'online' | 'pullFailed' | 'pullReason' | 'linkUp' | 'hasLink' | 'everConnected' | 'linkFailures'>;
 
-export function rawStatus(c: StatusInputs): ConnectionStatus {
+export function rawStatus(c: StatusInputs, needsSignIn = false): ConnectionStatus {
   if (!c.online) return { connection: 'offline', error: TEXT_OFFLINE };
+  // R9.2: while signed out no request goes out, so no load failure either: the one truth is sign-in.
+  if (needsSignIn) return { connection: 'error', error: TEXT_NEEDS_SIGN_IN };
   if (c.pullFailed) return { connection: 'error', error: c.pullReason === 'reconnect' ? TEXT_LOAD_FAILED_AFTER_RECONNECT : TEXT_LOAD_FAILED };
   if (c.linkUp) return { connection: 'online', error: null };
   // Until the first subscription attempt has failed, realtime is just connecting.
@@ -39,7 +46,7 @@ export interface StatusStore {
   /** A new raw connection status; published after it holds for the debounce time. */
   setConnection(next: ConnectionStatus): void;
   /** Published at once. */
-  patch(p: Partial<Pick<SyncStatus, 'loaded' | 'leader'>>): void;
+  patch(p: Partial<Pick<SyncStatus, 'loaded' | 'leader' | 'needsSignIn'>>): void;
   /** Publishes a status as is (a follower tab mirroring the leader's). */
   replace(s: SyncStatus): void;
   subscribe(fn: (s: SyncStatus) => void): () => void;
@@ -79,7 +86,8 @@ export function createStatusStore(clock: Clock, debounceMs: number, initial: Syn
     },
     patch(p) {
       const next = { ...current, ...p };
-      if (next.loaded !== current.loaded || next.leader !== current.leader) publish(next);
+      const signIn = Boolean(next.needsSignIn) !== Boolean(current.needsSignIn);
+      if (next.loaded !== current.loaded || next.leader !== current.leader || signIn) publish(next);
     },
     replace(s) {
       cancel();

@@ -7,3 +7,9 @@ export const TEXT_START_FAILED = 'Nepodarilo sa spustiť konverzáciu. Skúste t
 export const TEXT_REQUEST_NO_ACCOUNT = 'Nepodarilo sa identifikovať účet';
 export const TEXT_REQUEST_FAILED = 'Nepodarilo sa odoslať žiadosť. Skúste to znova.';
 export const REQUEST_SPECIALIST_PREFIX = 'Mám záujem o vytvorenie projektu s ';
+// ours (issue 18): the session is gone; what a queued message waits for, or why it failed.
+export const TEXT_NEEDS_SIGN_IN = 'Prihláste sa znova. Neodoslané správy počkajú a odošlú sa po prihlásení.';
+export const TEXT_WAITS_FOR_NETWORK = 'Čaká na pripojenie';
+export const TEXT_WAITS_FOR_SIGN_IN = 'Čaká na prihlásenie';
+export const TEXT_CONVERSATION_GONE = 'Konverzácia už neexistuje, správa sa neodoslala';
+export const TEXT_CONVERSATION_COMPLETED = 'Konverzácia je ukončená, správa sa neodoslala';

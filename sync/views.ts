@@ -44,3 +44,15 @@ export function messageView(m: LocalMessage, userId: string): MessageView {
     isOwn: m.direction === 'user' && (m.senderUserId === null || m.senderUserId === userId),
   };
 }
+
+/**
+ * R9.5: what a `sending` message waits for, as its bubble says it: the network while offline, a new
+ * sign-in while the session is gone (R9.2), else it is on its way. Failed messages show their error.
+ */
+export type PendingReason = 'network' | 'sign-in' | 'sending';
+
+export function pendingReason(status: { connection: string; needsSignIn?: boolean }): PendingReason {
+  if (status.needsSignIn) return 'sign-in';
+  if (status.connection === 'offline') return 'network';
+  return 'sending';
+}

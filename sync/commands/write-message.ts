@@ -62,7 +62,15 @@ export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput)
     db.messages.put(message),
     queue(
       db,
-      { kind: 'send', conversationId: input.conversationId, correlationId, messageKey: message.key, text: input.text, payload: input.payload },
+      {
+        kind: 'send',
+        conversationId: input.conversationId,
+        correlationId,
+        messageKey: message.key,
+        text: input.text,
+        payload: input.payload,
+        accountId: conversation?.accountId ?? null,
+      },
       input.now,
     ),
     conversation?.specialist?.isAi ? db.typing.put({ conversationId: input.conversationId, startedAt: input.now }) : undefined,

@@ -27,6 +27,8 @@ interface PgResult {
 export interface SupabaseApiOptions {
   /** Use the edge functions (start-conversation, ensure-first-conversation, conversation-read) rather than their RPCs. */
   useFunctions?: boolean;
+  /** R9.4: each request is aborted after this long (default 15 s); the abort is a transient error. */
+  timeoutMs?: number;
 }
 
 function fromPg(r: PgResult): unknown {
@@ -56,10 +58,11 @@ async function call<T>(run: () => PromiseLike<T>, parse: (v: T) => unknown): Pro
   }
 }
 
-async function invoke(supabase: SupabaseClient, name: string, body: Record<string, unknown> | undefined): Promise<unknown> {
+async function invoke(supabase: SupabaseClient, name: string, body: Record<string, unknown> | undefined, timeoutMs: number): Promise<unknown> {
   let res: { data: unknown; error: unknown };
   try {
-    res = await supabase.functions.invoke(name, body === undefined ? { method: 'POST' } : { method: 'POST', body });
+    const signal = AbortSignal.timeout(timeoutMs);
+    res = await supabase.functions.invoke(name, body === undefined ? { method: 'POST', signal } : { method: 'POST', body, signal });
   } catch (err) {
     throw toServerError(err);
   }
@@ -89,16 +92,20 @@ function shape<T>(parse: (v: unknown) => T, v: unknown): T {
 
 export function createSupabaseServerApi(supabase: SupabaseClient, opts: SupabaseApiOptions = {}): ServerApi {
   const useFunctions = opts.useFunctions ?? true;
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  // R9.4: a fresh signal per request (AbortSignal.timeout's timer does not keep Node alive).
+  const signal = () => AbortSignal.timeout(timeoutMs);
+  const fn = (name: string, body: Record<string, unknown> | undefined): Promise<unknown> => invoke(supabase, name, body, timeoutMs);
   return {
     async pull(since, limit) {
-      const data = await call(() => supabase.rpc('sync_pull', { p_since: since, p_limit: limit }), fromPg);
+      const data = await call(() => supabase.rpc('sync_pull', { p_since: since, p_limit: limit }).abortSignal(signal()), fromPg);
       return shape(parsePullPage, data);
     },
     async sendMessage(input) {
       if (input.viaChatwoot && useFunctions) {
         // The function stores the row first (idempotent per correlation id), then posts it to
         // Chatwoot with source_id = the correlation id; a 5xx (Chatwoot down) is retried like any send.
-        const res = await invoke(supabase, 'admin-chatwoot-send', {
+        const res = await fn('admin-chatwoot-send', {
           conversation_id: input.conversationId,
           content: input.text,
           client_correlation_id: input.correlationId,
@@ -112,20 +119,20 @@ export function createSupabaseServerApi(supabase: SupabaseClient, opts: Supabase
             p_text: input.text,
             p_client_correlation_id: input.correlationId,
             p_payload: input.payload,
-          }),
+          }).abortSignal(signal()),
         fromPg,
       );
       return { row: shape(parseMessage, single(data)) };
     },
     async markRead(conversationId, messageId) {
       const data = useFunctions
-        ? await invoke(supabase, 'conversation-read', { conversationId, last_read_message_id: messageId }).then((d) => (isJsonObject(d) ? d.cursor : null))
-        : await call(() => supabase.rpc('mark_read', { p_conversation_id: conversationId, p_message_id: messageId }), fromPg);
+        ? await fn('conversation-read', { conversationId, last_read_message_id: messageId }).then((d) => (isJsonObject(d) ? d.cursor : null))
+        : await call(() => supabase.rpc('mark_read', { p_conversation_id: conversationId, p_message_id: messageId }).abortSignal(signal()), fromPg);
       const row = single(data);
       return row === null || row === undefined ? null : shape(parseReadCursor, row);
     },
     async setArchived(conversationId, archivedAt) {
-      const data = await call(() => supabase.from('conversations').update({ archived_at: archivedAt }).eq('id', conversationId).select(), fromPg);
+      const data = await call(() => supabase.from('conversations').update({ archived_at: archivedAt }).eq('id', conversationId).select().abortSignal(signal()), fromPg);
       const row = single(data);
       // RLS hides what the caller may not change: no row updated is a refusal.
       if (row === undefined || row === null) throw new ServerError('permanent', 'Conversation not found', 404);
@@ -133,33 +140,33 @@ export function createSupabaseServerApi(supabase: SupabaseClient, opts: Supabase
     },
     async startConversation(input) {
       const data = useFunctions
-        ? await invoke(supabase, 'start-conversation', { specialist_id: input.specialistId, card_id: input.cardId, welcome_text: input.welcomeText })
+        ? await fn('start-conversation', { specialist_id: input.specialistId, card_id: input.cardId, welcome_text: input.welcomeText })
         : await call(
-            () => supabase.rpc('start_conversation', { p_specialist_id: input.specialistId, p_card_id: input.cardId, p_welcome_text: input.welcomeText }),
+            () => supabase.rpc('start_conversation', { p_specialist_id: input.specialistId, p_card_id: input.cardId, p_welcome_text: input.welcomeText }).abortSignal(signal()),
             fromPg,
           );
       return shape(parseStartResult, single(data));
     },
     async ensureFirstConversation() {
-      const data = useFunctions ? await invoke(supabase, 'ensure-first-conversation', undefined) : await call(() => supabase.rpc('ensure_first_conversation'), fromPg);
+      const data = useFunctions ? await fn('ensure-first-conversation', undefined) : await call(() => supabase.rpc('ensure_first_conversation').abortSignal(signal()), fromPg);
       return shape(parseStartResult, single(data));
     },
     async fetchAccountId(userId) {
-      const data = await call(() => supabase.from('account_users').select('account_id').eq('user_id', userId).retry(false).single(), fromPg);
+      const data = await call(() => supabase.from('account_users').select('account_id').eq('user_id', userId).retry(false).abortSignal(signal()).single(), fromPg);
       if (!isJsonObject(data) || typeof data.account_id !== 'string') throw new ServerError('permanent', 'Account ID not found', 404);
       return data.account_id;
     },
     async fetchAccount(accountId) {
-      const data = await call(() => supabase.from('accounts').select('id, name, plan, specialists_mode').eq('id', accountId).retry(false).single(), fromPg);
+      const data = await call(() => supabase.from('accounts').select('id, name, plan, specialists_mode').eq('id', accountId).retry(false).abortSignal(signal()).single(), fromPg);
       return shape(parseAccount, data);
     },
     async fetchActiveSpecialists(accountId) {
-      const links = await call(() => supabase.rpc('get_active_specialists', { p_account_id: accountId }), fromPg);
+      const links = await call(() => supabase.rpc('get_active_specialists', { p_account_id: accountId }).abortSignal(signal()), fromPg);
       const ids = (Array.isArray(links) ? links : [])
         .map((l: unknown) => (isJsonObject(l) && typeof l.specialist_id === 'string' ? l.specialist_id : null))
         .filter((id): id is string => id !== null);
       if (ids.length === 0) return [];
-      const rows = await call(() => supabase.from('specialists').select('*').in('id', ids).retry(false), fromPg);
+      const rows = await call(() => supabase.from('specialists').select('*').in('id', ids).retry(false).abortSignal(signal()), fromPg);
       return (Array.isArray(rows) ? rows : []).map((r: unknown): RemoteSpecialist => shape(parseSpecialist, r));
     },
   };

@@ -48,6 +48,11 @@ export function createSupabaseRealtimeTransport(opts: RealtimeOptions): Transpor
       const ch = channel;
       channel = null;
       if (ch) await opts.supabase.removeChannel(ch).catch(() => undefined);
+      // removeChannel leaves the socket open (supabase/realtime-js src/RealtimeClient.ts
+      // removeChannel: unsubscribe + teardown only), and an open socket with its heartbeat keeps a
+      // Node process alive after engine.stop(). The socket is closed only when no channel is left,
+      // so channels the app made on the same client keep theirs (a later subscribe reconnects).
+      if (ch && opts.supabase.getChannels().length === 0) await opts.supabase.realtime.disconnect();
     },
   };
 }

@@ -12,6 +12,9 @@ import { messageTime } from './message-time.ts';
 import { RichContent } from './RichContent.tsx';
 import { SpecialistCardMessage } from './SpecialistCardMessage.tsx';
 import { SystemNotice } from './SystemNotice.tsx';
+import { useSyncStatus } from '../../data/use-sync-status.ts';
+import { pendingReason } from '../../../sync/views.ts';
+import { TEXT_WAITS_FOR_NETWORK, TEXT_WAITS_FOR_SIGN_IN } from '../../../sync/texts.ts';
 
 interface MessageBubbleProps {
   message: LocalMessage;
@@ -51,7 +54,7 @@ function Bubble({ message: m, onRetry }: MessageBubbleProps) {
           </div>
         )}
         <p className="mt-0.5 px-1 text-[11px] text-slate-500">
-          {m.state === 'sending' ? sk.chat.sending : <time dateTime={m.createdAt}>{messageTime(m.createdAt)}</time>}
+          {m.state === 'sending' ? <PendingLabel /> : <time dateTime={m.createdAt}>{messageTime(m.createdAt)}</time>}
         </p>
         {m.state === 'failed' && (
           <p role="alert" className="flex items-center gap-2 px-1 text-xs text-red-700">
@@ -64,4 +67,10 @@ function Bubble({ message: m, onRetry }: MessageBubbleProps) {
       </div>
     </div>
   );
+}
+
+/** R9.5: a queued message says what it waits for (only sending bubbles subscribe to the status). */
+function PendingLabel() {
+  const reason = pendingReason(useSyncStatus());
+  return <span data-testid="pending-label">{reason === 'network' ? TEXT_WAITS_FOR_NETWORK : reason === 'sign-in' ? TEXT_WAITS_FOR_SIGN_IN : sk.chat.sending}</span>;
 }

@@ -34,16 +34,32 @@ type MessageHandler = ((ev: WebSocket.MessageEvent) => void) | null;
 export class FaultyNet {
   mode: NetMode = 'perfect';
   readonly sockets = new Set<WebSocket>();
-  stats = { requests: 0, droppedRequests: 0, droppedResponses: 0, duplicated: 0, droppedEvents: 0, duplicatedEvents: 0, cuts: 0 };
+  stats = { requests: 0, droppedRequests: 0, droppedResponses: 0, duplicated: 0, droppedEvents: 0, duplicatedEvents: 0, cuts: 0, blackHoled: 0 };
 
   constructor(
     private readonly rand: Rng,
     private readonly rates: FaultRates = DEFAULT_FAULTS,
   ) {}
 
+  /**
+   * Black-holes replies: a request it picks reaches the server, but its answer never arrives; the
+   * caller only gets out through its own abort signal (R9.4). Returns true to black-hole.
+   */
+  blackHole: ((url: string, body: string) => boolean) | null = null;
+
   readonly fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     this.stats.requests++;
     if (this.mode === 'offline') throw new TypeError('fetch failed (offline)');
+    const url = input instanceof Request ? input.url : String(input);
+    if (this.blackHole?.(url, typeof init?.body === 'string' ? init.body : '')) {
+      this.stats.blackHoled++;
+      const { signal, ...rest } = init ?? {};
+      await fetch(input, rest).then((x) => x.arrayBuffer()).catch(() => undefined);
+      return new Promise<Response>((_, reject) => {
+        if (signal?.aborted) reject(new DOMException('aborted', 'AbortError'));
+        signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+      });
+    }
     if (this.mode === 'perfect') return fetch(input, init);
     const r = this.rand;
     await sleep(r.int(this.rates.maxDelayMs));

@@ -3,6 +3,7 @@
 // reload. Timings are the spec's scaled down so a fuzz seed takes about a second.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import type { Clock } from '../../../sync/clock.ts';
 import { createSyncEngine, type SyncEngine } from '../../../sync/engine.ts';
 import { manualNetwork, type ManualNetwork } from '../../../sync/network.ts';
 import { FaultyNet, type FaultRates } from './faulty-net.ts';
@@ -22,6 +23,8 @@ export const SIM_TIMINGS = {
   statusDebounceMs: 50,
   retryStartMs: 20,
   retryMaxMs: 300,
+  requestTimeoutMs: 3000,
+  pushLanes: 4,
 };
 
 export interface StackInfo {
@@ -56,7 +59,7 @@ export class SimClient {
     return client;
   }
 
-  async start(opts: { useFunctions?: boolean; realtime?: boolean; timings?: Partial<typeof SIM_TIMINGS> } = {}): Promise<SyncEngine> {
+  async start(opts: { useFunctions?: boolean; realtime?: boolean; timings?: Partial<typeof SIM_TIMINGS>; clock?: Clock } = {}): Promise<SyncEngine> {
     this.supabase = this.client();
     const e = createSyncEngine({
       userId: this.user.id,
@@ -69,6 +72,7 @@ export class SimClient {
       channels: null,
       useFunctions: opts.useFunctions ?? false,
       ensureFirstConversation: false,
+      ...(opts.clock ? { clock: opts.clock } : {}),
       ...(opts.realtime === false ? { transports: { realtime: null } } : {}),
     });
     this.engine = e;

@@ -4,7 +4,7 @@ import { applyRemoteChanges, readFeed } from '../../../sync/apply.ts';
 import { sendMessage } from '../../../sync/commands/send-message.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
 import { handleTransportEvent } from '../../../sync/events.ts';
-import { pullFeed, pullReference } from '../../../sync/pull.ts';
+import { ForeignFeedError, pullFeed, pullReference } from '../../../sync/pull.ts';
 import { conversationList, messages, specialists } from '../../../sync/queries.ts';
 import { commandContext, freshDb } from './helpers/local-db.ts';
 import { FakeServer } from './helpers/fake-server.ts';
@@ -21,6 +21,20 @@ beforeEach(async () => {
 afterEach(() => db.close());
 
 describe('R5 change feed', () => {
+  it('R9.9 a page with another account’s rows (impersonation switched elsewhere) stores nothing and keeps the cursor', async () => {
+    const c = server.addConversation();
+    server.addMessage(c.id, { text: 'own' });
+    await pullFeed(db, server.api(), 'user-1', now, 1000, server.accountId);
+    const before = (await readFeed(db)).cursor;
+    const own = server.accountId;
+    (server as { accountId: string }).accountId = 'acc-other';
+    const foreign = server.addConversation();
+    for (let i = 0; i < 5; i++) server.addMessage(foreign.id, { text: `cudzie ${i}` });
+    await expect(pullFeed(db, server.api(), 'user-1', now, 1000, own)).rejects.toBeInstanceOf(ForeignFeedError);
+    expect((await readFeed(db)).cursor).toBe(before);
+    expect(await db.conversations.get(foreign.id)).toBeUndefined();
+  });
+
   it('R5.1 a pull pages sync_pull until has_more is false and stores the cursor with each page', async () => {
     const c = server.addConversation();
     for (let i = 0; i < 12; i++) server.addMessage(c.id, { text: `m${i}` });
@@ -116,13 +130,13 @@ describe('R5 change feed', () => {
     expect(await db.conversations.count()).toBe(0);
   });
 
-  it('R5.5 starting in another account clears the synced rows and the cursor but keeps queued commands', async () => {
+  it('R5.5 R9.8 starting in another account clears the synced rows and the cursor but keeps queued commands and unsent messages', async () => {
     const c = server.addConversation();
     await pullFeed(db, server.api(), 'user-1', now);
     await sendMessage(commandContext(db), { conversationId: c.id, text: 'čaká' });
     expect(await scopeToAccount(db, 'acc-2')).toBe(true);
     expect(await db.conversations.count()).toBe(0);
-    expect(await db.messages.count()).toBe(0);
+    expect((await db.messages.toArray()).map((m) => [m.text, m.state])).toEqual([['čaká', 'sending']]);
     expect((await readFeed(db)).cursor).toBe(0);
     expect(await db.outbox.count()).toBe(1);
     expect(await scopeToAccount(db, 'acc-2')).toBe(false);

@@ -10,9 +10,10 @@ import type { SyncDb } from '../../../sync/db/schema.ts';
 import { pickDue, retryDelay, type OutboxEntry } from '../../../sync/outbox.ts';
 import { flushOutbox, type PushDeps } from '../../../sync/push.ts';
 import { messages } from '../../../sync/queries.ts';
-import { TEXT_REQUEST_NO_ACCOUNT, TEXT_SEND_FAILED, TEXT_START_FAILED } from '../../../sync/texts.ts';
+import { TEXT_CONVERSATION_COMPLETED, TEXT_REQUEST_NO_ACCOUNT, TEXT_SEND_FAILED, TEXT_START_FAILED } from '../../../sync/texts.ts';
 import { commandContext, freshDb } from './helpers/local-db.ts';
 import { FakeServer } from './helpers/fake-server.ts';
+import { scopeToAccount } from '../../../sync/account-scope.ts';
 
 let db: SyncDb;
 let server: FakeServer;
@@ -35,6 +36,21 @@ afterEach(() => db.close());
 const ctx = () => commandContext(db, { now: () => now });
 
 describe('R1 pushing the outbox', () => {
+  it('R9.8 a send queued in one account waits while the engine acts in another, and its message stays; back in its account it goes out once', async () => {
+    const h = (await sendMessage(ctx(), { conversationId: convId, text: 'Z iného účtu' }))!;
+    expect((await db.outbox.toArray())[0]?.op).toMatchObject({ kind: 'send', accountId: server.accountId });
+    // Impersonation starts: the store is scoped to the other account; the unsent message stays.
+    await scopeToAccount(db, 'acc-impersonated');
+    expect((await db.messages.get(h.key))?.state).toBe('sending');
+    let r = await flushOutbox({ ...deps, accountId: () => 'acc-impersonated' });
+    expect(r.pushed).toBe(0);
+    expect(server.messages.size).toBe(0); // never sent while acting in another account
+    expect(await db.outbox.count()).toBe(1);
+    r = await flushOutbox({ ...deps, accountId: () => server.accountId });
+    expect(r.pushed).toBe(1);
+    expect([...server.messages.values()].filter((m) => m.text === 'Z iného účtu')).toHaveLength(1);
+  });
+
   it('R1.3 a send stays sending on transient errors and is retried with back-off until the server confirms', async () => {
     const h = (await sendMessage(ctx(), { conversationId: convId, text: 'Ahoj' }))!;
     server.fail('sendMessage', 'transient', 2);
@@ -56,11 +72,16 @@ describe('R1 pushing the outbox', () => {
     expect([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelay(n, SPEC_TIMINGS))).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
   });
 
-  it('R1.4 a permanent error marks the send failed with the server message or the spec text, keeping the text', async () => {
+  it('R1.4 R9.3 a permanent error marks the send failed with the server message or the spec text, keeping the text', async () => {
     const a = (await sendMessage(ctx(), { conversationId: convId, text: 'A' }))!;
+    server.fail('sendMessage', 'permanent', 1, 'Message is too long');
+    await flushOutbox(deps);
+    expect(await db.messages.get(a.key)).toMatchObject({ state: 'failed', error: 'Message is too long', text: 'A' });
+    // R9.3: the reasons the engine knows are told in Slovak.
+    const c = (await sendMessage(ctx(), { conversationId: convId, text: 'C' }))!;
     server.fail('sendMessage', 'permanent', 1, 'Conversation is completed');
     await flushOutbox(deps);
-    expect(await db.messages.get(a.key)).toMatchObject({ state: 'failed', error: 'Conversation is completed', text: 'A' });
+    expect(await db.messages.get(c.key)).toMatchObject({ state: 'failed', error: TEXT_CONVERSATION_COMPLETED, text: 'C' });
     const b = (await sendMessage(ctx(), { conversationId: convId, text: 'B' }))!;
     server.fail('sendMessage', 'permanent', 1, '');
     await flushOutbox(deps);

@@ -150,7 +150,13 @@ describe('R6 transports', () => {
         return channel;
       },
     };
-    const supabase = { channel: () => channel, removeChannel: async () => (removed++, 'ok') } as unknown as SupabaseClient;
+    let disconnected = 0;
+    const supabase = {
+      channel: () => channel,
+      removeChannel: async () => (removed++, 'ok'),
+      getChannels: () => [],
+      realtime: { disconnect: async () => void disconnected++ },
+    } as unknown as SupabaseClient;
     const t = createSupabaseRealtimeTransport({ supabase, accountId: 'acc-1' });
     const events: TransportEvent[] = [];
     const statuses: string[] = [];
@@ -165,6 +171,7 @@ describe('R6 transports', () => {
     expect(events).toEqual([{ kind: 'row', table: 'conversations', op: 'INSERT', record: { id: 'c' }, oldRecord: {} }]);
     await t.close();
     expect(removed).toBe(1);
+    expect(disconnected).toBe(1); // no channel left on the socket: closed, so stop() leaves Node free to exit
     onChange?.({ eventType: 'INSERT', table: 'conversations', new: { id: 'late' }, old: {} });
     expect(events).toHaveLength(1);
   });
