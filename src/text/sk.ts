@@ -214,10 +214,6 @@ export const sk = {
     noAccount: 'Nepodarilo sa identifikovať účet',
     requestFailed: 'Nepodarilo sa odoslať žiadosť. Skúste to znova.',
     skills: 'Zručnosti', // ours: label of the skill list
-    // ours: the first message of a conversation started with 'Chatovať' (issue 21 item 5), from the
-    // specialist's own data (name, role, bio), so a new chat never opens blank.
-    welcome: (name: string, role: string | null, bio: string | null) =>
-      [`Dobrý deň, som ${name}${role ? ` (${role})` : ''}.`, bio ?? '', 'S čím vám môžem pomôcť?'].filter((x) => x.trim() !== '').join(' '),
     requestQueued: (name: string) => `Žiadosť pre ${name} sa odošle po pripojení`, // ours: item 12, the request waits offline
   },
   placeholder: {

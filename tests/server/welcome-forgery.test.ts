@@ -23,12 +23,15 @@ async function messagesWithText(text: string): Promise<number> {
 }
 
 describe('start_conversation welcome texts come only from the server (issue 16 item 9)', () => {
-  it('a member calling the RPC with a fake text gets the conversation but no specialist message', async () => {
+  // Without a card, an AI specialist greets with its own row's data (issue 21 item 5): the only message.
+  const serverGreetingOnly = [expect.stringMatching(/^Dobrý deň, som Lucia .*S čím vám môžem pomôcť\?$/)];
+
+  it("a member calling the RPC with a fake text gets the conversation and only the server's greeting", async () => {
     const u = await freshUser(stack, 'welcome-forge');
     const r = await u.client.rpc('start_conversation', { p_specialist_id: SPECIALIST.lucia, p_welcome_text: FAKE });
     expect(r.error).toBeNull();
     const id = (r.data as { conversation_id: string }).conversation_id;
-    expect(await messagesOf(stack, id)).toEqual([]);
+    expect((await messagesOf(stack, id)).map((m) => m.text)).toEqual(serverGreetingOnly);
     expect(await messagesWithText(FAKE)).toBe(0);
   });
 
@@ -36,7 +39,7 @@ describe('start_conversation welcome texts come only from the server (issue 16 i
     const u = await freshUser(stack, 'welcome-forge-fn');
     const r = await call(u.client, 'start-conversation', { specialist_id: SPECIALIST.lucia, welcome_text: FAKE });
     expect(r.status).toBe(200);
-    expect(await messagesOf(stack, r.body.conversation_id as string)).toEqual([]);
+    expect((await messagesOf(stack, r.body.conversation_id as string)).map((m) => m.text)).toEqual(serverGreetingOnly);
   });
 
   it("a member's own message dressed as a card, or another account's card, lends no welcome", async () => {

@@ -24,7 +24,7 @@ export function SpecialistsPage() {
 
   const choose = async (s: LocalSpecialist) => {
     setBusyId(s.id);
-    const ok = s.isAi ? await start({ specialistId: s.id, welcomeText: sk.specialists.welcome(s.name, s.role, s.bio) }) : await request(s.name);
+    const ok = s.isAi ? await start({ specialistId: s.id }) : await request(s.name);
     if (!ok) setBusyId(null);
   };
 
