@@ -7,6 +7,12 @@
 --
 -- The signature is kept (p_welcome_text is accepted and ignored) so PWAs already installed with the
 -- old sync engine, which still send it, keep working; PostgREST would answer 404 for a dropped name.
+--
+-- Without a card, an AI specialist other than the assistant greets with its own row's data (name,
+-- role, bio), so a conversation started with 'Chatovať' never opens blank (issue 21 item 5); the text
+-- mirrors the app's voice and is still the server's own. The assistant is not greeted here (its first
+-- conversation is made by ensure_first_conversation; a specialist request opens it only to carry the
+-- request).
 create or replace function public.start_conversation(
   p_specialist_id uuid, p_card_id text default null, p_welcome_text text default null
 ) returns jsonb
@@ -14,7 +20,7 @@ language plpgsql volatile security definer set search_path = ''
 as $$
 declare
   v_account uuid := public.current_account_id();
-  v_assistant boolean;
+  v_spec public.specialists%rowtype;
   v_welcome text;
 begin
   if auth.uid() is null then
@@ -23,11 +29,11 @@ begin
   if v_account is null then
     raise exception 'Account ID not found' using errcode = 'P0002';
   end if;
-  select s.is_assistant into v_assistant from public.specialists s where s.id = p_specialist_id;
-  if v_assistant is null then
+  select * into v_spec from public.specialists s where s.id = p_specialist_id;
+  if v_spec.id is null then
     raise exception 'Specialist not found' using errcode = 'P0002';
   end if;
-  if not v_assistant
+  if not v_spec.is_assistant
      and not exists (select 1 from private.active_specialist_ids(v_account) a(id) where a.id = p_specialist_id) then
     raise exception 'This specialist is not available for your account' using errcode = '42501',
       hint = 'The account''s plan or its assigned specialists do not include this specialist.';
@@ -44,6 +50,12 @@ begin
        and m.direction <> 'user'
        and m.payload->>'specialist_id' = p_specialist_id::text
        and jsonb_typeof(m.payload->'welcome_text') = 'string';
+  end if;
+  if v_welcome is null and p_card_id is null and v_spec.is_ai and not v_spec.is_assistant then
+    v_welcome := concat_ws(' ',
+      'Dobrý deň, som ' || v_spec.name || coalesce(' (' || nullif(btrim(v_spec.role), '') || ')', '') || '.',
+      nullif(btrim(v_spec.bio), ''),
+      'S čím vám môžem pomôcť?');
   end if;
   return private.open_conversation(v_account, p_specialist_id, p_card_id, left(v_welcome, 4000));
 end $$;

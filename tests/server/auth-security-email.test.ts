@@ -5,7 +5,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { anonClient, uniqueEmail } from '../helpers/clients.ts';
 import { signUpConfirmed } from '../helpers/signup.ts';
 import { authFetch } from './auth-helpers.ts';
-import { checkEmailFormat } from '../../supabase/local/auth/email-format.ts';
+import { checkEmailFormat } from '../../supabase/functions/_shared/email-format.ts';
 
 const stack = inject('stack');
 const INVALID = ['xx:;x@x.x', 'a b@x.sk', 'a@b@x.sk', 'jána@x.sk', 'a@-x.sk', 'a@x-.sk', 'a@x..sk', 'a@x.sk.', '@x.sk', 'a@', 'a@x_y.sk', '"a"@x.sk', 'a@[127.0.0.1]', ' a@x.sk'];

@@ -1,8 +1,8 @@
 // Small body validators: each returns the typed value or throws HttpError(400) with a clear message.
+import { checkEmailFormat } from './email-format.ts';
 import { HttpError } from './http.ts';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function uuid(body: Record<string, unknown>, key: string): string {
   const v = body[key];
@@ -25,7 +25,8 @@ export function requiredString(body: Record<string, unknown>, key: string, max =
 }
 
 export function email(body: Record<string, unknown>, key: string): string {
-  const v = requiredString(body, key, 320).trim().toLowerCase();
-  if (!EMAIL_RE.test(v)) throw new HttpError(400, `${key} must be an e-mail address`);
-  return v;
+  // GoTrue's own rule (issue 17 item 7): an address GoTrue would refuse is refused here with its words.
+  const checked = checkEmailFormat(requiredString(body, key, 320).trim());
+  if (!checked.ok) throw new HttpError(400, checked.message);
+  return checked.email;
 }

@@ -1,7 +1,7 @@
 // E-mail and password rules, and bcrypt. E-mail: GoTrue's validateEmail (email-format.ts). Passwords:
 // GoTrue requires 6 characters by default and refuses more than 72 bytes (bcrypt ignores the rest).
 import bcrypt from 'bcryptjs';
-import { checkEmailFormat } from './email-format.ts';
+import { checkEmailFormat } from '../../functions/_shared/email-format.ts';
 import { unprocessable, validationFailed, weakPassword } from './errors.ts';
 
 export const MIN_PASSWORD_LENGTH = 6;

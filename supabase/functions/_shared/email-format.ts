@@ -1,6 +1,6 @@
-// GoTrue's e-mail validation, in one dependency-free module so the `auth-link` function can import it
-// too (it must refuse exactly what GoTrue refuses, or an address could exist locally that hosted
-// Supabase would never accept).
+// GoTrue's e-mail validation, in one dependency-free module shared by the local auth service and the
+// edge functions (`_shared/validate.ts` `email()`): both must refuse exactly what GoTrue refuses, or an
+// address could exist locally that hosted Supabase would never accept.
 // Source: supabase/auth internal/api/mail.go `validateEmail` — empty → "An email address is required",
 // over 255 bytes → "An email address is too long", else badoux/checkmail ValidateFormat (its regexp
 // below; failure text "invalid format") → "Unable to validate email address: invalid format"; every
