@@ -41,7 +41,7 @@ export async function createPeople(databaseUrl: string, accounts: number, runTag
           `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
                                    raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
            values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', $1,
-                   crypt($2, gen_salt('bf', 4)), now(), '{"provider":"email","providers":["email"]}', '{}', now(), now())
+                   extensions.crypt($2, extensions.gen_salt('bf', 4)), now(), '{"provider":"email","providers":["email"]}', '{}', now(), now())
            returning id`,
           [email, CHAOS_PASSWORD],
         );
