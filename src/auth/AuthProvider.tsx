@@ -25,10 +25,15 @@ interface AuthProviderProps {
 export function AuthProvider({ client, onSessionLost, initialSession = null, children }: AuthProviderProps) {
   const [session, setSession] = useState<Session | null>(initialSession);
   const [loading, setLoading] = useState(initialSession === null);
+  const [signedOutOnPurpose, setSignedOutOnPurpose] = useState(false);
 
   useEffect(() => {
     const { data } = client.onAuthStateChange((event, next) => {
-      if (event === 'SIGNED_OUT' && !consumeSignOutIntent()) onSessionLost?.();
+      if (event === 'SIGNED_OUT') {
+        const asked = consumeSignOutIntent();
+        if (!asked) onSessionLost?.();
+        setSignedOutOnPurpose(asked);
+      } else if (next) setSignedOutOnPurpose(false);
       setSession(next);
       setLoading(false);
     });
@@ -36,8 +41,8 @@ export function AuthProvider({ client, onSessionLost, initialSession = null, chi
   }, [client, onSessionLost]);
 
   const value = useMemo<AuthState>(
-    () => ({ user: session?.user ?? null, session, loading, isValidSession: isSessionValid(session) }),
-    [session, loading],
+    () => ({ user: session?.user ?? null, session, loading, isValidSession: isSessionValid(session), signedOutOnPurpose }),
+    [session, loading, signedOutOnPurpose],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -8,6 +8,12 @@ export interface AuthState {
   /** True until the first session result arrives. */
   loading: boolean;
   isValidSession: boolean;
+  /**
+   * The session ended because this user asked (Odhlásiť sa). The sign-in guard then sends to the login
+   * page without remembering where they were: the next person to sign in on this browser starts at
+   * the list, not on the previous user's last page.
+   */
+  signedOutOnPurpose: boolean;
 }
 
 export const AuthContext = createContext<AuthState | null>(null);

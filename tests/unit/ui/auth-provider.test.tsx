@@ -27,8 +27,8 @@ const session = (expiresInS: number) =>
   ({ access_token: 'jwt', refresh_token: 'r', expires_in: 3600, expires_at: Math.floor(Date.now() / 1000) + expiresInS, token_type: 'bearer', user: { id: 'u1', email: 'eva@example.sk' } }) as unknown as Session;
 
 function Probe() {
-  const { user, loading, isValidSession } = useAuth();
-  return <p>{loading ? 'loading' : `${user?.email ?? 'anonymous'} ${isValidSession ? 'valid' : 'invalid'}`}</p>;
+  const { user, loading, isValidSession, signedOutOnPurpose } = useAuth();
+  return <p>{loading ? 'loading' : `${user?.email ?? 'anonymous'} ${isValidSession ? 'valid' : 'invalid'}${signedOutOnPurpose ? ' asked' : ''}`}</p>;
 }
 
 describe('AuthProvider', () => {
@@ -72,9 +72,12 @@ describe('AuthProvider', () => {
     markSignOutIntended();
     emit('SIGNED_OUT', null);
     expect(onSessionLost).not.toHaveBeenCalled();
+    expect(screen.getByText('anonymous invalid asked')).toBeTruthy();
     emit('SIGNED_IN', session(3600));
+    expect(screen.getByText('eva@example.sk valid')).toBeTruthy();
     emit('SIGNED_OUT', null);
     expect(onSessionLost).toHaveBeenCalledTimes(1);
+    expect(screen.getByText('anonymous invalid')).toBeTruthy();
   });
 
   it('unsubscribes on unmount', () => {
