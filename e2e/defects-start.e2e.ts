@@ -2,7 +2,7 @@
 // toast ('Chyba' / 'Nepodarilo sa spustiť konverzáciu. Skúste to znova.') with the buttons enabled
 // again, and once the server recovers the user is not pulled into a chat unasked.
 import { expect, test, type Route } from '@playwright/test';
-import { PHONE, freshUser, shootBoth, signIn } from './defects-helpers.ts';
+import { PHONE, freshUser, rest, shootBoth, signIn } from './defects-helpers.ts';
 
 test.use({ viewport: PHONE, hasTouch: true });
 
@@ -55,4 +55,37 @@ test('Chatovať opens a chat greeted by the specialist, not a blank one (item 5)
   await shootBoth(page, 'new-chat-greeted');
   await page.goto('/app/chats');
   await expect(page.getByTestId('conversation-row').filter({ hasText: name })).toContainText('Dobrý deň');
+});
+
+test("'Aktivovať špecialistu' on a card whose conversation exists opens it greeted by the card (item 5)", async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const user = await freshUser(baseURL!, 'karta');
+  await signIn(page, user.email);
+  await expect(page.getByTestId('conversation-row')).toHaveCount(1, { timeout: 20_000 });
+  // The conversation with Lucia exists before the card offers her.
+  await page.goto('/app/specialists');
+  const lucia = page.getByTestId('specialist').filter({ hasText: 'Lucia' }).first();
+  await lucia.getByRole('button', { name: 'Chatovať' }).click();
+  await expect(page).toHaveURL(/\/app\/chats\/[0-9a-f-]{36}$/, { timeout: 15_000 });
+  const existing = new URL(page.url()).pathname;
+  const link = (await rest(baseURL!, `account_users?select=account_id&user_id=eq.${user.id}`)) as { account_id: string }[];
+  const convs = (await rest(baseURL!, `conversations?select=id&account_id=eq.${link[0]!.account_id}&specialist_id=eq.00000000-0000-4000-8000-000000000001`)) as { id: string }[];
+  const welcome = `Vitajte späť, pokračujme v kampani ${Date.now()}.`;
+  await rest(baseURL!, 'messages', {
+    method: 'POST',
+    prefer: 'return=minimal',
+    body: {
+      conversation_id: convs[0]!.id,
+      direction: 'specialist',
+      source: 'system',
+      type: 'json',
+      text: 'Lucia – sociálne siete',
+      payload: { kind: 'rich_content', specialist_id: '00000000-0000-4000-8000-000000000010', allocated_credits: 20, welcome_text: welcome },
+    },
+  });
+  await page.goto(`/app/chats/${convs[0]!.id}`);
+  await page.getByRole('button', { name: 'Aktivovať špecialistu' }).click();
+  await expect(page).toHaveURL(new RegExp(`${existing}$`), { timeout: 15_000 });
+  await expect(page.getByTestId('message').last()).toContainText(welcome, { timeout: 15_000 });
+  await shootBoth(page, 'card-welcome-existing');
 });
