@@ -395,14 +395,16 @@ describe('realtime postgres_changes', () => {
   });
 
   it('keeps a socket with heartbeats alive and closes a silent one', async () => {
-    const rt = await privateRealtime({ idleTimeoutMs: 600 });
+    // The idle limit leaves room for event-loop stalls of a loaded machine (a 600 ms limit closed the
+    // heartbeating client too when the CI box was busy): 2 s against a 150 ms heartbeat.
+    const rt = await privateRealtime({ idleTimeoutMs: 2_000 });
     try {
       const silent = await RawSocket.open(realtimeUrl(rt.base, stack.anonKey));
       const c = await client(tokenA, { heartbeatIntervalMs: 150 }, rt.base);
       const l = listen(c, table.name, 'INSERT', `owner=eq.${userA}`);
       await subscribed(l);
-      await waitFor(() => silent.closed, 'silent socket closed', 3_000);
-      await new Promise((r) => setTimeout(r, 1_500)); // well past the idle timeout
+      await waitFor(() => silent.closed, 'silent socket closed', 8_000);
+      await new Promise((r) => setTimeout(r, 4_000)); // well past the idle timeout
       expect(c.realtime.isConnected()).toBe(true);
       await insert(userA, 80);
       await waitFor(() => l.events.length === 1, 'event after idle period');
