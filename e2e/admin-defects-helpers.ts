@@ -13,7 +13,7 @@ export async function signInAdmin(page: Page): Promise<void> {
 }
 
 export async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${ADMIN_SHOTS}/${name}.png`, animations: 'disabled', fullPage: true });
+  await page.screenshot({ path: `${ADMIN_SHOTS}/${name}.png`, animations: 'disabled' });
 }
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');

@@ -24,7 +24,7 @@ export function RowActions({ row, superAdmin, onSettings, onImpersonate, onDelet
         {admin.accounts.impersonate}
       </Button>
       {!superAdmin && row.owner_email && (
-        <Button className={grow} variant="danger" onClick={() => onDelete(row.owner_email ?? '')}>
+        <Button className={grow} variant={fill ? 'dangerOutline' : 'danger'} onClick={() => onDelete(row.owner_email ?? '')}>
           <AdminIcon name="delete" />
           {admin.accounts.delete}
         </Button>

@@ -1,11 +1,13 @@
 import type { ButtonHTMLAttributes, Ref } from 'react';
 
-type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
+type Variant = 'primary' | 'secondary' | 'danger' | 'dangerOutline' | 'ghost';
 
 const STYLES: Record<Variant, string> = {
   primary: 'bg-teal-700 text-white hover:bg-teal-800',
   secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50',
   danger: 'bg-red-700 text-white hover:bg-red-800',
+  /** A destructive action among others (phone cards): red text, so it does not outweigh the safe ones. */
+  dangerOutline: 'border border-red-300 bg-white text-red-700 hover:bg-red-50',
   ghost: 'text-slate-700 hover:bg-slate-100',
 };
 
