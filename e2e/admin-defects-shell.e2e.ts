@@ -3,7 +3,7 @@
 // cold load (the super-admin check cannot finish, the admin chunks are not precached) and when the
 // connection drops on an open admin screen — and comes back by itself when the connection returns.
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN_SHOTS, DESKTOP, PHONE, axeViolations, shoot, signInAdmin } from './admin-defects-helpers.ts';
+import { ADMIN_SHOTS, DESKTOP, PHONE, axeViolations, glyphsInText, scrollsSideways, shoot, signInAdmin } from './admin-defects-helpers.ts';
 
 test.use({ bypassCSP: true });
 
@@ -84,3 +84,28 @@ for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const
 test.afterAll(() => {
   console.log(`admin screenshots in ${ADMIN_SHOTS}`);
 });
+
+for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+  test(`every admin screen fits the width and draws no emoji glyphs (${size})`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await signInAdmin(page);
+    const demo = (await page.request.get('/rest/v1/accounts?select=id&owner_email=eq.demo@poradna.test', {
+      headers: { apikey: process.env.E2E_SERVICE_KEY ?? '', Authorization: `Bearer ${process.env.E2E_SERVICE_KEY ?? ''}` },
+    }).then((r) => r.json())) as { id: string }[];
+    const screens: [string, string, string][] = [
+      ['accounts', '/admin/accounts', 'account-row'],
+      ['settings', `/admin/accounts/${demo[0]!.id}/settings`, 'specialists-card'],
+      ['chatwoot', '/admin/chatwoot', 'cw-control-panel'],
+      ['edge-functions', '/admin/edge-functions', ''],
+      ['tests', '/admin/tests', ''],
+    ];
+    for (const [name, path, ready] of screens) {
+      await page.goto(path);
+      if (ready) await expect(page.getByTestId(ready).first()).toBeVisible();
+      else await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
+      expect(await scrollsSideways(page), `${name} scrolls sideways`).toBe(false);
+      expect(await glyphsInText(page), `${name} draws emoji glyphs`).toEqual([]);
+      await shoot(page, `screen-${name}-${size}`);
+    }
+  });
+}
