@@ -225,9 +225,10 @@ export const admin = {
     failedText: (failed: number, total: number) => `${failed} of ${total} tests failed`,
     execFailed: 'Test Execution Failed',
     execFailedText: (type: string, message: string) => `Failed to execute ${type} tests: ${message}`,
-    progress: ['⏳ Tests are running on the server...', '⏳ Waiting for results...'], // ours
+    // Plain text: these are output lines, and emoji glyphs render as empty boxes without an emoji font.
+    progress: ['Tests are running on the server...', 'Waiting for results...'], // ours
     errorLines: (message: string) => [
-      `❌ Error: ${message}`,
+      `Error: ${message}`,
       'Possible causes:',
       '- Missing test files or configuration',
       '- Network problems',
