@@ -39,6 +39,7 @@ test('a failed accounts load shows the error state with a retry, not the empty s
   await expect(page.getByText('Zatiaľ neexistujú žiadne účty')).toHaveCount(0);
   await expect(page.getByRole('button', { name: /Vytvoriť účet|Create account/ })).toHaveCount(0);
   await expect(page.getByTestId('accounts-heading')).toHaveCount(0);
+  expect(await axeViolations(page)).toEqual([]);
   await shoot(page, 'accounts-failed-phone');
   await page.setViewportSize(DESKTOP);
   await shoot(page, 'accounts-failed-desktop');

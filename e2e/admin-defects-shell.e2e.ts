@@ -72,6 +72,8 @@ for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const
       history.pushState({}, '', '/admin/accounts');
       dispatchEvent(new PopStateEvent('popstate'));
     });
+    await expect(page.getByTestId('admin-offline')).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
     await shoot(page, `offline-${size}`);
 
     // Back online, the screen loads by itself.
