@@ -73,7 +73,7 @@ test('impersonate druhy: see its chats, send as it (once, audited), stop and see
   await expect(page.getByTestId('account-row').first()).toBeVisible();
   await page.getByRole('searchbox').fill('druhy@');
   await expect(page.getByTestId('account-row')).toHaveCount(1);
-  await page.getByTestId('account-row').getByRole('button', { name: 'Impersonate' }).click();
+  await page.getByTestId('account-row').getByRole('button', { name: 'Impersonovať' }).click();
   await expect(page).toHaveURL(/\/app\/chats$/);
   await expect(page.getByText(`Impersonating: ${target.name}`)).toBeVisible();
 

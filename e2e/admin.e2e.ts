@@ -86,24 +86,26 @@ test('a member opening /admin is redirected to the chats', async ({ page }) => {
 });
 
 test('accounts list: count, sort toggling, search, super-admin row without Delete', async ({ page }) => {
+  // The table with sortable column headers is the desktop layout (phones get one card per account).
+  await page.setViewportSize({ width: 1280, height: 800 });
   await signIn(page, ADMIN.email, ADMIN.password);
   await openAccounts(page);
   await expect(page.getByRole('navigation', { name: 'Admin sekcie' }).getByRole('link', { name: 'Účty' })).toHaveAttribute('aria-current', 'page');
   const total = (await query<{ n: number }>(db(), 'select count(*)::int as n from public.accounts'))[0]!.n;
   await expect(page.getByTestId('accounts-heading')).toHaveText(`Účty (${total})`);
-  for (const h of ['Account', 'Specialists', 'Last activity', 'Actions']) await expect(page.getByRole('columnheader', { name: h })).toBeVisible();
+  for (const h of ['Účet', 'Špecialisti', 'Posledná aktivita', 'Akcie']) await expect(page.getByRole('columnheader', { name: h })).toBeVisible();
 
   const names = () => page.getByTestId('account-name').allTextContents();
   const byName = [...(await names())];
   expect(byName).toEqual([...byName].sort((a, b) => a.localeCompare(b, 'sk', { sensitivity: 'base' })));
-  const nameSort = page.getByRole('button', { name: /^Názov/ });
-  await nameSort.click();
-  await expect(nameSort).toHaveAttribute('data-direction', 'desc');
+  const nameSort = page.getByRole('columnheader', { name: 'Účet' });
+  await nameSort.getByRole('button').click();
+  await expect(nameSort).toHaveAttribute('aria-sort', 'descending');
   expect(await names()).toEqual([...byName].reverse());
-  const activitySort = page.getByRole('button', { name: /^Posledná aktivita/ });
-  await activitySort.click();
-  await expect(activitySort).toHaveAttribute('data-direction', 'asc');
-  await expect(nameSort).not.toHaveAttribute('data-direction');
+  const activitySort = page.getByRole('columnheader', { name: 'Posledná aktivita' });
+  await activitySort.getByRole('button').click();
+  await expect(activitySort).toHaveAttribute('aria-sort', 'ascending');
+  await expect(nameSort).toHaveAttribute('aria-sort', 'none');
   await expect(page.getByTestId('account-row').first().locator('td').nth(2)).toHaveText(/^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}$/);
 
   await page.getByRole('searchbox', { name: 'Hľadať podľa názvu alebo e-mailu' }).fill('ADMIN@poradna');
@@ -111,10 +113,10 @@ test('accounts list: count, sort toggling, search, super-admin row without Delet
   await expect(page.getByTestId('accounts-heading')).toHaveText('Účty (1)');
   const adminRow = page.getByTestId('account-row');
   await expect(adminRow.getByText('Super Admin')).toBeVisible();
-  await expect(adminRow.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+  await expect(adminRow.getByRole('button', { name: 'Vymazať' })).toHaveCount(0);
   await page.getByRole('searchbox').fill('demo@');
   await expect(page.getByTestId('account-row')).toHaveCount(1);
-  await expect(page.getByTestId('account-row').getByRole('button', { name: 'Delete' })).toBeVisible();
+  await expect(page.getByTestId('account-row').getByRole('button', { name: 'Vymazať' })).toBeVisible();
   await page.getByRole('searchbox').fill('nikto-taky-nie je');
   await expect(page.getByText('Pre „nikto-taky-nie je“ sa nenašli žiadne účty')).toBeVisible();
 });
@@ -124,14 +126,14 @@ test('account settings: plan, DEFAULT/CUSTOM, assign and unassign, with the side
   await signIn(page, ADMIN.email, ADMIN.password);
   await openAccounts(page);
   await page.getByRole('searchbox').fill(MEMBER.email);
-  await page.getByTestId('account-row').getByRole('button', { name: 'Settings' }).click();
+  await page.getByTestId('account-row').getByRole('button', { name: 'Nastavenia' }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/accounts/${before.id}/settings$`));
-  await expect(page.getByRole('heading', { name: `Account settings: ${before.name}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Nastavenia účtu: ${before.name}` })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Späť' })).toHaveAttribute('href', '/admin/accounts');
   await expect(page.getByTestId('created-at')).toHaveText(/^\d{2}\.\d{2}\.\d{4}$/);
 
   // Plan: options "code - name", Save disabled while unchanged.
-  const save = page.getByRole('button', { name: 'Save changes' });
+  const save = page.getByRole('button', { name: 'Uložiť zmeny' });
   await expect(save).toBeDisabled();
   const select = page.getByTestId('plan-card').getByRole('combobox');
   await expect(select.locator('option')).toContainText(['ENTERPRISE - Enterprise', 'FREE - Free', 'PRO - Pro']);
@@ -149,6 +151,7 @@ test('account settings: plan, DEFAULT/CUSTOM, assign and unassign, with the side
   await expect(page.getByTestId('mode-badge')).toHaveText('Default');
   await expect(page.getByTestId('specialist-card').first().getByRole('checkbox')).toBeDisabled();
   await modeSwitch.click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Vypnúť Default režim' }).click();
   await expect(toast(page, 'Účet teraz používa Custom režim')).toBeVisible();
   await expect(page.getByTestId('mode-badge')).toHaveText('Custom');
   expect((await accountOf(MEMBER.email)).specialists_mode).toBe('CUSTOM');
@@ -165,6 +168,7 @@ test('account settings: plan, DEFAULT/CUSTOM, assign and unassign, with the side
   expect(insider, 'a specialist in the plan').toBeTruthy();
   // The grid is enabled only in Custom mode: switch off first, then assign and unassign.
   await modeSwitch.click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Vypnúť Default režim' }).click();
   await expect(toast(page, 'Účet teraz používa Custom režim')).toBeVisible();
   await expect(page.getByTestId('mode-badge')).toHaveText('Custom');
   // In CUSTOM with no links nothing is assigned; assigning adds just the link.
@@ -196,7 +200,7 @@ test('impersonation: the account becomes active, the server records it, stopping
   await signIn(page, ADMIN.email, ADMIN.password);
   await openAccounts(page);
   await page.getByRole('searchbox').fill('druhy@');
-  await page.getByTestId('account-row').getByRole('button', { name: 'Impersonate' }).click();
+  await page.getByTestId('account-row').getByRole('button', { name: 'Impersonovať' }).click();
   await expect(toast(page, target.name)).toBeVisible();
   await expect(page).toHaveURL(/\/app\/chats$/);
   await expect(page.getByText(`Impersonating: ${target.name}`)).toBeVisible();
@@ -242,7 +246,7 @@ test('delete: a freshly registered member and all their data are gone', async ({
     dialogText = d.message();
     void d.accept();
   });
-  await page.getByTestId('account-row').getByRole('button', { name: 'Delete' }).click();
+  await page.getByTestId('account-row').getByRole('button', { name: 'Vymazať' }).click();
   await expect(toast(page, `Používateľ ${email} bol úspešne vymazaný`)).toBeVisible();
   expect(dialogText).toBe(`Naozaj chcete vymazať používateľa ${email} a všetky jeho dáta?`);
   await expect(page.getByTestId('account-row')).toHaveCount(0);

@@ -12,7 +12,7 @@ test('the plan badge while impersonating is the real plan, not UNKNOWN', async (
   await page.goto('/admin/accounts');
   await page.getByRole('searchbox').fill('druhy@');
   await expect(page.getByTestId('account-row')).toHaveCount(1);
-  await page.getByTestId('account-row').getByRole('button', { name: 'Impersonate' }).click();
+  await page.getByTestId('account-row').getByRole('button', { name: 'Impersonovať' }).click();
   await expect(page).toHaveURL(/\/app\/chats$/);
   const badge = page.getByTestId('plan-badge');
   await expect(badge).toHaveText(plan, { timeout: 15_000 });

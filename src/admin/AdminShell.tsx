@@ -1,10 +1,14 @@
 // The /admin frame under the app header (title Admin, back button on deeper paths): the top tabs,
-// the Testy sub-tabs, and the lazily loaded screen.
+// the Testy sub-tabs, and the lazily loaded screen. Full width on desktop (layout-rules.ts `wide`).
+// Offline the screen is replaced by the needs-a-connection notice: every admin screen reads the server
+// and its chunk is not precached, so it would otherwise wait forever (issue 21 admin item 2).
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { Skeleton } from '../components/Skeleton.tsx';
 import { admin } from '../text/admin.ts';
 import { adminSection, TESTS_SUB_TABS, TOP_TABS, type AdminTab } from './admin-tabs.ts';
+import { useOnline } from './lib/use-online.ts';
+import { NeedsConnection } from './ui/LoadStates.tsx';
 
 function TabBar({ tabs, current, label, small }: { tabs: readonly AdminTab[]; current: string | null; label: string; small?: boolean }) {
   return (
@@ -34,13 +38,18 @@ export function AdminShell() {
   const { pathname } = useLocation();
   const section = adminSection(pathname);
   const sub = TESTS_SUB_TABS.find((t) => pathname.startsWith(t.to))?.to ?? null;
+  const online = useOnline();
   return (
-    <div className="flex flex-col gap-3 px-3 pt-2 pb-6">
+    <div className="flex flex-col gap-3 px-3 pt-2 pb-6 lg:px-6">
       <TabBar tabs={TOP_TABS} current={section === 'accounts' ? '/admin/accounts' : '/admin/chatwoot'} label={admin.tabs.label} />
       {section === 'tests' && <TabBar tabs={TESTS_SUB_TABS} current={sub} label={admin.tabs.subLabel} small />}
-      <Suspense fallback={<Skeleton lines={5} />}>
-        <Outlet />
-      </Suspense>
+      {online ? (
+        <Suspense fallback={<Skeleton lines={5} />}>
+          <Outlet />
+        </Suspense>
+      ) : (
+        <NeedsConnection />
+      )}
     </div>
   );
 }

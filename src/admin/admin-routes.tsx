@@ -1,6 +1,8 @@
-// The /admin children, each screen loaded on demand so the user area's bundle stays small.
+// The /admin children, each screen loaded on demand so the user area's bundle stays small. An unknown
+// sub-path shows the app's not-found screen (without the admin tabs), never an empty frame.
 import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
+import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { AdminShell } from './AdminShell.tsx';
 
 const AccountsPage = lazy(() => import('./accounts/AccountsPage.tsx').then((m) => ({ default: m.AccountsPage })));
@@ -21,4 +23,5 @@ export const adminRoutes: RouteObject[] = [
       { path: 'tests', element: <TestRunnerPage /> },
     ],
   },
+  { path: '*', element: <NotFoundPage embedded /> },
 ];

@@ -15,7 +15,7 @@ export function AppLayout() {
       {rules.showHeader && <Header rules={rules} />}
       <main
         id="main"
-        className={`mx-auto flex w-full max-w-3xl flex-1 flex-col ${rules.lockPageScroll ? 'min-h-0' : ''} ${
+        className={`mx-auto flex w-full ${rules.wide ? 'max-w-screen-2xl' : 'max-w-3xl'} flex-1 flex-col ${rules.lockPageScroll ? 'min-h-0' : ''} ${
           rules.showBottomNav ? 'pb-[calc(48px+env(safe-area-inset-bottom))]' : ''
         }`}
       >

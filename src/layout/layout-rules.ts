@@ -8,12 +8,14 @@ export interface LayoutRules {
   lockPageScroll: boolean;
   title: string | null;
   backTo: string | null;
+  /** Full-width content (the admin area on desktop: tables, side-by-side sections); else a 768 px column. */
+  wide: boolean;
 }
 
 const SINGLE_CHAT = /^\/app\/chats\/[^/]+\/?$/;
 
 export function layoutRules(pathname: string): LayoutRules {
-  const rules: LayoutRules = { showHeader: true, showBottomNav: true, lockPageScroll: false, title: null, backTo: null };
+  const rules: LayoutRules = { showHeader: true, showBottomNav: true, lockPageScroll: false, title: null, backTo: null, wide: false };
   if (SINGLE_CHAT.test(pathname)) {
     return { ...rules, showHeader: false, showBottomNav: false, lockPageScroll: true, backTo: '/app/chats' };
   }
@@ -23,7 +25,7 @@ export function layoutRules(pathname: string): LayoutRules {
   if (pathname.includes('/assign')) return { ...rules, backTo: '/app/chats' };
   if (pathname === '/admin' || pathname.startsWith('/admin/')) {
     const depth = pathname.split('/').filter(Boolean).length;
-    return { ...rules, title: sk.titles.admin, backTo: depth > 2 ? '/admin/accounts' : null };
+    return { ...rules, title: sk.titles.admin, backTo: depth > 2 ? '/admin/accounts' : null, wide: true };
   }
   return rules;
 }

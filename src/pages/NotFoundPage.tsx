@@ -2,15 +2,22 @@ import { Link } from 'react-router-dom';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
 import { sk } from '../text/sk.ts';
 
-export function NotFoundPage() {
+/** `embedded`: inside a layout that already has its <main> (unknown /admin paths), as a plain block. */
+export function NotFoundPage({ embedded = false }: { embedded?: boolean }) {
   useDocumentTitle(sk.notFound.code);
+  const Root = embedded ? 'div' : 'main';
+  // Embedded, the layout's header holds the page's h1.
+  const Heading = embedded ? 'h2' : 'h1';
   return (
-    <main className="flex min-h-dvh flex-col items-center justify-center gap-3 px-4 text-center">
-      <h1 className="text-4xl font-bold">{sk.notFound.code}</h1>
+    <Root
+      data-testid="not-found"
+      className={`flex flex-col items-center justify-center gap-3 px-4 text-center ${embedded ? 'py-16' : 'min-h-dvh'}`}
+    >
+      <Heading className="text-4xl font-bold">{sk.notFound.code}</Heading>
       <p className="text-xl text-slate-600">{sk.notFound.text}</p>
       <Link to="/" className="link text-base">
         {sk.notFound.home}
       </Link>
-    </main>
+    </Root>
   );
 }

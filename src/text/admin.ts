@@ -22,17 +22,22 @@ export const admin = {
     heading: (n: number) => `Účty (${n})`,
     sortName: 'Názov', // ours
     sortActivity: 'Posledná aktivita', // ours
-    colAccount: 'Account',
-    colSpecialists: 'Specialists',
-    colActivity: 'Last activity',
-    colActions: 'Actions',
+    sortBy: 'Zoradiť podľa', // ours
+    sortAsc: 'vzostupne', // ours
+    sortDesc: 'zostupne', // ours
+    // The spec's English column and button labels, in Slovak (issue 21 admin item 10).
+    colAccount: 'Účet',
+    colSpecialists: 'Špecialisti',
+    colActivity: 'Posledná aktivita',
+    colActions: 'Akcie',
+    rowActions: (name: string) => `Akcie pre ${name}`, // ours
     superAdmin: 'Super Admin',
-    settings: 'Settings',
-    impersonate: 'Impersonate',
-    delete: 'Delete',
+    settings: 'Nastavenia',
+    impersonate: 'Impersonovať',
+    delete: 'Vymazať',
     noMatch: (q: string) => `Pre „${q}“ sa nenašli žiadne účty`, // ours
     none: 'Zatiaľ neexistujú žiadne účty', // ours
-    create: 'Create account',
+    create: 'Vytvoriť účet',
     loadFailed: 'Nepodarilo sa načítať účty z databázy',
     confirmDelete: (email: string) => `Naozaj chcete vymazať používateľa ${email} a všetky jeho dáta?`,
     deleted: (email: string) => `Používateľ ${email} bol úspešne vymazaný`,
@@ -42,15 +47,15 @@ export const admin = {
     never: '—', // ours
   },
   settings: {
-    title: (name: string) => `Account settings: ${name}`,
-    documentTitle: 'Account settings',
+    title: (name: string) => `Nastavenia účtu: ${name}`, // the spec's 'Account settings', in Slovak (issue 21)
+    documentTitle: 'Nastavenia účtu',
     plan: 'Plán', // ours
     currentPlan: 'Aktuálny plán', // ours
     assignedCount: 'Priradení špecialisti', // ours
     selectPlan: 'Vybrať plán', // ours
     planOption: (code: string, name: string) => `${code} - ${name}`,
-    save: 'Save changes',
-    saving: 'Saving...',
+    save: 'Uložiť zmeny', // the spec's 'Save changes', in Slovak (issue 21)
+    saving: 'Ukladá sa…', // the spec's 'Saving...'
     info: 'Informácie o účte', // ours
     ownerEmail: 'E-mail vlastníka', // ours
     created: 'Vytvorený', // ours
@@ -58,6 +63,13 @@ export const admin = {
     modeDefault: 'Default',
     modeCustom: 'Custom',
     switchLabel: 'Default režim', // ours
+    // Turning Default off asks first (issue 21 admin item 8): Custom keeps only the explicit links.
+    confirmCustomTitle: 'Vypnúť Default režim?', // ours
+    confirmCustomText: (active: number) =>
+      `Teraz má účet ${active} ${active === 1 ? 'špecialistu' : 'špecialistov'} z plánu. V Custom režime budú priradení len ručne vybraní špecialisti.`, // ours
+    confirmCustomKeeps: 'Počet špecialistov, ktorí zostanú priradení', // ours
+    confirmCustomOk: 'Vypnúť Default režim', // ours
+    confirmCancel: 'Zrušiť', // ours
     noteDefault: 'Špecialisti sa priraďujú automaticky podľa plánu účtu.', // ours
     noteCustom: 'Špecialisti sú vybraní ručne. Zaškrtnite tých, ktorí majú byť priradení.', // ours
     search: 'Hľadať podľa mena, roly alebo seniority', // ours
@@ -213,9 +225,10 @@ export const admin = {
     failedText: (failed: number, total: number) => `${failed} of ${total} tests failed`,
     execFailed: 'Test Execution Failed',
     execFailedText: (type: string, message: string) => `Failed to execute ${type} tests: ${message}`,
-    progress: ['⏳ Tests are running on the server...', '⏳ Waiting for results...'], // ours
+    // Plain text: these are output lines, and emoji glyphs render as empty boxes without an emoji font.
+    progress: ['Tests are running on the server...', 'Waiting for results...'], // ours
     errorLines: (message: string) => [
-      `❌ Error: ${message}`,
+      `Error: ${message}`,
       'Possible causes:',
       '- Missing test files or configuration',
       '- Network problems',

@@ -1,49 +1,40 @@
-// /admin/accounts: search, count, sorting, the table with its row actions, empty states, 5 skeleton rows.
+// /admin/accounts: search, count, sorting, the list with its row actions, empty states, 5 skeleton
+// rows. A failed load shows the error state with 'Skúsiť znova' (and the spec's toast), never the
+// "no accounts yet" empty state (issue 21 admin item 2).
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { admin } from '../../text/admin.ts';
 import { messageOf } from '../lib/errors.ts';
 import { adminError, adminSuccess } from '../lib/toasts.ts';
-import { Button } from '../ui/Button.tsx';
+import { DESKTOP_QUERY, useMedia } from '../lib/use-media.ts';
+import { LoadFailed } from '../ui/LoadStates.tsx';
 import { SearchField } from '../ui/TextField.tsx';
 import { filterAccounts, INITIAL_SORT, sortAccounts, toggleSort, type AdminAccountRow, type SortKey, type SortState } from './account-list.ts';
-import { AccountsTable } from './AccountsTable.tsx';
+import { AccountsList } from './AccountsTable.tsx';
 import { deleteUser, impersonate, loadAccounts, type AccountsData } from './accounts-data.ts';
+import { SortButtons } from './SortHeader.tsx';
 
-function SortButton({ label, column, sort, onSort }: { label: string; column: SortKey; sort: SortState; onSort: (k: SortKey) => void }) {
-  const active = sort.key === column;
-  return (
-    <Button
-      variant={active ? 'primary' : 'secondary'}
-      aria-pressed={active}
-      data-direction={active ? sort.direction : undefined}
-      onClick={() => onSort(column)}
-    >
-      {label}
-      {active && <span aria-hidden="true">{sort.direction === 'asc' ? '↑' : '↓'}</span>}
-    </Button>
-  );
-}
+type Load = { kind: 'loading' } | { kind: 'failed' } | { kind: 'ready'; data: AccountsData };
 
 export function AccountsPage() {
   useDocumentTitle(admin.accounts.title);
   const navigate = useNavigate();
-  const [data, setData] = useState<AccountsData | null>(null);
-  const [loading, setLoading] = useState(true);
+  const desktop = useMedia(DESKTOP_QUERY);
+  const [load, setLoad] = useState<Load>({ kind: 'loading' });
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<SortState>(INITIAL_SORT);
 
   const reload = useCallback(async () => {
-    setLoading(true);
+    // A reload after a change keeps the list on screen; only the first load shows skeletons.
+    setLoad((l) => (l.kind === 'ready' ? l : { kind: 'loading' }));
     try {
-      setData(await loadAccounts());
+      const data = await loadAccounts();
+      setLoad({ kind: 'ready', data });
     } catch (err) {
       console.error('admin accounts:', err);
       adminError(admin.accounts.loadFailed);
-      setData((d) => d ?? { rows: [], superAdminEmails: new Set() });
-    } finally {
-      setLoading(false);
+      setLoad({ kind: 'failed' });
     }
   }, []);
 
@@ -51,7 +42,9 @@ export function AccountsPage() {
     void reload();
   }, [reload]);
 
+  const data = load.kind === 'ready' ? load.data : null;
   const rows = useMemo(() => sortAccounts(filterAccounts(data?.rows ?? [], query), sort), [data, query, sort]);
+  const onSort = (k: SortKey) => setSort((s) => toggleSort(s, k));
 
   const onImpersonate = async (row: AdminAccountRow) => {
     try {
@@ -75,23 +68,37 @@ export function AccountsPage() {
     }
   };
 
+  if (load.kind === 'failed') {
+    return (
+      <LoadFailed
+        message={admin.accounts.loadFailed}
+        onRetry={() => {
+          setLoad({ kind: 'loading' });
+          void reload();
+        }}
+      />
+    );
+  }
+
   return (
-    <section className="flex flex-col gap-3" aria-busy={loading}>
-      <SearchField label={admin.accounts.search} value={query} onChange={setQuery} />
-      <div className="flex flex-wrap items-center gap-2">
-        <h2 className="text-lg font-semibold" data-testid="accounts-heading">
+    <section className="flex flex-col gap-3" aria-busy={load.kind === 'loading'}>
+      <div className="flex flex-col gap-3 lg:flex-row lg:items-center">
+        <div className="lg:ml-auto lg:w-96">
+          <SearchField label={admin.accounts.search} value={query} onChange={setQuery} />
+        </div>
+        <h2 className="text-lg font-semibold lg:order-first" data-testid="accounts-heading">
           {admin.accounts.heading(rows.length)}
         </h2>
-        <div className="ml-auto flex gap-2">
-          <SortButton label={admin.accounts.sortName} column="name" sort={sort} onSort={(k) => setSort((s) => toggleSort(s, k))} />
-          <SortButton label={admin.accounts.sortActivity} column="last_activity" sort={sort} onSort={(k) => setSort((s) => toggleSort(s, k))} />
-        </div>
       </div>
-      <AccountsTable
+      {!desktop && <SortButtons sort={sort} onSort={onSort} />}
+      <AccountsList
         rows={rows}
-        loading={loading && data === null}
+        loading={load.kind === 'loading'}
         query={query}
         superAdminEmails={data?.superAdminEmails ?? new Set()}
+        sort={sort}
+        onSort={onSort}
+        desktop={desktop}
         onSettings={(row) => void navigate(`/admin/accounts/${row.id}/settings`)}
         onImpersonate={(row) => void onImpersonate(row)}
         onDelete={(email) => void onDelete(email)}

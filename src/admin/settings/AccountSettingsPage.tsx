@@ -3,6 +3,7 @@
 import { Link, useParams } from 'react-router-dom';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { admin } from '../../text/admin.ts';
+import { Columns, Span } from '../ui/Columns.tsx';
 import { AccountInfoCard } from './AccountInfoCard.tsx';
 import { PlanCard } from './PlanCard.tsx';
 import { assignedCount } from './specialist-state.ts';
@@ -41,15 +42,19 @@ export function AccountSettingsPage() {
   return (
     <section className="flex flex-col gap-3">
       <h2 className="text-lg font-semibold">{admin.settings.title(account.name)}</h2>
-      <PlanCard currentPlan={account.plan} plans={plans} assignedCount={assignedCount(assignment)} saving={saving} onSave={savePlan} />
-      <AccountInfoCard account={account} />
-      <SpecialistsCard
-        specialists={specialists}
-        assignment={assignment}
-        saving={saving}
-        onMode={(m) => void setMode(m)}
-        onToggle={(sid) => void toggleSpecialist(sid)}
-      />
+      <Columns>
+        <PlanCard currentPlan={account.plan} plans={plans} assignedCount={assignedCount(assignment)} saving={saving} onSave={savePlan} />
+        <AccountInfoCard account={account} />
+        <Span>
+          <SpecialistsCard
+            specialists={specialists}
+            assignment={assignment}
+            saving={saving}
+            onMode={(m) => void setMode(m)}
+            onToggle={(sid) => void toggleSpecialist(sid)}
+          />
+        </Span>
+      </Columns>
     </section>
   );
 }

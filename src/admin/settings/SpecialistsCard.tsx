@@ -1,14 +1,17 @@
 // Specialist management: assigned count, mode badge and switch, per-mode note, debounced search (250
-// ms) over name, role and seniority, and the card grid (disabled in Default mode).
+// ms) over name, role and seniority, and the card grid (disabled in Default mode). Switching Default
+// off asks first, saying how many specialists stay assigned (issue 21 admin item 8); Cancel changes
+// nothing. Switching it on needs no question: it only restores the plan's specialists.
 import { useMemo, useState } from 'react';
 import { admin } from '../../text/admin.ts';
 import { useDebounced } from '../lib/use-debounced.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { Card } from '../ui/Card.tsx';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { Switch } from '../ui/Switch.tsx';
 import { SearchField } from '../ui/TextField.tsx';
 import { SpecialistCard } from './SpecialistCard.tsx';
-import { assignedCount, filterSpecialists, isAssigned, type Assignment, type SpecialistRow, type SpecialistsMode } from './specialist-state.ts';
+import { assignedCount, filterSpecialists, isAssigned, keptOnCustom, type Assignment, type SpecialistRow, type SpecialistsMode } from './specialist-state.ts';
 
 export const SPECIALIST_SEARCH_DEBOUNCE_MS = 250;
 
@@ -25,6 +28,11 @@ export function SpecialistsCard({ specialists, assignment, saving, onMode, onTog
   const settled = useDebounced(query, SPECIALIST_SEARCH_DEBOUNCE_MS);
   const shown = useMemo(() => filterSpecialists(specialists, settled), [specialists, settled]);
   const isDefault = assignment.mode === 'DEFAULT';
+  const [confirming, setConfirming] = useState(false);
+  const onSwitch = (on: boolean) => {
+    if (on) onMode('DEFAULT');
+    else setConfirming(true);
+  };
   return (
     <Card
       testId="specialists-card"
@@ -40,7 +48,24 @@ export function SpecialistsCard({ specialists, assignment, saving, onMode, onTog
         </>
       }
     >
-      <Switch checked={isDefault} disabled={saving} label={admin.settings.switchLabel} onChange={(on) => onMode(on ? 'DEFAULT' : 'CUSTOM')} />
+      <Switch checked={isDefault} disabled={saving} label={admin.settings.switchLabel} onChange={onSwitch} />
+      {confirming && (
+        <ConfirmDialog
+          title={admin.settings.confirmCustomTitle}
+          confirmLabel={admin.settings.confirmCustomOk}
+          cancelLabel={admin.settings.confirmCancel}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            onMode('CUSTOM');
+          }}
+        >
+          <p>{admin.settings.confirmCustomText(assignedCount(assignment))}</p>
+          <p className="mt-2 font-semibold">
+            {admin.settings.confirmCustomKeeps}: <span data-testid="confirm-kept">{keptOnCustom(assignment)}</span>
+          </p>
+        </ConfirmDialog>
+      )}
       <p className="text-sm text-slate-600" data-testid="mode-note">
         {isDefault ? admin.settings.noteDefault : admin.settings.noteCustom}
       </p>
@@ -50,7 +75,7 @@ export function SpecialistsCard({ specialists, assignment, saving, onMode, onTog
       ) : shown.length === 0 ? (
         <p className="p-4 text-center text-slate-600">{admin.settings.noSpecialistMatch}</p>
       ) : (
-        <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
+        <div className="grid grid-cols-1 gap-2 sm:grid-cols-2 xl:grid-cols-3">
           {shown.map((s) => (
             <SpecialistCard
               key={s.id}

@@ -44,11 +44,19 @@ export function withUnassigned(state: Assignment, id: string): Assignment {
   return { mode: 'CUSTOM', activeIds: explicit, explicitIds: explicit };
 }
 
-/** Mode switch: DEFAULT drops the explicit links; CUSTOM only changes the mode. */
+/**
+ * Mode switch: DEFAULT drops the explicit links; CUSTOM only changes the mode, so the account keeps
+ * just its explicit links (get_active_specialists answers those in CUSTOM) — the plan's drop out.
+ */
 export function withMode(state: Assignment, mode: SpecialistsMode): Assignment {
   if (state.mode === mode) return state;
   if (mode === 'DEFAULT') return { mode, activeIds: state.activeIds, explicitIds: [] };
-  return { ...state, mode };
+  return { mode, activeIds: state.explicitIds, explicitIds: state.explicitIds };
+}
+
+/** How many specialists stay assigned when Default is switched off (the confirmation says it first). */
+export function keptOnCustom(state: Assignment): number {
+  return assignedCount(withMode(state, 'CUSTOM'));
 }
 
 export function filterSpecialists<T extends SpecialistRow>(rows: readonly T[], query: string): T[] {

@@ -7,6 +7,7 @@ import {
   filterSpecialists,
   isAssigned,
   withAssigned,
+  keptOnCustom,
   withMode,
   withUnassigned,
   type Assignment,
@@ -49,7 +50,10 @@ describe('specialist assignment, optimistic view', () => {
   it('switching to DEFAULT drops explicit links; to CUSTOM only changes the mode; same mode is no change', () => {
     const custom: Assignment = { mode: 'CUSTOM', activeIds: ['x'], explicitIds: ['x'] };
     expect(withMode(custom, 'DEFAULT')).toMatchObject({ mode: 'DEFAULT', explicitIds: [] });
-    expect(withMode(defaults, 'CUSTOM')).toEqual({ ...defaults, mode: 'CUSTOM' });
+    // CUSTOM keeps only the explicit links: the plan's specialists drop out (what the server answers).
+    expect(withMode(defaults, 'CUSTOM')).toEqual({ mode: 'CUSTOM', activeIds: [], explicitIds: [] });
+    expect(keptOnCustom(defaults)).toBe(0);
+    expect(keptOnCustom({ mode: 'DEFAULT', activeIds: ['a', 'b'], explicitIds: ['b'] })).toBe(1);
     expect(withMode(defaults, 'DEFAULT')).toBe(defaults);
   });
 

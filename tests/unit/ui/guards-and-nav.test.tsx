@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AccountState } from '../../../src/account/account-context.ts';
 import type { AuthState } from '../../../src/auth/auth-context.ts';
 import { BottomNav } from '../../../src/layout/BottomNav.tsx';
@@ -73,6 +73,22 @@ describe('super-admin guard', () => {
   it('shows the admin screen to super admins', () => {
     renderAt('/admin/accounts', signedIn, { ...ownAccount, isSuperAdmin: true });
     expect(screen.getByText('admin accounts')).toBeTruthy();
+  });
+  it('offline, says the admin area needs a connection instead of endless skeletons, and recovers online', () => {
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    try {
+      renderAt('/admin/accounts', signedIn, { ...ownAccount, isSuperAdmin: null });
+      expect(screen.getByText('Admin sekcia potrebuje pripojenie')).toBeTruthy();
+      expect(screen.queryByRole('status', { name: 'Načítavam…' })).toBeNull();
+      onLine.mockReturnValue(true);
+      act(() => {
+        window.dispatchEvent(new Event('online'));
+      });
+      expect(screen.queryByText('Admin sekcia potrebuje pripojenie')).toBeNull();
+      expect(screen.getByRole('status', { name: 'Načítavam…' })).toBeTruthy();
+    } finally {
+      onLine.mockRestore();
+    }
   });
 });
 

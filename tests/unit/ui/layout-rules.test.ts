@@ -5,7 +5,7 @@ import { rememberedOrigin } from '../../../src/routes/remembered-origin.ts';
 describe('layoutRules (user-area.md section 2)', () => {
   it('shows the logo and both bars on the main tabs', () => {
     for (const path of ['/app/chats', '/app/specialists', '/app/settings', '/app/_demo/scroll']) {
-      expect(layoutRules(path)).toEqual({ showHeader: true, showBottomNav: true, lockPageScroll: false, title: null, backTo: null });
+      expect(layoutRules(path)).toEqual({ showHeader: true, showBottomNav: true, lockPageScroll: false, title: null, backTo: null, wide: false });
     }
   });
   it('hides both bars and stops page scrolling on a single chat', () => {
@@ -18,7 +18,7 @@ describe('layoutRules (user-area.md section 2)', () => {
     expect(layoutRules('/app/specialists/assign')).toMatchObject({ backTo: '/app/chats' });
   });
   it("titles /admin paths 'Admin', with a back button to the accounts on deeper paths", () => {
-    expect(layoutRules('/admin/accounts')).toMatchObject({ title: 'Admin', backTo: null });
+    expect(layoutRules('/admin/accounts')).toMatchObject({ title: 'Admin', backTo: null, wide: true });
     expect(layoutRules('/admin/accounts/42/settings')).toMatchObject({ title: 'Admin', backTo: '/admin/accounts' });
   });
 });

@@ -1,0 +1,48 @@
+// Shared steps of the admin-defects-*.e2e.ts journeys (issue 21, admin area): the admin's sign-in,
+// screenshots to e2e/artifacts (never into git), axe (WCAG 2 A/AA) and the layout probes.
+import { createRequire } from 'node:module';
+import { expect, type Page } from '@playwright/test';
+import { DESKTOP, PHONE, signIn } from './defects-helpers.ts';
+
+export { DESKTOP, PHONE };
+export const ADMIN_SHOTS = 'e2e/artifacts/screenshots/admin';
+export const ADMIN_EMAIL = 'admin@poradna.test';
+
+export async function signInAdmin(page: Page): Promise<void> {
+  await signIn(page, ADMIN_EMAIL);
+}
+
+export async function shoot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${ADMIN_SHOTS}/${name}.png`, animations: 'disabled' });
+}
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe's WCAG 2 A/AA violations on the page (the context needs bypassCSP: axe is an inline script). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } });
+    return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+  });
+}
+
+/** Emoji (and arrow glyphs used as icons) in the visible text: they render as empty boxes without an emoji font. */
+export async function glyphsInText(page: Page): Promise<string[]> {
+  const text = await page.locator('body').innerText();
+  return [...text.matchAll(/\p{Extended_Pictographic}|[\u2190-\u21FF]/gu)].map((m) => m[0]);
+}
+
+/** Whether the page scrolls sideways (content wider than the viewport). */
+export async function scrollsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+}
+
+export async function expectWithinViewport(page: Page, locator: ReturnType<Page['locator']>): Promise<void> {
+  const box = await locator.boundingBox();
+  const width = page.viewportSize()?.width ?? 0;
+  expect(box, 'element is laid out').not.toBeNull();
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+}
