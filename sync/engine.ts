@@ -22,7 +22,8 @@ import { handleTransportEvent } from './events.ts';
 import { electLeader, openTabChannel, type Leadership, type TabChannel } from './leader.ts';
 import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
 import { pullFeed, pullReference } from './pull.ts';
-import { flushOutbox } from './push.ts';
+import { flushOutbox, type PushDeps } from './push.ts';
+import { createEarlySend } from './early-send.ts';
 import { ServerError } from './server/api.ts';
 import { createStatusStore, rawStatus, type SyncStatus } from './status.ts';
 import { createPollingTransport } from './transports/polling.ts';
@@ -126,6 +127,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     mirror();
   };
   const ctx: CommandContext = { db, userId, accountId: () => accountId, now, newId: o.newId, notify };
+  /** R1.12: the session gate's last answer was ok and nothing since went offline or changed the session. */
+  let gateOk = !o.auth;
 
   async function ensureAccount(): Promise<string> {
     if (accountId === null) accountId = (await readFeed(db)).accountId ?? (await server.fetchAccountId(userId));
@@ -149,6 +152,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   async function authorized(): Promise<boolean> {
     if (!o.auth) return true;
     const state = await o.auth.ensure();
+    gateOk = state === 'ok';
     if (state === 'unreachable') throw new ServerError('transient', 'auth server unreachable');
     setNeedsSignIn(state === 'signed-out');
     return state === 'ok';
@@ -175,13 +179,38 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   /** R9.10: names this engine's claims on outbox entries. */
   const pusherId = o.newId();
+  const claimer = { id: pusherId, holdMs: timings.requestTimeoutMs + 5000 };
+  /** R1.12: sends whose request started inside their write; the flush leaves them to that request. */
+  const earlyBusy = new Set<string>();
+  const pushDeps = (): PushDeps => ({
+    db,
+    server,
+    userId,
+    now,
+    timings,
+    onPullNeeded: () => send({ type: 'REQUEST_PULL' }),
+    lanes: timings.pushLanes,
+    claimer,
+    accountId: () => accountId,
+    busy: earlyBusy,
+  });
   /** R9.2: signed out, the outbox waits untouched (nothing due: the sign-in event flushes it). */
   const flushWhenAuthorized = async () => {
     if (!(await authorized())) return { pushed: 0, nextDueAt: null };
-    const onPullNeeded = () => send({ type: 'REQUEST_PULL' });
-    const claimer = { id: pusherId, holdMs: timings.requestTimeoutMs + 5000 };
-    return flushOutbox({ db, server, userId, now, timings, onPullNeeded, lanes: timings.pushLanes, claimer, accountId: () => accountId });
+    return flushOutbox(pushDeps());
   };
+  ctx.early = createEarlySend({
+    push: pushDeps,
+    ready: () => (actor && !stopped && gateOk && o.network.online() && !status.get().needsSignIn ? accountId : null),
+    claimer,
+    now,
+    busy: earlyBusy,
+    track,
+    done: (sent) => {
+      if (!sent) wantBackgroundSync(); // as a failed flush does: the retry may need the service worker
+      notify();
+    },
+  });
 
   const deps: MachineDeps = {
     clock,
@@ -317,7 +346,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       cleanups.push(
         o.network.subscribe((sig) => {
           if (sig === 'online') send({ type: 'ONLINE' });
-          else if (sig === 'offline') send({ type: 'OFFLINE' });
+          else if (sig === 'offline') {
+            gateOk = false; // R1.12: a refresh may fail while offline; the flush asks the gate first again
+            send({ type: 'OFFLINE' });
+          }
           else send({ type: 'REQUEST_PULL', reason: 'other' });
         }),
       );
@@ -325,6 +357,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         // R9.2: signed in again: ask the gate at once rather than at the next tick.
         cleanups.push(
           o.auth.subscribe(() => {
+            gateOk = false; // R1.12: the session changed; the next pull or push asks the gate again
             if (!status.get().needsSignIn || !actor) return;
             send({ type: 'REQUEST_PULL', reason: 'other' });
             send({ type: 'FLUSH' });
