@@ -58,7 +58,7 @@ function engine(api: ServerApi = server.api(), network = manualNetwork(true), ti
 interface FakeTx {
   mode: string;
   objectStoreNames: { contains(name: string): boolean };
-  dispatchEvent(e: { type: string }): boolean;
+  dispatchEvent: (this: FakeTx, e: { type: string }) => boolean;
 }
 
 /**
