@@ -18,7 +18,7 @@ import { leaderLockName } from './background/tag.ts';
 import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
-import { handleTransportEvent } from './events.ts';
+import { createPublications, type Arriving } from './published.ts';
 import { electLeader, openTabChannel, type Leadership, type TabChannel } from './leader.ts';
 import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
 import { pullFeed, pullReference } from './pull.ts';
@@ -57,7 +57,16 @@ export interface SyncEngine {
   subscribeStored(fn: (stored: StoredMessages, generation: number) => void): () => void;
   /** Publications so far: a read started when this was n reflects every publication up to n. */
   storedGeneration(): number;
+  /**
+   * R6.6: a message a realtime event brings, handed over before its write (`row`, not yet stored:
+   * paint it as a pending copy), then `settled` with its key once that write ended — after the
+   * stored row's publication (subscribeStored) when it was stored, so the copy is replaced, never
+   * shown beside it.
+   */
+  subscribeArriving(fn: (a: Arriving) => void): () => void;
 }
+
+export type { Arriving } from './published.ts';
 
 const REFERENCE_MAX_AGE_MS = 5 * 60_000;
 const RESULT_MAX_AGE_MS = 24 * 3600_000;
@@ -92,14 +101,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let stopped = false;
   let restoreReport: RestoreReport | null = null;
   let mirrorChain: Promise<void> = Promise.resolve();
-  const storedListeners = new Set<(stored: StoredMessages, generation: number) => void>();
-  let storedGeneration = 0;
-  /** After the commit (the event's transaction has resolved): R6.5. */
-  const publishStored = (stored: StoredMessages | undefined) => {
-    if (!stored || (stored.put.length === 0 && stored.removed.length === 0)) return;
-    storedGeneration++;
-    for (const fn of storedListeners) fn(stored, storedGeneration);
-  };
+  const published = createPublications({ db, userId, accountId: () => accountId, now });
 
   const track = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
@@ -228,13 +230,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     createLink: o.realtime ? () => (accountId === null ? downTransport('account not known yet') : o.realtime!(accountId)) : null,
     createPolling: () => createPollingTransport(clock, timings, deps.activity),
     auxTransports: o.auxiliary,
-    onEvent: (e) =>
-      track(
-        handleTransportEvent(db, userId, e, now()).then((outcome) => {
-          publishStored(outcome.stored);
-          return outcome;
-        }),
-      ),
+    onEvent: (e) => track(published.onEvent(e)),
     onTick: (t) => {
       void track(
         (async () => {
@@ -380,10 +376,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     async settled() {
       while (inFlight.size) await Promise.allSettled([...inFlight]);
     },
-    subscribeStored(fn) {
-      storedListeners.add(fn);
-      return () => void storedListeners.delete(fn);
-    },
-    storedGeneration: () => storedGeneration,
+    subscribeStored: published.subscribeStored,
+    storedGeneration: published.storedGeneration,
+    subscribeArriving: published.subscribeArriving,
   };
 }
