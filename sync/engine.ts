@@ -18,11 +18,12 @@ import { leaderLockName } from './background/tag.ts';
 import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
-import { handleTransportEvent } from './events.ts';
+import { createPublications, type Arriving } from './published.ts';
 import { electLeader, openTabChannel, type Leadership, type TabChannel } from './leader.ts';
 import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
 import { pullFeed, pullReference } from './pull.ts';
-import { flushOutbox } from './push.ts';
+import { flushOutbox, type PushDeps } from './push.ts';
+import { createEarlySend } from './early-send.ts';
 import { ServerError } from './server/api.ts';
 import { createStatusStore, rawStatus, type SyncStatus } from './status.ts';
 import { createPollingTransport } from './transports/polling.ts';
@@ -56,7 +57,16 @@ export interface SyncEngine {
   subscribeStored(fn: (stored: StoredMessages, generation: number) => void): () => void;
   /** Publications so far: a read started when this was n reflects every publication up to n. */
   storedGeneration(): number;
+  /**
+   * R6.6: a message a realtime event brings, handed over before its write (`row`, not yet stored:
+   * paint it as a pending copy), then `settled` with its key once that write ended — after the
+   * stored row's publication (subscribeStored) when it was stored, so the copy is replaced, never
+   * shown beside it.
+   */
+  subscribeArriving(fn: (a: Arriving) => void): () => void;
 }
+
+export type { Arriving } from './published.ts';
 
 const REFERENCE_MAX_AGE_MS = 5 * 60_000;
 const RESULT_MAX_AGE_MS = 24 * 3600_000;
@@ -91,14 +101,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let stopped = false;
   let restoreReport: RestoreReport | null = null;
   let mirrorChain: Promise<void> = Promise.resolve();
-  const storedListeners = new Set<(stored: StoredMessages, generation: number) => void>();
-  let storedGeneration = 0;
-  /** After the commit (the event's transaction has resolved): R6.5. */
-  const publishStored = (stored: StoredMessages | undefined) => {
-    if (!stored || (stored.put.length === 0 && stored.removed.length === 0)) return;
-    storedGeneration++;
-    for (const fn of storedListeners) fn(stored, storedGeneration);
-  };
+  const published = createPublications({ db, userId, accountId: () => accountId, now });
 
   const track = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
@@ -126,6 +129,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     mirror();
   };
   const ctx: CommandContext = { db, userId, accountId: () => accountId, now, newId: o.newId, notify };
+  /** R1.12: the session gate's last answer was ok and nothing since went offline or changed the session. */
+  let gateOk = !o.auth;
 
   async function ensureAccount(): Promise<string> {
     if (accountId === null) accountId = (await readFeed(db)).accountId ?? (await server.fetchAccountId(userId));
@@ -149,6 +154,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   async function authorized(): Promise<boolean> {
     if (!o.auth) return true;
     const state = await o.auth.ensure();
+    gateOk = state === 'ok';
     if (state === 'unreachable') throw new ServerError('transient', 'auth server unreachable');
     setNeedsSignIn(state === 'signed-out');
     return state === 'ok';
@@ -175,13 +181,38 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   /** R9.10: names this engine's claims on outbox entries. */
   const pusherId = o.newId();
+  const claimer = { id: pusherId, holdMs: timings.requestTimeoutMs + 5000 };
+  /** R1.12: sends whose request started inside their write; the flush leaves them to that request. */
+  const earlyBusy = new Set<string>();
+  const pushDeps = (): PushDeps => ({
+    db,
+    server,
+    userId,
+    now,
+    timings,
+    onPullNeeded: () => send({ type: 'REQUEST_PULL' }),
+    lanes: timings.pushLanes,
+    claimer,
+    accountId: () => accountId,
+    busy: earlyBusy,
+  });
   /** R9.2: signed out, the outbox waits untouched (nothing due: the sign-in event flushes it). */
   const flushWhenAuthorized = async () => {
     if (!(await authorized())) return { pushed: 0, nextDueAt: null };
-    const onPullNeeded = () => send({ type: 'REQUEST_PULL' });
-    const claimer = { id: pusherId, holdMs: timings.requestTimeoutMs + 5000 };
-    return flushOutbox({ db, server, userId, now, timings, onPullNeeded, lanes: timings.pushLanes, claimer, accountId: () => accountId });
+    return flushOutbox(pushDeps());
   };
+  ctx.early = createEarlySend({
+    push: pushDeps,
+    ready: () => (actor && !stopped && gateOk && o.network.online() && !status.get().needsSignIn ? accountId : null),
+    claimer,
+    now,
+    busy: earlyBusy,
+    track,
+    done: (sent) => {
+      if (!sent) wantBackgroundSync(); // as a failed flush does: the retry may need the service worker
+      notify();
+    },
+  });
 
   const deps: MachineDeps = {
     clock,
@@ -199,13 +230,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     createLink: o.realtime ? () => (accountId === null ? downTransport('account not known yet') : o.realtime!(accountId)) : null,
     createPolling: () => createPollingTransport(clock, timings, deps.activity),
     auxTransports: o.auxiliary,
-    onEvent: (e) =>
-      track(
-        handleTransportEvent(db, userId, e, now()).then((outcome) => {
-          publishStored(outcome.stored);
-          return outcome;
-        }),
-      ),
+    onEvent: (e) => track(published.onEvent(e)),
     onTick: (t) => {
       void track(
         (async () => {
@@ -317,7 +342,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       cleanups.push(
         o.network.subscribe((sig) => {
           if (sig === 'online') send({ type: 'ONLINE' });
-          else if (sig === 'offline') send({ type: 'OFFLINE' });
+          else if (sig === 'offline') {
+            gateOk = false; // R1.12: a refresh may fail while offline; the flush asks the gate first again
+            send({ type: 'OFFLINE' });
+          }
           else send({ type: 'REQUEST_PULL', reason: 'other' });
         }),
       );
@@ -325,6 +353,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         // R9.2: signed in again: ask the gate at once rather than at the next tick.
         cleanups.push(
           o.auth.subscribe(() => {
+            gateOk = false; // R1.12: the session changed; the next pull or push asks the gate again
             if (!status.get().needsSignIn || !actor) return;
             send({ type: 'REQUEST_PULL', reason: 'other' });
             send({ type: 'FLUSH' });
@@ -347,10 +376,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     async settled() {
       while (inFlight.size) await Promise.allSettled([...inFlight]);
     },
-    subscribeStored(fn) {
-      storedListeners.add(fn);
-      return () => void storedListeners.delete(fn);
-    },
-    storedGeneration: () => storedGeneration,
+    subscribeStored: published.subscribeStored,
+    storedGeneration: published.storedGeneration,
+    subscribeArriving: published.subscribeArriving,
   };
 }

@@ -4,9 +4,9 @@
 import { applyRemoteChanges, type ApplyResult } from './apply.ts';
 import type { SyncDb } from './db/schema.ts';
 import { planExternalMessage } from './external.ts';
-import { correlationKey } from './merge/message.ts';
+import { correlationKey, fromRemoteMessage, messageKeyOf } from './merge/message.ts';
 import { parseConversation, parseMessage, parseReadCursor } from './parse-remote.ts';
-import type { StoredMessages } from './local-types.ts';
+import type { LocalMessage, StoredMessages } from './local-types.ts';
 import type { RemoteTable } from './remote-types.ts';
 import { refreshSummaries } from './summary-store.ts';
 import type { ExternalMessage, TransportEvent } from './transports/transport.ts';
@@ -89,4 +89,24 @@ export async function handleTransportEvent(db: SyncDb, userId: string, e: Transp
     case 'poll':
       return PULL;
   }
+}
+
+/**
+ * R6.6: the row a realtime message will be stored as, for painting while it is written (the way an
+ * own bubble paints from its pending copy). Null where the write may store it under another key or
+ * drop another copy for it, so a transient copy could show beside that one: a Chatwoot id (R3.3), an
+ * own message without correlation id (R3.4); and for a row of another account (invariant 5) or one
+ * that cannot be read.
+ */
+export function arrivingMessage(e: TransportEvent, accountId: string | null, userId: string): LocalMessage | null {
+  if (e.kind !== 'row' || e.table !== 'messages' || e.op === 'DELETE' || accountId === null) return null;
+  let r: ReturnType<typeof parseMessage>;
+  try {
+    r = parseMessage(e.record);
+  } catch {
+    return null;
+  }
+  if (r.account_id !== accountId || r.chatwoot_message_id !== null) return null;
+  if (!r.client_correlation_id && r.direction === 'user' && r.sender_user_id === userId) return null;
+  return fromRemoteMessage(r, messageKeyOf(r));
 }

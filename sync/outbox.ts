@@ -60,15 +60,22 @@ export function outboxKey(op: OutboxOp): string {
   }
 }
 
-/** Queues `op` (inside the caller's transaction); an entry with the same key takes the new value. */
-export async function queue(db: SyncDb, op: OutboxOp, now: number): Promise<void> {
+/**
+ * Queues `op` (inside the caller's transaction); an entry with the same key takes the new value.
+ * Returns the entry as stored. `claim` (R1.12): the entry is written already claimed by the engine
+ * whose request for it started inside this transaction (R9.10 holds from the commit on).
+ */
+export async function queue(db: SyncDb, op: OutboxOp, now: number, claim?: OutboxEntry['claim']): Promise<OutboxEntry> {
   const key = outboxKey(op);
   const existing = await db.outbox.where('key').equals(key).first();
   if (existing?.seq !== undefined) {
-    await db.outbox.update(existing.seq, { op, rev: existing.rev + 1, attempts: 0, nextAttemptAt: now, lastError: null });
-  } else {
-    await db.outbox.add({ key, op, rev: 0, attempts: 0, nextAttemptAt: now, createdAt: now, lastError: null });
+    const changes = { op, rev: existing.rev + 1, attempts: 0, nextAttemptAt: now, lastError: null, ...(claim ? { claim } : {}) };
+    await db.outbox.update(existing.seq, changes);
+    return { ...existing, ...changes };
   }
+  const entry: OutboxEntry = { key, op, rev: 0, attempts: 0, nextAttemptAt: now, createdAt: now, lastError: null, ...(claim ? { claim } : {}) };
+  const seq = await db.outbox.add(entry);
+  return seq === undefined ? entry : { ...entry, seq };
 }
 
 /** R1.3: delay before attempt `attempts + 1` after `attempts` transient failures. */

@@ -7,7 +7,8 @@ import type { SyncDb } from './db/schema.ts';
 import { revertArchive } from './merge/conversation.ts';
 import { revertCursor } from './merge/read-cursor.ts';
 import { pickDue, retryDelay, type OutboxEntry, type OutboxOp } from './outbox.ts';
-import { errorText, isTransient, ServerError, type ServerApi } from './server/api.ts';
+import { errorText, isTransient, ServerError, type SendResult, type ServerApi } from './server/api.ts';
+import { syncMark } from './marks.ts';
 import { toServerError } from './server/classify.ts';
 import { refreshSummaries } from './summary-store.ts';
 import { TEXT_CONVERSATION_COMPLETED, TEXT_CONVERSATION_GONE, TEXT_REQUEST_FAILED, TEXT_SEND_FAILED, TEXT_START_FAILED } from './texts.ts';
@@ -27,6 +28,8 @@ export interface PushDeps {
   accountId?: () => string | null;
   /** R9.10: this engine's id for claiming entries, and how long a claim holds; no claims without it. */
   claimer?: { id: string; holdMs: number };
+  /** R1.12: outbox keys whose request this engine started inside their write; never picked here. */
+  busy?: ReadonlySet<string>;
 }
 
 /**
@@ -74,15 +77,19 @@ async function settle(db: SyncDb, entry: OutboxEntry): Promise<boolean> {
   return true;
 }
 
+/** A send's request (from the flush or, R1.12, from inside its write); marks when it goes out (bench/README.md). */
+export function requestSend(d: Pick<PushDeps, 'server'>, op: Op<'send'>, viaChatwoot: boolean): Promise<SendResult> {
+  syncMark('poradna:send:request', { correlationId: op.correlationId });
+  return d.server.sendMessage({ conversationId: op.conversationId, text: op.text, correlationId: op.correlationId, payload: op.payload, viaChatwoot });
+}
+
 async function onSend(d: PushDeps, entry: OutboxEntry, op: Op<'send'>): Promise<void> {
   const conversation = await d.db.conversations.get(op.conversationId);
-  const res = await d.server.sendMessage({
-    conversationId: op.conversationId,
-    text: op.text,
-    correlationId: op.correlationId,
-    payload: op.payload,
-    viaChatwoot: Boolean(conversation?.chatwootConversationId),
-  });
+  await storeSent(d, entry, op, await requestSend(d, op, Boolean(conversation?.chatwootConversationId)));
+}
+
+/** The server took the send: the entry goes, its reply replaces the optimistic copy (R2.4). */
+async function storeSent(d: PushDeps, entry: OutboxEntry, op: Op<'send'>, res: SendResult): Promise<void> {
   await d.db.transaction('rw', d.db.syncTables, async () => {
     await settle(d.db, entry);
     if ('row' in res) {
@@ -180,13 +187,10 @@ async function onTransient(d: PushDeps, entry: OutboxEntry, err: unknown): Promi
   });
 }
 
-async function pushOne(d: PushDeps, entry: OutboxEntry): Promise<boolean> {
-  const op = entry.op;
+/** Runs an entry's push; a failure is stored as a retry (transient) or a refusal. True when it went through. */
+async function outcomeOf(d: PushDeps, entry: OutboxEntry, push: () => Promise<void>): Promise<boolean> {
   try {
-    if (op.kind === 'send') await onSend(d, entry, op);
-    else if (op.kind === 'archive') await onArchive(d, entry, op);
-    else if (op.kind === 'read') await onRead(d, entry, op);
-    else await onStart(d, entry, op);
+    await push();
     return true;
   } catch (err) {
     const e = toServerError(err);
@@ -194,6 +198,29 @@ async function pushOne(d: PushDeps, entry: OutboxEntry): Promise<boolean> {
     else await onRefused(d, entry, e);
     return false;
   }
+}
+
+async function pushOne(d: PushDeps, entry: OutboxEntry): Promise<boolean> {
+  const op = entry.op;
+  return outcomeOf(d, entry, async () => {
+    if (op.kind === 'send') await onSend(d, entry, op);
+    else if (op.kind === 'archive') await onArchive(d, entry, op);
+    else if (op.kind === 'read') await onRead(d, entry, op);
+    else await onStart(d, entry, op);
+  });
+}
+
+/**
+ * R1.12: the outcome of a send whose request started inside its write transaction. Stored only once
+ * that transaction committed (`stored` gives the entry it wrote), exactly as the flush would store it;
+ * when the write failed (null) nothing is stored (the server, if it took the message, brings it
+ * through the feed).
+ */
+export async function finishEarlySend(d: PushDeps, op: Op<'send'>, request: Promise<SendResult>, stored: Promise<OutboxEntry | null>): Promise<boolean> {
+  void request.catch(() => undefined); // handled below, once the write has committed
+  const entry = await stored;
+  if (!entry) return false;
+  return outcomeOf(d, entry, async () => storeSent(d, entry, op, await request));
 }
 
 const MAX_PICKS = 1000;
@@ -213,7 +240,7 @@ export async function flushOutbox(d: PushDeps): Promise<FlushResult> {
   let pushed = 0;
   for (let picks = 0; picks < MAX_PICKS; ) {
     const plan = pickDue(await pushable(d), d.now(), d.timings.retryMaxMs);
-    const ready = plan.due.filter((e) => e.seq !== undefined && !running.has(e.seq) && !tried.has(e.seq));
+    const ready = plan.due.filter((e) => e.seq !== undefined && !running.has(e.seq) && !tried.has(e.seq) && !d.busy?.has(e.key));
     if (ready.length === 0 && running.size === 0) {
       const retryNow = plan.due.some((e) => e.seq !== undefined && tried.has(e.seq));
       // Held by another engine: look again once its claim would have run out (it may have died).

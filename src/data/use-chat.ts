@@ -5,7 +5,7 @@ import { conversation as conversationQuery, messagesAround, recentSplit } from '
 import type { LocalConversation, LocalMessage } from '../../sync/local-types.ts';
 import { correlationKey } from '../../sync/merge/message.ts';
 import { orderKeyOf } from '../../sync/ordering.ts';
-import { overlayRecent, type Recent } from '../../sync/recent.ts';
+import { nextRecent, overlayRecent, type Recent } from '../../sync/recent.ts';
 import { timestampFromMs } from '../../sync/timestamps.ts';
 import { ONLINE_ONLY } from './online-only/flag.ts';
 import { useOnlineChat } from './online-only/use-online-chat.ts';
@@ -86,18 +86,26 @@ function useLocalChat(conversationId: string): ChatData {
   }, [read]);
   useEffect(() => {
     if (!engine) return;
-    return engine.subscribeStored((stored, generation) => {
-      const rows = stored.put.filter((m) => m.conversationId === conversationId);
-      if (rows.length === 0 && stored.removed.length === 0) return;
+    // Publications the latest answered read already covers are forgotten (nextRecent).
+    const offStored = engine.subscribeStored((stored, generation) => {
+      const put = stored.put.filter((m) => m.conversationId === conversationId);
+      if (put.length === 0 && stored.removed.length === 0) return;
+      setRecent((prev) => nextRecent(prev, readGeneration.current, { put, removed: stored.removed, generation }));
+    });
+    // R6.6: a message from another device paints from the realtime event, while it is written; its
+    // stored row then takes the same key (one element, no flicker).
+    const offArriving = engine.subscribeArriving((a) => {
+      if ('row' in a && a.row.conversationId !== conversationId) return;
+      const generation = engine.storedGeneration();
       setRecent((prev) => {
-        const next = new Map<string, Recent>();
-        // Publications the latest answered read already covers are forgotten here.
-        for (const [k, r] of prev) if (r.generation > readGeneration.current) next.set(k, r);
-        for (const k of stored.removed) next.set(k, { row: null, generation });
-        for (const m of rows) next.set(m.key, { row: m, generation });
-        return next;
+        if ('settled' in a && !prev.get(a.settled)?.transient) return prev;
+        return nextRecent(prev, readGeneration.current, 'row' in a ? { arriving: a.row, generation } : a);
       });
     });
+    return () => {
+      offStored();
+      offArriving();
+    };
   }, [engine, conversationId]);
   const live = useMemo(() => (read ? overlayRecent(read.rows, read.generation, recent, conversationId) : undefined), [read, recent, conversationId]);
   // The own bubble paints in the frame after Enter (bench row 3): the send's IndexedDB write and the

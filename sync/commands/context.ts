@@ -1,6 +1,7 @@
 // What every command needs. Commands only touch IndexedDB; `notify` tells whoever pushes (this tab's
 // engine or, through the tab channel, the leader tab) that the outbox changed.
 import type { SyncDb } from '../db/schema.ts';
+import type { EarlySend } from '../early-send.ts';
 import type { IdSource } from '../ids.ts';
 
 export interface CommandContext {
@@ -11,4 +12,6 @@ export interface CommandContext {
   now: () => number;
   newId: IdSource;
   notify: () => void;
+  /** R1.12: starts a send's request inside its write (this engine leading and online); absent: the flush sends it. */
+  early?: EarlySend | null;
 }

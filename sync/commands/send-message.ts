@@ -1,7 +1,8 @@
 // R1.2: sendMessage. Blank text is ignored, text is trimmed, a completed conversation takes no new
 // message (user-area.md section 5); otherwise the message is stored as sending before this returns.
 import type { JsonObject } from '../json.ts';
-import { writeOptimisticMessage } from './write-message.ts';
+import type { EarlySend, EarlyStarted } from '../early-send.ts';
+import { writeOptimisticMessage, type WrittenMessage } from './write-message.ts';
 import type { CommandContext } from './context.ts';
 
 export interface SendMessageInput {
@@ -24,19 +25,30 @@ export async function sendMessage(ctx: CommandContext, input: SendMessageInput):
   if (text === '') return null;
   if (input.correlationId !== undefined && !UUID.test(input.correlationId)) throw new Error('correlationId must be a UUID');
   const { db } = ctx;
-  const handle = await db.transaction('rw', db.syncTables, async () => {
-    const conversation = await db.conversations.get(input.conversationId);
-    if (conversation && conversation.status !== 'active') return null;
-    const m = await writeOptimisticMessage(db, {
-      conversationId: input.conversationId,
-      text,
-      correlationId: input.correlationId ?? ctx.newId(),
-      payload: input.payload ?? null,
-      userId: ctx.userId,
-      now: ctx.now(),
-    });
-    return { key: m.key, correlationId: m.correlationId ?? '' };
-  });
-  if (handle) ctx.notify();
-  return handle;
+  // R1.12: the request may start inside the transaction; it learns whether the write committed.
+  let started: EarlyStarted | null = null;
+  const offer = ctx.early;
+  const early: EarlySend | null = offer ? (c) => (started = offer(c)) : null;
+  let written: WrittenMessage | null;
+  try {
+    written = await db.transaction('rw', db.syncTables, () =>
+      writeOptimisticMessage(db, {
+        conversationId: input.conversationId,
+        text,
+        correlationId: input.correlationId ?? ctx.newId(),
+        payload: input.payload ?? null,
+        userId: ctx.userId,
+        now: ctx.now(),
+        onlyIfActive: true,
+        early,
+      }),
+    );
+  } catch (err) {
+    (started as EarlyStarted | null)?.failed();
+    throw err;
+  }
+  if (!written) return null;
+  written.early?.stored(written.entry);
+  ctx.notify();
+  return { key: written.message.key, correlationId: written.message.correlationId ?? '' };
 }

@@ -1,11 +1,12 @@
 // The optimistic message and its send entry, written together (R1.1/R1.2). Runs inside the caller's
 // transaction (a command's, or push.ts's when request-specialist's conversation has just been made).
 import type { SyncDb } from '../db/schema.ts';
+import type { EarlySend, EarlyStarted } from '../early-send.ts';
 import type { JsonObject } from '../json.ts';
 import type { LocalMessage } from '../local-types.ts';
 import { correlationKey } from '../merge/message.ts';
 import { orderKeyOf } from '../ordering.ts';
-import { queue } from '../outbox.ts';
+import { queue, type OutboxEntry, type OutboxOp } from '../outbox.ts';
 import { refreshSummaries } from '../summary-store.ts';
 import { msFromTimestamp, timestampFromMs } from '../timestamps.ts';
 
@@ -16,6 +17,17 @@ export interface OptimisticInput {
   payload: JsonObject | null;
   userId: string;
   now: number;
+  /** R1.2: write nothing (answer null) when the conversation is stored and not active. */
+  onlyIfActive?: boolean;
+  /** R1.12: offered the send once the write has read what it needs, to start its request before the commit. */
+  early?: EarlySend | null;
+}
+
+export interface WrittenMessage {
+  message: LocalMessage;
+  /** R1.12: the request already started; told the entry once the caller's transaction committed. */
+  early: EarlyStarted | null;
+  entry: OutboxEntry;
 }
 
 /** A local time after every stored message of the conversation, so typed order is shown order. */
@@ -29,12 +41,15 @@ function nextLocalTime(last: LocalMessage | undefined, now: number): number {
  * each other are issued together (one round trip to the IndexedDB backend each time, not one per
  * read): the send path's time to the request is mostly these round trips (bench row 4c).
  */
-export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput): Promise<LocalMessage> {
+export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput): Promise<WrittenMessage | null> {
   const correlationId = input.correlationId.toLowerCase();
-  const [last, conversation] = await Promise.all([
+  const [last, conversation, outbox] = await Promise.all([
     db.messages.where('[conversationId+orderKey]').between([input.conversationId, ''], [input.conversationId, '\uffff']).last(),
     db.conversations.get(input.conversationId),
+    // R1.8: only to know whether an earlier send of this conversation is still queued (getAll: one round trip).
+    input.early ? db.outbox.toArray() : undefined,
   ]);
+  if (input.onlyIfActive && conversation && conversation.status !== 'active') return null;
   const createdAt = timestampFromMs(nextLocalTime(last, input.now));
   const message: LocalMessage = {
     key: correlationKey(correlationId),
@@ -58,23 +73,24 @@ export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput)
     error: null,
     confirmedAt: null,
   };
-  await Promise.all([
+  const op: Extract<OutboxOp, { kind: 'send' }> = {
+    kind: 'send',
+    conversationId: input.conversationId,
+    correlationId,
+    messageKey: message.key,
+    text: input.text,
+    payload: input.payload,
+    accountId: conversation?.accountId ?? null,
+  };
+  // R1.12: the request starts here, before the writes below are even issued; the outcome is stored
+  // only after this transaction committed (the caller tells `early`), so invariant 1 holds.
+  const earlierSendQueued = outbox?.some((e) => e.op.kind === 'send' && e.op.conversationId === input.conversationId) ?? true;
+  const early = input.early?.({ op, conversation, earlierSendQueued }) ?? null;
+  const [, entry] = await Promise.all([
     db.messages.put(message),
-    queue(
-      db,
-      {
-        kind: 'send',
-        conversationId: input.conversationId,
-        correlationId,
-        messageKey: message.key,
-        text: input.text,
-        payload: input.payload,
-        accountId: conversation?.accountId ?? null,
-      },
-      input.now,
-    ),
+    queue(db, op, input.now, early?.claim),
     conversation?.specialist?.isAi ? db.typing.put({ conversationId: input.conversationId, startedAt: input.now }) : undefined,
   ]);
   await refreshSummaries(db, [input.conversationId]);
-  return message;
+  return { message, early, entry };
 }

@@ -1,0 +1,67 @@
+// R6.5/R6.6: what the engine hands an open chat besides IndexedDB. A realtime message is handed over
+// from the event (`arriving`, before its write), its committed row after the write (`stored`, with a
+// generation the live reads compare against), then the arriving copy is settled. Also the marks of
+// the bench's receive hops (marks.ts).
+import type { SyncDb } from './db/schema.ts';
+import { arrivingMessage, handleTransportEvent, type EventOutcome } from './events.ts';
+import type { LocalMessage, StoredMessages } from './local-types.ts';
+import { syncMark } from './marks.ts';
+import type { TransportEvent } from './transports/transport.ts';
+
+export type Arriving = { row: LocalMessage } | { settled: string };
+
+export interface Publications {
+  /** The machine's onEvent: stores the event, publishing around the write. */
+  onEvent: (e: TransportEvent) => Promise<EventOutcome>;
+  subscribeStored: (fn: (stored: StoredMessages, generation: number) => void) => () => void;
+  storedGeneration: () => number;
+  subscribeArriving: (fn: (a: Arriving) => void) => () => void;
+}
+
+export function createPublications(deps: { db: SyncDb; userId: string; accountId: () => string | null; now: () => number }): Publications {
+  const { db, userId } = deps;
+  const storedListeners = new Set<(stored: StoredMessages, generation: number) => void>();
+  let generation = 0;
+  /** After the commit (the event's transaction has resolved): R6.5. */
+  const publishStored = (stored: StoredMessages | undefined) => {
+    if (!stored || (stored.put.length === 0 && stored.removed.length === 0)) return;
+    generation++;
+    for (const fn of storedListeners) fn(stored, generation);
+  };
+  const arrivingListeners = new Set<(a: Arriving) => void>();
+  const publishArriving = (a: Arriving) => {
+    for (const fn of arrivingListeners) fn(a);
+  };
+  return {
+    onEvent(e) {
+      const arriving = arrivingMessage(e, deps.accountId(), userId);
+      if (arriving) {
+        publishArriving({ row: arriving });
+        syncMark('poradna:recv:event', { id: arriving.serverId ?? arriving.key });
+      }
+      // Settled after the stored row's publication, so a view replaces the copy rather than losing it.
+      const settle = () => arriving && publishArriving({ settled: arriving.key });
+      return handleTransportEvent(db, userId, e, deps.now()).then(
+        (outcome) => {
+          if (e.kind === 'row') for (const m of outcome.stored?.put ?? []) if (m.serverId) syncMark('poradna:recv:stored', { id: m.serverId });
+          publishStored(outcome.stored);
+          settle();
+          return outcome;
+        },
+        (err: unknown) => {
+          settle();
+          throw err;
+        },
+      );
+    },
+    subscribeStored(fn) {
+      storedListeners.add(fn);
+      return () => void storedListeners.delete(fn);
+    },
+    storedGeneration: () => generation,
+    subscribeArriving(fn) {
+      arrivingListeners.add(fn);
+      return () => void arrivingListeners.delete(fn);
+    },
+  };
+}
