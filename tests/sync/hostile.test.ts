@@ -75,7 +75,9 @@ describe('R9 hostile conditions on the local stack', () => {
     const other = await createConversation(db, a.id, a.humans[1]!);
     const c = new SimClient(stack, a.users[0]!, a.id, rng(4));
     clients.push(c);
-    const e = await c.start({ realtime: false, timings: { requestTimeoutMs: 1500 } });
+    // Not held up = the other conversation is sent while the black-holed request still waits for its
+    // timeout: judged by order, not by a wall-clock bound a loaded machine can miss.
+    const e = await c.start({ realtime: false, timings: { requestTimeoutMs: 6000 } });
     await waitFor(async () => (await e.db.conversations.count()) === 2, 'conversations', 8000);
 
     let holes = 0;
@@ -86,10 +88,11 @@ describe('R9 hostile conditions on the local stack', () => {
     for (let i = 0; i < 3; i++) otherKeys.push((await e.commands.sendMessage({ conversationId: other, text: `other ${i}` }))!.key);
     const t0 = Date.now();
     c.setOnline(true);
-    await waitFor(async () => (await Promise.all(otherKeys.map((k) => e.db.messages.get(k)))).every((m) => m?.state === 'sent'), 'other conversation sent', 1000);
+    await waitFor(async () => (await Promise.all(otherKeys.map((k) => e.db.messages.get(k)))).every((m) => m?.state === 'sent'), 'other conversation sent', 5000);
     const otherMs = Date.now() - t0;
+    expect(await e.db.outbox.count(), 'the stuck send is still waiting for its timeout').toBe(1);
     // (the stuck message may already show `sent`: the server stored it and a pull brought its row)
-    await waitFor(async () => (await e.db.outbox.count()) === 0, 'stuck send settled after its timeout', 5000);
+    await waitFor(async () => (await e.db.outbox.count()) === 0, 'stuck send settled after its timeout', 15000);
     expect((await e.db.messages.get(stuckKey))?.state).toBe('sent');
     console.log(`R9.4 other conversation drained in ${otherMs} ms; the black-holed send landed after ${Date.now() - t0} ms`);
     expect(c.net.stats.blackHoled).toBe(1);
