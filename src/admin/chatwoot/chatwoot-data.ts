@@ -88,3 +88,19 @@ export async function assignConversation(conversationId: string, assigneeId: str
 export async function toggleStatus(conversationId: string, to: 'open' | 'resolved'): Promise<void> {
   await invokeFunction('admin-chatwoot-toggle-status', { conversation_id: conversationId, to });
 }
+
+export interface CwInbox {
+  id: number;
+  name: string;
+  channel_type: string;
+}
+
+export async function loadInboxes(): Promise<CwInbox[]> {
+  const data = await invokeFunction<{ inboxes?: CwInbox[] }>('admin-chatwoot-inboxes');
+  return data.inboxes ?? [];
+}
+
+/** Links a specialist to an inbox (null unlinks); the server checks the inbox (admin-chatwoot-specialist-inbox). */
+export async function setSpecialistInbox(specialistId: string, inboxId: number | null): Promise<void> {
+  await invokeFunction('admin-chatwoot-specialist-inbox', { specialist_id: specialistId, inbox_id: inboxId });
+}
