@@ -187,11 +187,11 @@ export const admin = {
     public: 'Public',
     expected: (status: number | string) => `Expected 200, got ${status}`,
     network: 'Network/CORS error',
-    body: (length: number) => `Response body (${length} znakov)`, // ours
+    body: (length: number) => `Telo odpovede (${length} znakov)`, // issue 21 admin 10
     config: 'Konfigurácia', // ours
-    projectRef: 'Project ref',
-    baseUrl: 'Base URL',
-    anonKey: 'Anon key',
+    projectRef: 'Projekt', // issue 21 admin 10
+    baseUrl: 'Základná URL', // issue 21 admin 10
+    anonKey: 'Anon kľúč', // issue 21 admin 10
     functionsTotal: 'Funkcie spolu', // ours
     functionsPublic: 'Verejné funkcie', // ours
     functionsProtected: 'Chránené funkcie', // ours

@@ -74,7 +74,8 @@ export function ChatwootPage() {
         <WebhookCard />
         <ControlPanel />
         <FunctionStatusCard />
-        <SpecialistInboxesCard specialists={specialists} onChanged={reloadSpecialists} />
+        {/* Keyed by the connection: saving the settings lists the new Chatwoot's inboxes at once. */}
+        <SpecialistInboxesCard key={config ? `${config.api_base_url}|${config.account_id}` : 'none'} specialists={specialists} onChanged={reloadSpecialists} />
         <SendCard specialists={specialists} accountId={accountId} onSent={() => void reloadEvents()} />
         <ActionsCard />
         <RichContentCard />

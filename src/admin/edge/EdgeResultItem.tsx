@@ -15,7 +15,7 @@ export function EdgeResultItem({ result, verifyJwt }: { result: CheckResult; ver
           {result.status}
         </Badge>
         {result.notConfigured && (
-          <Badge tone="slate" testId="edge-not-configured">
+          <Badge tone="slate" testId="edge-outcome-not-configured">
             {admin.edge.notConfigured}
           </Badge>
         )}
