@@ -101,6 +101,7 @@ const TABLE_CALLS: (() => Call)[] = [
   () => ({ name: 'messages', who: [m(), a(), service], run: select('messages') }),
   () => ({ name: 'chatwoot_config', who: [a(), service], run: select('chatwoot_config') }),
   () => ({ name: 'chatwoot_contacts', who: [m(), service], run: select('chatwoot_contacts') }),
+  () => ({ name: 'chatwoot_diagnostics', who: [service], run: select('chatwoot_diagnostics') }),
   () => ({ name: 'integration_events', who: [a(), service], run: select('integration_events') }),
   () => ({ name: 'v_admin_accounts', who: [a(), service], run: select('v_admin_accounts') }),
 ];
