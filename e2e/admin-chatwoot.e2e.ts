@@ -61,22 +61,22 @@ test('settings validation and save, webhook URL, diagnostics and function status
   await signIn(page);
   await page.goto(`${origin}/admin/chatwoot`);
   const settings = page.getByTestId('cw-settings');
-  await settings.getByLabel('API Base URL').fill('');
+  await settings.getByLabel(/API Base URL/).fill('');
   await settings.getByRole('button', { name: 'Uložiť' }).click();
   await expect(toast(page, 'Vyplňte všetky povinné polia')).toBeVisible();
   // A URL the server refuses (issue 16 item 5): the server's Slovak reason is shown, nothing is saved.
-  await settings.getByLabel('API Base URL').fill('https://meno:heslo@chatwoot.example.com');
-  await settings.getByLabel('Account ID').fill('1');
+  await settings.getByLabel(/API Base URL/).fill('https://meno:heslo@chatwoot.example.com');
+  await settings.getByLabel(/Account ID/).fill('1');
   await settings.getByRole('button', { name: 'Uložiť' }).click();
   await expect(toast(page, 'Nepodarilo sa uložiť konfiguráciu: API URL nesmie obsahovať meno ani heslo.')).toBeVisible();
   expect(await sql('select api_base_url from public.chatwoot_config')).toEqual([]);
-  await settings.getByLabel('API Base URL').fill(double.url);
-  await settings.getByLabel('Account ID').fill(String(double.accountId));
+  await settings.getByLabel(/API Base URL/).fill(double.url);
+  await settings.getByLabel(/Account ID/).fill(String(double.accountId));
   await settings.getByRole('button', { name: 'Uložiť' }).click();
   await expect(toast(page, 'Konfigurácia uložená')).toBeVisible();
   expect(await sql('select api_base_url, account_id::int from public.chatwoot_config')).toEqual([{ api_base_url: double.url, account_id: double.accountId }]);
 
-  await expect(page.getByRole('textbox', { name: 'Webhook URL' })).toHaveValue(`${origin}/functions/v1/chatwoot-webhook`);
+  await expect(page.getByRole('textbox', { name: 'Adresa webhooku' })).toHaveValue(`${origin}/functions/v1/chatwoot-webhook`);
   await page.getByRole('button', { name: 'Kopírovať' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${origin}/functions/v1/chatwoot-webhook`);
   await expect(page.getByText('?secret=')).toBeVisible();
@@ -124,19 +124,19 @@ test('send (with its validations), assign and status against the double', async 
   await actions.getByRole('button', { name: 'Zmeniť stav' }).click();
   await page.waitForTimeout(300);
   expect(double.requests.length).toBe(before); // empty conversation id: nothing happens
-  await actions.getByLabel('Conversation ID').fill(String(conv.id));
-  await actions.getByLabel(/Assignee ID/).fill(String(double.admin.id));
+  await actions.getByLabel(/ID konverzácie v Chatwoote/).fill(String(conv.id));
+  await actions.getByLabel(/ID agenta/).fill(String(double.admin.id));
   await actions.getByRole('button', { name: 'Priradiť' }).click();
   await expect(toast(page, 'Konverzácia priradená')).toBeVisible();
   expect(double.requests.some((r) => r.path.endsWith(`/conversations/${conv.id}/assignments`) && JSON.stringify(r.body).includes(String(double.admin.id)))).toBe(true);
-  await actions.getByRole('switch', { name: 'Resolved' }).click();
+  await actions.getByRole('switch', { name: 'Vyriešená' }).click();
   await actions.getByRole('button', { name: 'Zmeniť stav' }).click();
-  await expect(toast(page, 'Stav konverzácie: resolved')).toBeVisible();
+  await expect(toast(page, 'Stav konverzácie: vyriešená')).toBeVisible();
   expect(double.requests.some((r) => r.path.endsWith(`/conversations/${conv.id}/toggle_status`) && JSON.stringify(r.body).includes('resolved'))).toBe(true);
 
   // Rich content: Load disabled while the id is empty; events listed with the detail modal.
   const rich = page.getByTestId('cw-rich');
-  await expect(rich.getByRole('button', { name: 'Load' })).toBeDisabled();
+  await expect(rich.getByRole('button', { name: 'Načítať' })).toBeDisabled();
   const events = page.getByTestId('cw-events');
   await events.getByRole('button', { name: 'Obnoviť' }).click();
   if ((await events.getByTestId('event-row').count()) > 0) {

@@ -90,19 +90,21 @@ export const admin = {
   chatwoot: {
     title: 'Chatwoot', // ours
     settings: 'Nastavenia', // ours
-    apiBaseUrl: 'API Base URL',
-    accountId: 'Account ID',
+    apiBaseUrl: 'API URL Chatwootu (API Base URL)', // issue 21 admin 10
+    accountId: 'ID účtu v Chatwoote (Account ID)', // issue 21 admin 10
+    urlInvalid: 'API URL nie je platná adresa. Zadajte celú adresu, napr. https://chatwoot.example.com', // issue 21 admin 9
+    accountIdInvalid: 'Account ID musí byť kladné celé číslo (číslo účtu v Chatwoote).', // issue 21 admin 9
     save: 'Uložiť', // ours
     edit: 'Upraviť', // ours
     cancel: 'Zrušiť', // ours
     required: 'Vyplňte všetky povinné polia',
     saved: 'Konfigurácia uložená', // ours
     saveFailed: 'Nepodarilo sa uložiť konfiguráciu',
-    webhook: 'Webhook URL',
-    webhookNote: 'Chatwoot musí volať túto adresu s parametrom ?secret= (hodnota CHATWOOT_WEBHOOK_SECRET), inak server požiadavku odmietne.', // ours
+    webhook: 'Adresa webhooku', // issue 21 admin 10
+    webhookNote: 'Chatwoot musí volať túto adresu s parametrom ?secret= (hodnota CHATWOOT_WEBHOOK_SECRET), inak server požiadavku odmietne. Tajomstvo musí mať aspoň 24 znakov.', // ours
     copy: 'Kopírovať', // ours
     copied: 'Skopírované', // ours
-    controlPanel: 'Control panel',
+    controlPanel: 'Kontrolný panel', // issue 21 admin 10
     runAll: 'Spustiť všetky kontroly', // ours
     check: 'Skontrolovať', // ours
     checks: {
@@ -110,9 +112,9 @@ export const admin = {
       webhook: 'Webhook',
       schema: 'Schéma', // ours
       specialists: 'Špecialisti', // ours
-      richContent: 'Rich content',
+      richContent: 'Rich obsah', // issue 21 admin 10
     },
-    statuses: { unchecked: 'Nekontrolované', checking: 'Kontrolujem…', ok: 'OK', warning: 'Varovanie', error: 'Chyba' }, // ours
+    statuses: { unchecked: 'Nekontrolované', checking: 'Kontrolujem…', ok: 'OK', warning: 'Varovanie', error: 'Chyba', notConfigured: 'Nenakonfigurované' }, // ours
     apiOk: (n: number) => `API OK (${n} inboxov)`,
     apiUnreachable: 'Edge funkcia je nedostupná, nie je nasadená alebo chýbajú secrets', // ours
     apiUnauthorized: 'Neoprávnený prístup', // ours
@@ -122,6 +124,8 @@ export const admin = {
     networkError: (message: string) => `Chyba siete: ${message}`, // ours
     webhookOk: (status: number) => `Webhook odpovedá (${status})`, // ours
     webhookFailed: (status: string) => `Webhook neodpovedá (${status})`, // ours
+    webhookProblem: (message: string) => `Webhook odmietne doručenia: ${message}`, // issue 21 admin 4
+    notConfiguredText: 'Integrácia nie je nakonfigurovaná; nepočíta sa ako chyba.', // issue 21 admin 11
     schemaOk: 'Všetky tabuľky sú dostupné', // ours
     schemaFailed: (tables: string) => `Nedostupné tabuľky: ${tables}`, // ours
     specialistsOk: (n: number) => `Všetci špecialisti (${n}) majú Inbox ID`, // ours
@@ -133,6 +137,16 @@ export const admin = {
     deployed: 'Nasadená', // ours
     missing: 'Chýba', // ours
     missingHint: 'Chýbajúce funkcie sa nasadia automaticky po aktualizácii konfigurácie.', // ours
+    inboxes: 'Špecialisti a ich Chatwoot inboxy', // issue 21 admin 6
+    inboxesNote: 'Odoslanie správy špecialistovi potrebuje jeho API inbox v Chatwoote. Každý inbox môže mať len jeden špecialista.', // issue 21 admin 6
+    noInbox: '— bez inboxu —', // issue 21 admin 6
+    inboxOption: (name: string, id: number) => `${name} (#${id})`, // issue 21 admin 6
+    inboxNotApi: (type: string) => `nie je API inbox: ${type}`, // issue 21 admin 6
+    inboxesUnavailable: 'Zoznam inboxov sa nepodarilo načítať. Najprv nastavte a skontrolujte pripojenie k Chatwootu.', // issue 21 admin 6
+    inboxesNotConfigured: 'Chatwoot nie je nakonfigurovaný: najprv uložte API URL a Account ID.', // issue 21 admin 6
+    inboxSaved: (name: string) => `Inbox špecialistu ${name} uložený`, // issue 21 admin 6
+    inboxSaveFailed: 'Nepodarilo sa uložiť inbox', // issue 21 admin 6
+    currentInbox: (id: number) => `Aktuálne: inbox #${id}`, // issue 21 admin 6
     send: 'Odoslať správu', // ours
     specialist: 'Špecialista', // ours
     chooseSpecialist: '— vyberte —', // ours
@@ -145,20 +159,24 @@ export const admin = {
     needAccount: 'Používateľ nemá priradený account',
     sendFailed: 'Nepodarilo sa odoslať správu',
     actions: 'Akcie', // ours
-    conversationId: 'Conversation ID',
-    assigneeId: 'Assignee ID (prázdne = zrušiť priradenie)', // ours
+    cwConversationId: 'ID konverzácie v Chatwoote (číslo, napr. 42)', // issue 21 admin 9
+    ourConversationId: 'ID konverzácie v Poradni (UUID)', // issue 21 admin 9
+    cwConversationIdInvalid: 'ID konverzácie v Chatwoote je kladné celé číslo (napr. 42).', // issue 21 admin 9
+    ourConversationIdInvalid: 'ID konverzácie v Poradni je UUID (napr. 3f2b…-…).', // issue 21 admin 9
+    assigneeId: 'ID agenta v Chatwoote (prázdne = zrušiť priradenie)', // issue 21 admin 10
     assign: 'Priradiť', // ours
     assignedOk: 'Konverzácia priradená', // ours
-    statusSwitch: 'Resolved', // ours: switch on = resolved, off = open
+    unassignedOk: 'Priradenie konverzácie zrušené', // issue 21 admin 10
+    statusSwitch: 'Vyriešená', // ours: switch on = resolved, off = open
     setStatus: 'Zmeniť stav', // ours
-    statusOk: (to: string) => `Stav konverzácie: ${to}`, // ours
+    statusOk: (to: string) => `Stav konverzácie: ${({ open: 'otvorená', resolved: 'vyriešená', pending: 'čakajúca', snoozed: 'odložená' } as Record<string, string>)[to] ?? to}`, // issue 21 admin 10
     phaseFailure: 'Backend endpoint bude implementovaný v fáze 3.8',
     events: 'Webhook udalosti', // ours
     eventsSearch: 'Hľadať podľa conversation id alebo typu', // ours
     noEvents: 'Žiadne udalosti', // ours
     reload: 'Obnoviť', // ours
-    rich: 'Rich content test',
-    load: 'Load',
+    rich: 'Test rich obsahu', // issue 21 admin 10
+    load: 'Načítať', // issue 21 admin 10
     richFailed: 'Nepodarilo sa načítať rich správy',
     richEmpty: 'Žiadne rich správy pre túto konverzáciu', // ours
     eventDetail: 'Detail udalosti', // ours
@@ -170,30 +188,33 @@ export const admin = {
     title: 'Edge Funkcie', // ours
     runAll: 'Spustiť všetky testy', // ours
     running: (name: string) => `Testujem: ${name}`, // ours
-    total: 'Total',
-    passed: 'Passed',
-    failed: 'Failed',
+    total: 'Spolu', // issue 21 admin 10
+    passed: 'Úspešné', // issue 21 admin 10
+    failed: 'Zlyhané', // issue 21 admin 10
+    notConfigured: 'Nenakonfigurované', // issue 21 admin 11
+    notConfiguredNote: 'Integrácia nie je nakonfigurovaná – nepočíta sa ako chyba.', // issue 21 admin 11
+    noDiagnostics: (why: string) => `Diagnostická konverzácia v Chatwoote nie je k dispozícii: ${why}`, // issue 21 admin 3
     average: 'Priemer (ms)', // ours
     jwt: 'JWT Required',
     public: 'Public',
     expected: (status: number | string) => `Expected 200, got ${status}`,
     network: 'Network/CORS error',
-    body: (length: number) => `Response body (${length} znakov)`, // ours
+    body: (length: number) => `Telo odpovede (${length} znakov)`, // issue 21 admin 10
     config: 'Konfigurácia', // ours
-    projectRef: 'Project ref',
-    baseUrl: 'Base URL',
-    anonKey: 'Anon key',
+    projectRef: 'Projekt', // issue 21 admin 10
+    baseUrl: 'Základná URL', // issue 21 admin 10
+    anonKey: 'Anon kľúč', // issue 21 admin 10
     functionsTotal: 'Funkcie spolu', // ours
     functionsPublic: 'Verejné funkcie', // ours
     functionsProtected: 'Chránené funkcie', // ours
     descriptions: {
       'test-function': 'Jednoduchá testovacia funkcia', // ours
-      'auth-link': 'Registrácia / prihlásenie odkazom (anti-enumeration)', // ours
+      'auth-link': 'Registrácia odkazom: volanie bez e-mailu musí byť odmietnuté (400), nikomu sa nič nepošle', // issue 21 admin 3
       'chatwoot-webhook': 'Chatwoot webhook (webhook_test)', // ours
       'admin-chatwoot-conversations': 'Chatwoot konverzácie', // ours
       'admin-chatwoot-inboxes': 'Chatwoot inboxy', // ours
       'admin-chatwoot-assign': 'Priradenie konverzácie', // ours
-      'admin-chatwoot-send': 'Odoslanie správy', // ours
+      'admin-chatwoot-send': 'Odoslanie správy do diagnostickej konverzácie', // issue 21 admin 3
       'admin-chatwoot-set-custom-attributes': 'Custom atribúty konverzácie', // ours
       'admin-chatwoot-toggle-status': 'Zmena stavu konverzácie', // ours
     } as Record<string, string>,

@@ -1,6 +1,7 @@
 // Every environment variable the local stack reads, parsed in one place.
 // Invariant: nothing else in supabase/local reads process.env directly.
 import { resolve } from 'node:path';
+import { MIN_WEBHOOK_SECRET_LENGTH } from '../functions/_shared/chatwoot/webhook-auth.ts';
 
 export interface StackConfig {
   /** Port of the single public origin (gateway). 0 picks a free port. */
@@ -61,10 +62,24 @@ function int(env: Env, name: string, fallback: number): number {
   return n;
 }
 
+/**
+ * A webhook secret shorter than the function accepts would make every Chatwoot delivery fail with
+ * 503 while the stack looked healthy (issue 21 admin item 4): refuse it at start instead.
+ */
+function webhookSecret(env: Env): string | undefined {
+  const secret = env.CHATWOOT_WEBHOOK_SECRET || undefined;
+  if (secret !== undefined && secret.length < MIN_WEBHOOK_SECRET_LENGTH)
+    throw new Error(
+      `CHATWOOT_WEBHOOK_SECRET must be at least ${MIN_WEBHOOK_SECRET_LENGTH} characters (a long random secret, e.g. \`openssl rand -hex 24\`), got ${secret.length}`,
+    );
+  return secret;
+}
+
 export function readConfig(env: Env = process.env, cwd = process.cwd()): StackConfig {
   const smtpUrl = env.SMTP_URL;
   const aiBase = env.AI_BASE_URL;
   const level = env.LOG_LEVEL;
+  const cwWebhookSecret = webhookSecret(env);
   return {
     port: int(env, 'PORT', 8080),
     // Loopback by default: a fresh `npm start` is reachable from this machine only. A deployment
@@ -85,7 +100,7 @@ export function readConfig(env: Env = process.env, cwd = process.cwd()): StackCo
     chatwoot: env.CHATWOOT_API_TOKEN
       ? {
           apiToken: env.CHATWOOT_API_TOKEN,
-          webhookSecret: env.CHATWOOT_WEBHOOK_SECRET || undefined,
+          webhookSecret: cwWebhookSecret,
           // Opt-in for a Chatwoot on a private network or plain http (supabase/functions/_shared/chatwoot/guarded-fetch.ts).
           allowPrivateUrls: /^(1|true|yes)$/i.test(env.CHATWOOT_ALLOW_PRIVATE_URLS ?? ''),
         }

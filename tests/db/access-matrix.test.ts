@@ -306,6 +306,22 @@ const SPECS: Record<string, TableSpec> = {
     insert: async (w) => ({ body: { account_id: w.a.accountId, inbox_id: 2, source_id: 's', pubsub_token: 't' }, where: `account_id = ${lit(w.a.accountId)} and inbox_id = 2` }),
     update: async (_w, r) => ({ patch: { pubsub_token: 'patched' }, applied: onRow(r, `pubsub_token = 'patched'`) }),
   },
+  chatwoot_diagnostics: {
+    table: 'public.chatwoot_diagnostics',
+    rows: async () => {
+      const [a, b] = [`https://a-${randomUUID()}.test`, `https://b-${randomUUID()}.test`];
+      await db().query(
+        `insert into public.chatwoot_diagnostics (api_base_url, chatwoot_account_id, inbox_id, contact_source_id, conversation_id) values ($1, 1, 1, 's', 1), ($2, 1, 1, 's', 1)`,
+        [a, b],
+      );
+      return { A: ref({ api_base_url: a }), B: ref({ api_base_url: b }) };
+    },
+    insert: async () => {
+      const url = `https://i-${randomUUID()}.test`;
+      return { body: { api_base_url: url, chatwoot_account_id: 1, inbox_id: 1, contact_source_id: 's', conversation_id: 1 }, where: `api_base_url = ${lit(url)}` };
+    },
+    update: async (_w, r) => ({ patch: { contact_source_id: 'patched' }, applied: onRow(r, `contact_source_id = 'patched'`) }),
+  },
   v_admin_accounts: {
     table: 'public.accounts',
     rows: async (w) => ({ A: ref({ id: w.a.accountId }), B: ref({ id: w.b.accountId }) }),

@@ -135,6 +135,13 @@ export const MATRIX: Readonly<Record<string, TableExpectations>> = {
     update: serviceOnly,
     delete: serviceOnly,
   },
+  // The admin checks' own Chatwoot conversation (20261124000201): the functions' business only.
+  chatwoot_diagnostics: {
+    select: ['-', '-', '-', '-', 'AB'],
+    insert: serviceOnly,
+    update: serviceOnly,
+    delete: serviceOnly,
+  },
   // Rows A and B: accounts A and B. Read-only for everyone, service role included.
   v_admin_accounts: {
     select: ['-', '-', '-', 'AB', 'AB'],

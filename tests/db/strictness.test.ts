@@ -101,6 +101,7 @@ const TABLE_CALLS: (() => Call)[] = [
   () => ({ name: 'messages', who: [m(), a(), service], run: select('messages') }),
   () => ({ name: 'chatwoot_config', who: [a(), service], run: select('chatwoot_config') }),
   () => ({ name: 'chatwoot_contacts', who: [m(), service], run: select('chatwoot_contacts') }),
+  () => ({ name: 'chatwoot_diagnostics', who: [service], run: select('chatwoot_diagnostics') }),
   () => ({ name: 'integration_events', who: [a(), service], run: select('integration_events') }),
   () => ({ name: 'v_admin_accounts', who: [a(), service], run: select('v_admin_accounts') }),
 ];
@@ -116,6 +117,7 @@ const RPC_CALLS: (() => Call)[] = [
   () => ({ name: 'current_account_id', who: [m(), a()], run: (c) => rpc(c, 'current_account_id') }),
   () => ({ name: 'get_super_admin_emails', who: [a(), service], run: (c) => rpc(c, 'get_super_admin_emails') }),
   () => ({ name: 'admin_schema_report', who: [a(), service], run: (c) => rpc(c, 'admin_schema_report') }),
+  () => ({ name: 'admin_rich_messages', who: [a(), service], run: (c) => rpc(c, 'admin_rich_messages', { p_limit: 5 }) }),
   () => ({ name: 'admin_open_conversation', who: [a(), service], run: (c) => rpc(c, 'admin_open_conversation', { p_account_id: member.accountId, p_specialist_id: specialistId }) }),
   () => ({ name: 'admin_set_specialists_mode', who: [a()], run: (c) => rpc(c, 'admin_set_specialists_mode', { p_account_id: member.accountId, p_mode: 'CUSTOM' }) }),
   () => ({ name: 'admin_assign_specialist', who: [a()], run: (c) => rpc(c, 'admin_assign_specialist', { p_account_id: member.accountId, p_specialist_id: specialistId }) }),

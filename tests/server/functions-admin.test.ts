@@ -242,17 +242,19 @@ describe('test-runner (super admin)', () => {
     expect(n?.n).toBe('0');
   });
 
-  it('runs the nine edge checks; the public ones pass on any stack', async () => {
+  it('runs the nine edge checks; the public ones pass on any stack (the webhook: not configured here)', async () => {
     const admin = await signIn(stack, SEEDED.admin);
     const r = await call(admin, 'test-runner', { testType: 'edge' });
     expect(r.status).toBe(200);
     const body = r.body as unknown as RunnerReply;
     expect(body.summary.total).toBe(9);
-    for (const name of ['test-function', 'auth-link', 'chatwoot-webhook'])
+    for (const name of ['test-function', 'auth-link'])
       expect(
         body.output.some((l) => l.startsWith(`✔ ${name} (Public)`)),
         name,
       ).toBe(true);
+    // No CHATWOOT_WEBHOOK_SECRET on the shared stack: not configured, not a failure (issue 21 admin 11).
+    expect(body.output.some((l) => l.startsWith('○ chatwoot-webhook (Public): Nenakonfigurované'))).toBe(true);
   });
 
   it('answers 400 for a bad testType, 403 for members, 401 without a JWT', async () => {

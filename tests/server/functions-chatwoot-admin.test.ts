@@ -197,10 +197,10 @@ describe('admin-chatwoot-send for members', () => {
 });
 
 describe('chatwoot-webhook without a configured secret', () => {
-  it('answers the {webhook_test} probe 200 and refuses events (503)', async () => {
+  it('answers the {webhook_test} probe and events alike: 503, not configured (issue 21 admin item 4)', async () => {
     expect(await call(anonDb(stack), 'chatwoot-webhook', { webhook_test: true })).toEqual({
-      status: 200,
-      body: { ok: true, test: true },
+      status: 503,
+      body: { error: 'Webhook secret is not configured' },
     });
     const r = await rawPost(stack, 'chatwoot-webhook', JSON.stringify({ event: 'message_created', id: 1 }), {
       query: '?secret=x',

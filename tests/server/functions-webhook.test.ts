@@ -139,10 +139,16 @@ describe('chatwoot-webhook authentication', () => {
     expect(conv?.status).toBe('active');
   });
 
-  it('answers the {webhook_test} probe 200 without a secret', async () => {
-    expect(await rawPost(ref, 'chatwoot-webhook', JSON.stringify({ webhook_test: true }))).toEqual({
+  it('answers the {webhook_test} probe 200 without a secret, checks a secret it is given', async () => {
+    const probe = JSON.stringify({ webhook_test: true });
+    expect(await rawPost(ref, 'chatwoot-webhook', probe)).toEqual({ status: 200, body: { ok: true, test: true } });
+    expect(await rawPost(ref, 'chatwoot-webhook', probe, { query: `?secret=${SECRET}` })).toEqual({
       status: 200,
-      body: { ok: true, test: true },
+      body: { ok: true, test: true, secret: 'valid' },
+    });
+    expect(await rawPost(ref, 'chatwoot-webhook', probe, { query: '?secret=wrong' })).toEqual({
+      status: 401,
+      body: { error: 'Invalid webhook secret' },
     });
   });
 

@@ -1,5 +1,6 @@
 // Section 6: assign a conversation (empty assignee unassigns) and switch its status open/resolved.
-// Both do nothing while the conversation id is empty.
+// Both do nothing while the conversation id is empty; the id is Chatwoot's (a number, the one in
+// Chatwoot's address bar), not ours (issue 21 admin 9), and the toasts say what happened (item 10).
 import { useState } from 'react';
 import { admin } from '../../text/admin.ts';
 import { adminError, adminSuccess } from '../lib/toasts.ts';
@@ -8,6 +9,7 @@ import { Card } from '../ui/Card.tsx';
 import { Switch } from '../ui/Switch.tsx';
 import { TextField } from '../ui/TextField.tsx';
 import { assignConversation, toggleStatus } from './chatwoot-data.ts';
+import { isChatwootConversationId } from './config-validation.ts';
 
 export function ActionsCard() {
   const [conversationId, setConversationId] = useState('');
@@ -17,10 +19,14 @@ export function ActionsCard() {
   const assign = async () => {
     const id = conversationId.trim();
     if (id === '') return;
+    if (!isChatwootConversationId(id)) {
+      adminError(admin.chatwoot.cwConversationIdInvalid);
+      return;
+    }
     const assignee = assigneeId.trim();
     try {
       await assignConversation(id, assignee === '' ? null : assignee);
-      adminSuccess(admin.chatwoot.assignedOk);
+      adminSuccess(assignee === '' ? admin.chatwoot.unassignedOk : admin.chatwoot.assignedOk);
     } catch (err) {
       console.error('assign:', err);
       adminError(admin.chatwoot.phaseFailure);
@@ -30,6 +36,10 @@ export function ActionsCard() {
   const setStatus = async () => {
     const id = conversationId.trim();
     if (id === '') return;
+    if (!isChatwootConversationId(id)) {
+      adminError(admin.chatwoot.cwConversationIdInvalid);
+      return;
+    }
     const to = resolved ? 'resolved' : 'open';
     try {
       await toggleStatus(id, to);
@@ -42,7 +52,7 @@ export function ActionsCard() {
 
   return (
     <Card title={admin.chatwoot.actions} testId="cw-actions">
-      <TextField label={admin.chatwoot.conversationId} value={conversationId} onChange={(e) => setConversationId(e.target.value)} inputMode="numeric" />
+      <TextField label={admin.chatwoot.cwConversationId} value={conversationId} onChange={(e) => setConversationId(e.target.value)} inputMode="numeric" />
       <div className="flex flex-wrap items-end gap-2">
         <TextField className="flex-1" label={admin.chatwoot.assigneeId} value={assigneeId} onChange={(e) => setAssigneeId(e.target.value)} inputMode="numeric" />
         <Button onClick={() => void assign()}>{admin.chatwoot.assign}</Button>

@@ -1,5 +1,7 @@
-// /admin/chatwoot: settings, webhook URL, control panel, function status, send, actions, events,
-// rich content test. On opening, the admin's own account is looked up (created if missing).
+// /admin/chatwoot: settings, webhook URL, control panel, function status, specialists' inboxes, send,
+// actions, events, rich content test. On opening, the admin's own account is looked up (created if
+// missing). Sections sit side by side where the page is wide enough (a container query, so it follows
+// whatever width the admin shell gives it) and stack on a phone (issue 21 admin 12).
 import { useCallback, useEffect, useState } from 'react';
 import { useAuth } from '../../auth/auth-context.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -12,6 +14,7 @@ import { EventsCard } from './EventsCard.tsx';
 import { FunctionStatusCard } from './FunctionStatusCard.tsx';
 import { RichContentCard } from './RichContentCard.tsx';
 import { SendCard } from './SendCard.tsx';
+import { SpecialistInboxesCard } from './SpecialistInboxesCard.tsx';
 import { SettingsCard } from './SettingsCard.tsx';
 import { WebhookCard } from './WebhookCard.tsx';
 
@@ -39,11 +42,15 @@ export function ChatwootPage() {
     }
   }, []);
 
+  const reloadSpecialists = useCallback(() => {
+    loadSpecialists().then(setSpecialists, (err: unknown) => console.error('specialists:', err));
+  }, []);
+
   useEffect(() => {
     void reloadConfig();
     void reloadEvents();
-    loadSpecialists().then(setSpecialists, (err: unknown) => console.error('specialists:', err));
-  }, [reloadConfig, reloadEvents]);
+    reloadSpecialists();
+  }, [reloadConfig, reloadEvents, reloadSpecialists]);
 
   useEffect(() => {
     if (!userId) return;
@@ -61,15 +68,21 @@ export function ChatwootPage() {
   }, [userId]);
 
   return (
-    <section className="flex flex-col gap-3">
-      <SettingsCard config={config} onSaved={reloadConfig} />
-      <WebhookCard />
-      <ControlPanel />
-      <FunctionStatusCard />
-      <SendCard specialists={specialists} accountId={accountId} onSent={() => void reloadEvents()} />
-      <ActionsCard />
-      <EventsCard events={events} onReload={() => void reloadEvents()} />
-      <RichContentCard />
-    </section>
+    <div className="@container">
+      <section className="grid min-w-0 grid-cols-1 items-start gap-3 *:min-w-0 @min-[44rem]:grid-cols-2" data-testid="cw-page">
+        <SettingsCard config={config} onSaved={reloadConfig} />
+        <WebhookCard />
+        <ControlPanel />
+        <FunctionStatusCard />
+        {/* Keyed by the connection: saving the settings lists the new Chatwoot's inboxes at once. */}
+        <SpecialistInboxesCard key={config ? `${config.api_base_url}|${config.account_id}` : 'none'} specialists={specialists} onChanged={reloadSpecialists} />
+        <SendCard specialists={specialists} accountId={accountId} onSent={() => void reloadEvents()} />
+        <ActionsCard />
+        <RichContentCard />
+        <div className="min-w-0 @min-[44rem]:col-span-2">
+          <EventsCard events={events} onReload={() => void reloadEvents()} />
+        </div>
+      </section>
+    </div>
   );
 }

@@ -12,6 +12,7 @@ const TONE: Record<CheckStatus, 'slate' | 'blue' | 'green' | 'amber' | 'red'> = 
   ok: 'green',
   warning: 'amber',
   error: 'red',
+  notConfigured: 'slate',
 };
 
 const initial = (): Record<CheckName, CheckOutcome> =>

@@ -1,4 +1,5 @@
-// Section 8: the rich (json) messages of one conversation, newest first.
+// Section 8: the rich messages of one of OUR conversations (a UUID, issue 21 admin 9), newest first,
+// of any account (admin_rich_messages).
 import { useState } from 'react';
 import { admin } from '../../text/admin.ts';
 import { formatDateTime } from '../lib/format.ts';
@@ -7,13 +8,19 @@ import { Button } from '../ui/Button.tsx';
 import { Card } from '../ui/Card.tsx';
 import { TextField } from '../ui/TextField.tsx';
 import { loadRichMessages, type RichMessage } from './chatwoot-data.ts';
+import { isUuid } from './config-validation.ts';
 
 export function RichContentCard() {
   const [conversationId, setConversationId] = useState('');
   const [rows, setRows] = useState<RichMessage[] | null>(null);
   const load = async () => {
+    const id = conversationId.trim();
+    if (!isUuid(id)) {
+      adminError(admin.chatwoot.ourConversationIdInvalid);
+      return;
+    }
     try {
-      setRows(await loadRichMessages(conversationId.trim()));
+      setRows(await loadRichMessages(id));
     } catch (err) {
       console.error('rich messages:', err);
       adminError(admin.chatwoot.richFailed);
@@ -22,7 +29,7 @@ export function RichContentCard() {
   return (
     <Card title={admin.chatwoot.rich} testId="cw-rich">
       <div className="flex flex-wrap items-end gap-2">
-        <TextField className="flex-1" label={admin.chatwoot.conversationId} value={conversationId} onChange={(e) => setConversationId(e.target.value)} />
+        <TextField className="flex-1" label={admin.chatwoot.ourConversationId} value={conversationId} onChange={(e) => setConversationId(e.target.value)} />
         <Button disabled={conversationId.trim() === ''} onClick={() => void load()}>
           {admin.chatwoot.load}
         </Button>

@@ -1,5 +1,6 @@
-// Section 1: view or edit the API base URL and the Account ID; both are required.
-import { useEffect, useState } from 'react';
+// Section 1: view or edit the API base URL and the Account ID; both are required, the URL must be a
+// URL and the account id a positive integer (config-validation.ts; the server checks again).
+import { useEffect, useState, type ReactNode } from 'react';
 import { admin } from '../../text/admin.ts';
 import { FunctionCallError } from '../lib/functions.ts';
 import { adminError, adminSuccess } from '../lib/toasts.ts';
@@ -7,6 +8,7 @@ import { Button } from '../ui/Button.tsx';
 import { Card } from '../ui/Card.tsx';
 import { TextField } from '../ui/TextField.tsx';
 import { saveConfig, type ChatwootConfig } from './chatwoot-data.ts';
+import { validateConfig } from './config-validation.ts';
 
 export function SettingsCard({ config, onSaved }: { config: ChatwootConfig | null; onSaved: () => Promise<void> }) {
   const [url, setUrl] = useState('');
@@ -17,38 +19,59 @@ export function SettingsCard({ config, onSaved }: { config: ChatwootConfig | nul
     setAccountId(config ? String(config.account_id) : '');
   }, [config]);
 
+  const [fieldError, setFieldError] = useState<{ field: 'url' | 'accountId' | 'both'; error: string } | null>(null);
+
   const save = async () => {
-    const u = url.trim();
-    const a = accountId.trim();
-    if (u === '' || a === '') {
-      adminError(admin.chatwoot.required);
+    const check = validateConfig(url, accountId);
+    if (!check.ok) {
+      setFieldError(check);
+      adminError(check.error);
       return;
     }
+    setFieldError(null);
     setSaving(true);
     try {
-      const n = Number(a);
-      if (!Number.isInteger(n) || n <= 0) throw new Error(`invalid account id ${a}`);
-      await saveConfig(config, u, n);
+      await saveConfig(config, check.url, check.accountId);
       adminSuccess(admin.chatwoot.saved);
       await onSaved();
     } catch (err) {
       console.error('chatwoot config:', err);
       // A 400 carries the server's Slovak reason (e.g. a URL on a private network); show it.
-      adminError(err instanceof FunctionCallError && err.status === 400 ? `${admin.chatwoot.saveFailed}: ${err.message}` : admin.chatwoot.saveFailed);
+      const reason = err instanceof FunctionCallError && err.status === 400 ? err.message : null;
+      if (reason) setFieldError({ field: reason.startsWith('Account ID') ? 'accountId' : 'url', error: reason });
+      adminError(reason ? `${admin.chatwoot.saveFailed}: ${reason}` : admin.chatwoot.saveFailed);
     } finally {
       setSaving(false);
     }
   };
 
+  const errorFor = (field: 'url' | 'accountId') => (fieldError && (fieldError.field === field || fieldError.field === 'both') ? fieldError.error : null);
   return (
     <Card title={admin.chatwoot.settings} testId="cw-settings">
-      <TextField label={admin.chatwoot.apiBaseUrl} value={url} onChange={(e) => setUrl(e.target.value)} inputMode="url" />
-      <TextField label={admin.chatwoot.accountId} value={accountId} onChange={(e) => setAccountId(e.target.value)} inputMode="numeric" />
+      <FieldWithError error={errorFor('url')} testId="cw-url-error">
+        <TextField label={admin.chatwoot.apiBaseUrl} value={url} onChange={(e) => setUrl(e.target.value)} inputMode="url" type="url" placeholder="https://chatwoot.example.com" aria-invalid={errorFor('url') !== null} />
+      </FieldWithError>
+      <FieldWithError error={errorFor('accountId')} testId="cw-account-error">
+        <TextField label={admin.chatwoot.accountId} value={accountId} onChange={(e) => setAccountId(e.target.value)} inputMode="numeric" aria-invalid={errorFor('accountId') !== null} />
+      </FieldWithError>
       <div>
         <Button variant="primary" disabled={saving} onClick={() => void save()}>
           {admin.chatwoot.save}
         </Button>
       </div>
     </Card>
+  );
+}
+
+function FieldWithError({ error, testId, children }: { error: string | null; testId: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-1">
+      {children}
+      {error && (
+        <p role="alert" data-testid={testId} className="text-xs text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }

@@ -58,12 +58,15 @@ export async function loadEvents(): Promise<IntegrationEvent[]> {
   );
 }
 
-export async function loadRichMessages(conversationId: string, limit?: number): Promise<RichMessage[]> {
-  let q = supabase.from('messages').select('id, text, payload, created_at, conversation_id').eq('type', 'json');
-  if (conversationId !== '') q = q.eq('conversation_id', conversationId);
-  q = q.order('created_at', { ascending: false });
-  if (limit !== undefined) q = q.limit(limit);
-  return dataOf<RichMessage[]>(await q);
+/**
+ * Rich messages of every account (admin_rich_messages, 20261124000200): messages RLS confines even a
+ * super admin to the account acted for, so a plain select saw only the admin's own account.
+ * An empty conversation id reads the newest across all conversations.
+ */
+export async function loadRichMessages(conversationId: string, limit = EVENTS_LIMIT): Promise<RichMessage[]> {
+  return dataOf<RichMessage[]>(
+    await supabase.rpc('admin_rich_messages', { p_conversation_id: conversationId === '' ? null : conversationId, p_limit: limit }),
+  );
 }
 
 /** The user's own account id; one is created (plan FREE, '{local part} Account', owner) if missing. */
@@ -84,4 +87,20 @@ export async function assignConversation(conversationId: string, assigneeId: str
 
 export async function toggleStatus(conversationId: string, to: 'open' | 'resolved'): Promise<void> {
   await invokeFunction('admin-chatwoot-toggle-status', { conversation_id: conversationId, to });
+}
+
+export interface CwInbox {
+  id: number;
+  name: string;
+  channel_type: string;
+}
+
+export async function loadInboxes(): Promise<CwInbox[]> {
+  const data = await invokeFunction<{ inboxes?: CwInbox[] }>('admin-chatwoot-inboxes');
+  return data.inboxes ?? [];
+}
+
+/** Links a specialist to an inbox (null unlinks); the server checks the inbox (admin-chatwoot-specialist-inbox). */
+export async function setSpecialistInbox(specialistId: string, inboxId: number | null): Promise<void> {
+  await invokeFunction('admin-chatwoot-specialist-inbox', { specialist_id: specialistId, inbox_id: inboxId });
 }

@@ -6,7 +6,8 @@ import { FunctionCallError, invokeFunction } from '../lib/functions.ts';
 import { loadRichMessages } from './chatwoot-data.ts';
 
 export type CheckName = 'api' | 'webhook' | 'schema' | 'specialists' | 'richContent';
-export type CheckStatus = 'unchecked' | 'checking' | 'ok' | 'warning' | 'error';
+/** notConfigured: the integration is not set up on this install; not a failure (issue 21 admin 11). */
+export type CheckStatus = 'unchecked' | 'checking' | 'ok' | 'warning' | 'error' | 'notConfigured';
 export interface CheckOutcome {
   status: CheckStatus;
   message: string;
@@ -19,6 +20,11 @@ export const SCHEMA_TABLES = ['conversations', 'messages', 'integration_events',
 const ok = (message: string): CheckOutcome => ({ status: 'ok', message });
 const warning = (message: string): CheckOutcome => ({ status: 'warning', message });
 const error = (message: string): CheckOutcome => ({ status: 'error', message });
+const notConfigured = (): CheckOutcome => ({ status: 'notConfigured', message: admin.chatwoot.notConfiguredText });
+
+/** The functions' documented "not set up" answers (supabase/functions/README.md). */
+const CHATWOOT_NOT_CONFIGURED = 'Chatwoot nie je nakonfigurovaný (chýba API URL, Account ID alebo CHATWOOT_API_TOKEN)';
+const SECRET_NOT_CONFIGURED = 'Webhook secret is not configured';
 
 /** Classifies the inboxes reply or failure into the spec's outcome kinds. */
 export function apiOutcome(result: { data: unknown } | { error: unknown }): CheckOutcome {
@@ -26,6 +32,7 @@ export function apiOutcome(result: { data: unknown } | { error: unknown }): Chec
     const err = result.error;
     if (err instanceof FunctionCallError) {
       if (err.status === null) return error(admin.chatwoot.networkError(err.message));
+      if (err.status === 503 && err.message === CHATWOOT_NOT_CONFIGURED) return notConfigured();
       if (err.status === 404 || err.status === 503 || err.status >= 500 && err.status !== 502) return error(admin.chatwoot.apiUnreachable);
       if (err.status === 401 || err.status === 403) return error(admin.chatwoot.apiUnauthorized);
       if (err.status === 502) return error(admin.chatwoot.apiChatwoot(err.message));
@@ -48,6 +55,19 @@ async function apiCheck(): Promise<CheckOutcome> {
   }
 }
 
+/**
+ * The probe meets the same secret check as a real delivery (issue 21 admin 4): 200 only when the
+ * configured secret can authenticate deliveries; a missing secret is "not configured", a too short one
+ * an error with the function's reason.
+ */
+export function webhookOutcome(status: number, body: unknown): CheckOutcome {
+  const message = body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string' ? (body as { error: string }).error : '';
+  if (status >= 200 && status < 300) return ok(admin.chatwoot.webhookOk(status));
+  if (status === 503 && message === SECRET_NOT_CONFIGURED) return notConfigured();
+  if (message !== '') return error(admin.chatwoot.webhookProblem(message));
+  return error(admin.chatwoot.webhookFailed(String(status)));
+}
+
 async function webhookCheck(): Promise<CheckOutcome> {
   try {
     const res = await fetch(`${appEnv.supabaseUrl.replace(/\/+$/, '')}/functions/v1/chatwoot-webhook`, {
@@ -55,7 +75,8 @@ async function webhookCheck(): Promise<CheckOutcome> {
       headers: { 'Content-Type': 'application/json', apikey: appEnv.anonKey },
       body: JSON.stringify({ webhook_test: true }),
     });
-    return res.ok ? ok(admin.chatwoot.webhookOk(res.status)) : error(admin.chatwoot.webhookFailed(String(res.status)));
+    const body: unknown = await res.json().catch(() => null);
+    return webhookOutcome(res.status, body);
   } catch (err) {
     return error(admin.chatwoot.networkError(err instanceof Error ? err.message : String(err)));
   }

@@ -46,12 +46,13 @@ export function EdgeFunctionsPage() {
           </p>
         )}
         {results.length > 0 && (
-          <dl className="grid grid-cols-4 gap-2 text-center text-sm" data-testid="edge-summary">
+          <dl className="grid grid-cols-2 gap-2 text-center text-sm sm:grid-cols-5" data-testid="edge-summary">
             {(
               [
                 [admin.edge.total, summary.total, 'total'],
                 [admin.edge.passed, summary.passed, 'passed'],
                 [admin.edge.failed, summary.failed, 'failed'],
+                [admin.edge.notConfigured, summary.notConfigured, 'not-configured'],
                 [admin.edge.average, summary.averageMs, 'average'],
               ] as const
             ).map(([label, value, key]) => (

@@ -11,12 +11,16 @@
 //   is created in Chatwoot.
 // - From /admin/chatwoot (super admins): {account_id, inbox_id, content}: finds or opens the account's
 //   conversation with the specialist of that inbox, links it, and sends the same way.
+// - The admin checks (super admins): {diagnostics: true, content}: posts into the conversation made for
+//   checking (_shared/chatwoot/diagnostics.ts), never a user's; nothing is stored in our database.
+//   Reply {success, diagnostics: true, hasChatwoot: true, chatwoot_conversation_id, chatwoot_message_id}.
 // Reply: {success, messageData, hasChatwoot: true, chatwoot_conversation_id}.
 import { isSuperAdmin, requireUser } from '../_shared/caller.ts';
 import type { Db } from '../_shared/clients.ts';
-import { CHATWOOT_TIMEOUT_MS, chatwootApi } from '../_shared/chatwoot/api.ts';
+import { CHATWOOT_TIMEOUT_MS, ChatwootError, chatwootApi } from '../_shared/chatwoot/api.ts';
 import { adminChatwootFunction } from '../_shared/chatwoot/admin-handler.ts';
-import { ensureLinked } from '../_shared/chatwoot/link.ts';
+import { ensureDiagnosticsConversation } from '../_shared/chatwoot/diagnostics.ts';
+import { ensureLinked, relink, type LinkedConversation } from '../_shared/chatwoot/link.ts';
 import type { ChatwootSettings } from '../_shared/chatwoot/settings.ts';
 import { rpcError } from '../_shared/db-errors.ts';
 import { HttpError } from '../_shared/http.ts';
@@ -78,14 +82,31 @@ async function sentEarlier(service: Db, s: ChatwootSettings, row: MessageRow, ch
     if (Date.now() >= inFlightUntil) break;
     await new Promise((r) => setTimeout(r, 200));
   }
-  const page = await chatwootApi<{ payload?: { id: number; source_id?: string | null }[] }>(s, 'GET', `/conversations/${chatwootConversationId}/messages`);
-  return page.payload?.find((m) => m.source_id === row.client_correlation_id)?.id ?? null;
+  try {
+    const page = await chatwootApi<{ payload?: { id: number; source_id?: string | null }[] }>(s, 'GET', `/conversations/${chatwootConversationId}/messages`);
+    return page.payload?.find((m) => m.source_id === row.client_correlation_id)?.id ?? null;
+  } catch (err) {
+    if (err instanceof ChatwootError && err.status === 404) return null; // a stale link: the post relinks
+    throw err;
+  }
 }
 
 export default adminChatwootFunction(
   async ({ caller, service, settings, body }) => {
     const content = requiredString(body, 'content', 10_000).trim();
     const correlation = body.client_correlation_id === undefined ? crypto.randomUUID() : uuid(body, 'client_correlation_id');
+    if (body.diagnostics === true) {
+      const s = await settings();
+      const diag = await ensureDiagnosticsConversation(service, s);
+      const posted = await chatwootApi<{ id: number }>(s, 'POST', `/conversations/${diag.conversation_id}/messages`, {
+        content,
+        message_type: 'incoming',
+        private: false,
+        source_id: correlation,
+        echo_id: correlation,
+      });
+      return { diagnostics: true, hasChatwoot: true, chatwoot_conversation_id: diag.conversation_id, chatwoot_message_id: posted.id };
+    }
     let conversationId: string;
     if (typeof body.conversation_id === 'string' && body.conversation_id !== '') {
       conversationId = uuid(body, 'conversation_id');
@@ -106,24 +127,32 @@ export default adminChatwootFunction(
     if (!conv.data) throw new HttpError(404, 'Conversation not found');
     const earlier = (await findMessage(service, conversationId, correlation)).data;
     if (!earlier && conv.data.status !== 'active') throw new HttpError(409, 'Konverzácia je ukončená');
-    const linked = await ensureLinked(service, s, conversationId);
+    let linked: LinkedConversation = await ensureLinked(service, s, conversationId);
     // Authorisation is settled above (member of this conversation's account, or super admin), so the
     // row is written with the service role; idempotent per (conversation, correlation id).
     const stored = earlier ? { row: earlier, inserted: false } : await storeMessage(service, conversationId, content, correlation, caller.user.id);
     let row = stored.row;
     if (row.chatwoot_message_id === null) {
       const found = stored.inserted ? null : await sentEarlier(service, s, row, linked.chatwoot_conversation_id);
-      const cwId =
-        found ??
-        (
-          await chatwootApi<{ id: number }>(s, 'POST', `/conversations/${linked.chatwoot_conversation_id}/messages`, {
-            content: row.text ?? content,
-            message_type: 'incoming',
-            private: false,
-            source_id: correlation,
-            echo_id: correlation,
-          })
-        ).id;
+      const post = (to: LinkedConversation) =>
+        chatwootApi<{ id: number }>(s, 'POST', `/conversations/${to.chatwoot_conversation_id}/messages`, {
+          content: row.text ?? content,
+          message_type: 'incoming',
+          private: false,
+          source_id: correlation,
+          echo_id: correlation,
+        });
+      let cwId = found;
+      if (cwId === null) {
+        try {
+          cwId = (await post(linked)).id;
+        } catch (err) {
+          // 404: Chatwoot no longer has the linked conversation (it was reset): link anew, post once more.
+          if (!(err instanceof ChatwootError && err.status === 404)) throw err;
+          linked = await relink(service, s, linked);
+          cwId = (await post(linked)).id;
+        }
+      }
       await service.from('messages').update({ chatwoot_message_id: cwId }).eq('id', row.id).is('chatwoot_message_id', null);
       // Re-read: the webhook echo (source_id = correlation) may have stored Chatwoot's id first.
       row = (await findMessage(service, conversationId, correlation)).data ?? row;

@@ -3,12 +3,13 @@
 // sends one, and maps message_created, message_updated and conversation_status_changed onto our
 // messages and conversations idempotently: the same event twice changes nothing (unique
 // chatwoot_message_id, correlation ids echoed back in source_id). Every event is recorded in
-// integration_events. A bare {webhook_test} probe (the admin's function check) answers 200 and
-// touches nothing.
+// integration_events. A bare {webhook_test} probe (the admin's function check) meets the same secret
+// configuration check as a real delivery (issue 21 admin item 4: it used to be answered first, green
+// while every delivery got 503), is verified like one when it carries ?secret=, and stores nothing.
 import { serviceClient, type Db } from '../_shared/clients.ts';
 import { handle, HttpError, json } from '../_shared/http.ts';
 import type { FunctionHandler } from '../_shared/types.ts';
-import { secretsEqual, verifySignature } from '../_shared/chatwoot/webhook-auth.ts';
+import { secretProblem, secretsEqual, verifySignature } from '../_shared/chatwoot/webhook-auth.ts';
 import { mapMessage, mapStatus, type ChatwootWebhook, type MappedMessage } from '../_shared/chatwoot/webhook-map.ts';
 
 async function record(db: Db, kind: string, level: 'info' | 'warning' | 'error', data: Record<string, unknown>): Promise<void> {
@@ -64,12 +65,17 @@ const handler: FunctionHandler = (req, env) =>
       throw new HttpError(400, 'Request body must be valid JSON');
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'Request body must be a JSON object');
-    if ('webhook_test' in body && Object.keys(body).length === 1) return json({ ok: true, test: true });
-
-    const secret = env.CHATWOOT_WEBHOOK_SECRET;
-    if (!secret || secret.length < 24) throw new HttpError(503, 'Webhook secret is not configured');
-    const given = new URL(req.url).searchParams.get('secret') ?? '';
-    if (!(await secretsEqual(given, secret))) throw new HttpError(401, 'Invalid webhook secret');
+    const secret = env.CHATWOOT_WEBHOOK_SECRET ?? '';
+    const problem = secretProblem(secret);
+    if (problem !== null) throw new HttpError(503, problem);
+    const givenParam = new URL(req.url).searchParams.get('secret');
+    if ('webhook_test' in body && Object.keys(body).length === 1) {
+      // The admin page has no secret: without one the probe proves the configuration is usable; with
+      // one (the URL pasted into Chatwoot) it proves the secret too.
+      if (givenParam !== null && !(await secretsEqual(givenParam, secret))) throw new HttpError(401, 'Invalid webhook secret');
+      return json({ ok: true, test: true, ...(givenParam !== null ? { secret: 'valid' } : {}) });
+    }
+    if (!(await secretsEqual(givenParam ?? '', secret))) throw new HttpError(401, 'Invalid webhook secret');
     const sig = await verifySignature(req.headers, raw, env.CHATWOOT_WEBHOOK_HMAC_SECRET ?? secret);
     if (sig === 'invalid') throw new HttpError(401, 'Invalid webhook signature');
 

@@ -21,7 +21,7 @@ const handler: FunctionHandler = (req, env) =>
     const service = serviceClient(env);
     const started = new Date().toISOString();
     const result =
-      type === 'unit' ? await unitSuite(caller, service) : type === 'e2e' ? await e2eSuite(env, service) : await edgeSuite(caller, env, service);
+      type === 'unit' ? await unitSuite(caller, service) : type === 'e2e' ? await e2eSuite(env, service) : await edgeSuite(caller, env);
     return json({ ...result, testId, testType: type, startTime: started, endTime: new Date().toISOString() });
   })(req);
 

@@ -104,6 +104,9 @@ export interface ChatwootDouble {
   webhooksIdle(): Promise<void>;
   /** Sends Rails' disconnect frame to every socket and closes them. */
   disconnectSockets(reconnect?: boolean): void;
+  /** Chatwoot's side reset: every contact, conversation and message is gone (accounts, agents and
+   *  inboxes stay), so links stored on our side point at nothing (404). */
+  wipeConversations(): void;
   stop(): Promise<void>;
 }
 
@@ -239,6 +242,9 @@ export async function startChatwootDouble(opts: ChatwootDoubleOptions = {}): Pro
     },
     setTyping: (displayId, on, o = {}) =>
       actions.typing(conv(displayId), on, agentRef(o.agentId), o.isPrivate ?? false),
+    wipeConversations: () => {
+      for (const m of [store.messages, store.conversations, store.contactInboxes, store.contacts]) m.clear();
+    },
     resolve: (displayId, o = {}) => actions.changeStatus(conv(displayId), 'resolved', agentRef(o.agentId)),
     setStatus: (displayId, status, o = {}) =>
       actions.changeStatus(conv(displayId), status, agentRef(o.agentId)),

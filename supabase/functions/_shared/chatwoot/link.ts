@@ -2,6 +2,9 @@
 // account's contact in that inbox is made once through the public client API (which is what hands
 // out the contact's pubsub_token) and kept in chatwoot_contacts; the Chatwoot conversation id is
 // stored on our conversation. Idempotent: an already linked conversation is returned as it is.
+// Stale links (issue 21 admin item 7: Chatwoot was reset, so the stored contact or conversation no
+// longer exists and every send got 404): a 404 on the stored contact drops that contact row and makes
+// a new one; relink() drops a conversation link Chatwoot answered 404 for, and links anew.
 import type { Db } from '../clients.ts';
 import { HttpError } from '../http.ts';
 import { ChatwootError, chatwootApi, chatwootFetchError } from './api.ts';
@@ -22,7 +25,7 @@ interface ConversationRow {
   specialist: { chatwoot_inbox_id: number | null } | null;
 }
 
-async function publicApi<T>(s: ChatwootSettings, path: string, body: unknown): Promise<T> {
+export async function publicApi<T>(s: ChatwootSettings, path: string, body: unknown): Promise<T> {
   let res: Response;
   try {
     res = await guardedFetch(
@@ -76,7 +79,7 @@ async function contactFor(db: Db, s: ChatwootSettings, accountId: string, inboxI
   return { source_id: stored.data.source_id, identifier };
 }
 
-export async function ensureLinked(db: Db, s: ChatwootSettings, conversationId: string): Promise<LinkedConversation> {
+export async function ensureLinked(db: Db, s: ChatwootSettings, conversationId: string, retriedContact = false): Promise<LinkedConversation> {
   const row = await db
     .from('conversations')
     .select('id, account_id, chatwoot_conversation_id, specialist:specialists(chatwoot_inbox_id)')
@@ -95,9 +98,18 @@ export async function ensureLinked(db: Db, s: ChatwootSettings, conversationId: 
     const inboxes = await chatwootApi<{ payload?: { id: number; inbox_identifier?: string }[] }>(s, 'GET', '/inboxes');
     identifier = inboxes.payload?.find((i) => i.id === inboxId)?.inbox_identifier ?? '';
   }
-  const conv = await publicApi<{ id: number }>(s, `/inboxes/${identifier}/contacts/${contact.source_id}/conversations`, {
-    custom_attributes: { poradna_conversation_id: conversationId },
-  });
+  let conv: { id: number };
+  try {
+    conv = await publicApi<{ id: number }>(s, `/inboxes/${identifier}/contacts/${contact.source_id}/conversations`, {
+      custom_attributes: { poradna_conversation_id: conversationId },
+    });
+  } catch (err) {
+    if (!(err instanceof ChatwootError && err.status === 404) || retriedContact) throw err;
+    // The stored contact is gone in Chatwoot: forget it (only that exact row) and make a new one.
+    await forgetContact(db, row.data.account_id, inboxId, contact.source_id);
+    await record(db, 'chatwoot.contact_recreated', { account_id: row.data.account_id, inbox_id: inboxId });
+    return ensureLinked(db, s, conversationId, true);
+  }
   // Only link if still unlinked: a concurrent call may have won; then use its link.
   const upd = await db
     .from('conversations')
@@ -107,6 +119,24 @@ export async function ensureLinked(db: Db, s: ChatwootSettings, conversationId: 
     .select('chatwoot_conversation_id')
     .maybeSingle<{ chatwoot_conversation_id: number }>();
   if (upd.error) throw new HttpError(500, 'Could not link the conversation to Chatwoot');
-  if (!upd.data) return ensureLinked(db, s, conversationId);
+  if (!upd.data) return ensureLinked(db, s, conversationId, retriedContact);
   return { id: conversationId, account_id: row.data.account_id, chatwoot_conversation_id: conv.id, inbox_id: inboxId };
+}
+
+async function record(db: Db, kind: string, data: Record<string, unknown>): Promise<void> {
+  await db.from('integration_events').insert({ kind, level: 'warning', data });
+}
+
+async function forgetContact(db: Db, accountId: string, inboxId: number, sourceId: string): Promise<void> {
+  await db.from('chatwoot_contacts').delete().eq('account_id', accountId).eq('inbox_id', inboxId).eq('source_id', sourceId);
+}
+
+/**
+ * Chatwoot answered 404 for the linked conversation: drop exactly that link (a concurrent relink that
+ * already replaced it is kept) and link anew, which also remakes a contact Chatwoot no longer has.
+ */
+export async function relink(db: Db, s: ChatwootSettings, stale: LinkedConversation): Promise<LinkedConversation> {
+  await db.from('conversations').update({ chatwoot_conversation_id: null }).eq('id', stale.id).eq('chatwoot_conversation_id', stale.chatwoot_conversation_id);
+  await record(db, 'chatwoot.relinked', { conversation_id: stale.id, stale_chatwoot_conversation_id: stale.chatwoot_conversation_id });
+  return ensureLinked(db, s, stale.id);
 }

@@ -3,6 +3,24 @@
 // signature no older than five minutes.
 const enc = new TextEncoder();
 
+/**
+ * The URL secret must be at least this long (a long random secret: it is the only credential of an
+ * unsigned Chatwoot ≤ 4.10 delivery). The local stack refuses to start with a shorter one
+ * (supabase/local/config.ts); the function answers 503 with this reason to probe and delivery alike.
+ */
+export const MIN_WEBHOOK_SECRET_LENGTH = 24;
+
+export const SECRET_NOT_CONFIGURED = 'Webhook secret is not configured';
+export const secretTooShort = (length: number) =>
+  `Webhook secret is too short: CHATWOOT_WEBHOOK_SECRET has ${length} characters, at least ${MIN_WEBHOOK_SECRET_LENGTH} are required`;
+
+/** Why the configured secret cannot authenticate any delivery, or null when it can. */
+export function secretProblem(secret: string | undefined): string | null {
+  if (!secret) return SECRET_NOT_CONFIGURED;
+  if (secret.length < MIN_WEBHOOK_SECRET_LENGTH) return secretTooShort(secret.length);
+  return null;
+}
+
 async function digest(text: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest('SHA-256', enc.encode(text)));
 }
