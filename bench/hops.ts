@@ -73,6 +73,7 @@ export class NetRecorder {
     return f && Number.isFinite(this.offset) ? f.mono + this.offset : NaN;
   }
 
+  /** Forgets the events so far; keeps the clock offset. */
   clear(): void {
     this.requests.length = 0;
     this.frames.length = 0;
