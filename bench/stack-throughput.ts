@@ -92,7 +92,7 @@ async function loop(n: number, ms: number, one: (i: number) => Promise<void>): P
   return done / (ms / 1000);
 }
 
-export async function insertRows(stack: TestStack): Promise<BenchRow> {
+export async function insertRows(stack: TestStack, notes: string[] = []): Promise<BenchRow> {
   const db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
   const members = await makeMembers(db, CLIENTS);
@@ -128,18 +128,19 @@ export async function insertRows(stack: TestStack): Promise<BenchRow> {
   });
   await db.query('drop table public.bench_raw');
   await db.end();
-  console.log(`row 10a (load average ${load} at start): CPU ms per request —`);
-  console.log(`  send_message: ${product.cpuMs}`);
-  console.log(`  raw insert:   ${raw.cpuMs}`);
+  notes.push(
+    `Row 10a (load average ${load} at start), CPU ms per request — send_message: ${product.cpuMs}; raw insert: ${raw.cpuMs}.`,
+  );
+  // Issue 19: the goal is relative to raw inserts through the same PostgREST on the same machine.
   return {
     row: '10a',
-    figure: `inserts/s via /rest/v1, ${CLIENTS} clients`,
+    figure: `inserts/s via /rest/v1, ${CLIENTS} clients (baseline: raw inserts, no RLS or triggers)`,
     poradna: product.perSecond,
     baseline: raw.perSecond,
     unit: '/s',
     better: 'higher',
-    goal: '≥ 1000/s',
-    met: product.perSecond >= 1000,
+    goal: '≥ 0.85× raw inserts',
+    met: product.perSecond >= 0.85 * raw.perSecond,
   };
 }
 
