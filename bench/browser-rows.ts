@@ -17,6 +17,8 @@ export interface BrowserBenchOptions {
   webDir?: string;
   baselineDir?: string;
   log: (line: string) => void;
+  /** Tables and lines printed (and appended) after the main table, e.g. row 4's per-hop breakdown. */
+  notes: string[];
 }
 
 export async function browserRows(opts: BrowserBenchOptions): Promise<BenchRow[]> {
@@ -56,7 +58,9 @@ export async function browserRows(opts: BrowserBenchOptions): Promise<BenchRow[]
         await signIn(b2, dataset.email);
         await signIn(a2, dataset.email);
         await waitForStored(a2, dataset.userId, await world.serverMessages());
-        out.push(...(await crossClientRows(a, a2, b, b2, chat1k, sends)));
+        const idOf = async (text: string) =>
+          (await world.db.query<{ id: string }>('select id from public.messages where text = $1', [text])).rows[0]?.id;
+        out.push(...(await crossClientRows(a, a2, b, b2, chat1k, sends, { ...world.deliveries, idOf }, opts.notes)));
       } finally {
         await a2.close();
         await b2.close();

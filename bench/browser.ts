@@ -109,6 +109,24 @@ export async function openAndPaint(c: Client, path: string, identifier: string, 
 }
 
 /**
+ * The navigation floor of row 1b: a one-line inline page (no script of its own, no network: a data:
+ * URL) opened from about:blank as the app is, under the client's current profile; answers the time
+ * its text was painted since navigation start (Element Timing, as row 1 reads the app's first row).
+ * A data: URL gets its own renderer process, as the first open of the app's origin from
+ * about:blank does.
+ */
+export async function openFloor(c: Client, timeoutMs = 60_000): Promise<number> {
+  const html = `<!doctype html><meta name="viewport" content="width=device-width"><p elementtiming="floor">Poradňa ${Date.now()}</p>`;
+  await c.page.goto('about:blank');
+  await c.page.goto(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`, { waitUntil: 'commit', timeout: timeoutMs });
+  await c.page.waitForFunction(() => ((globalThis as unknown as { __elementPaints?: { id: string }[] }).__elementPaints ?? []).some((e) => e.id === 'floor'), null, {
+    timeout: timeoutMs,
+    polling: 50,
+  });
+  return c.page.evaluate(() => Math.min(...(globalThis as unknown as { __elementPaints: { id: string; t: number }[] }).__elementPaints.filter((e) => e.id === 'floor').map((e) => e.t)));
+}
+
+/**
  * Full navigation to `path` from a blank page, then the named performance mark's time since
  * navigation start (ms).
  * Marks are set after the frame that shows the content (src/data/perf-marks.ts).

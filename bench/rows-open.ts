@@ -2,7 +2,7 @@
 // interleaved, to the first conversation row painted (row 1) and to the last message of a
 // 1,000-message chat painted (row 2). Offline the baseline cannot open at all, so its offline
 // figure is its best case instead: loopback with no throttling.
-import { openAndMark, openAndPaint, setProfile, type Client, type Profile } from './browser.ts';
+import { openAndMark, openAndPaint, openFloor, setProfile, type Client, type Profile } from './browser.ts';
 import { paired } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
@@ -20,13 +20,18 @@ async function pairs(a: Client, b: Client, path: (c: Client) => string, mark: st
   return paired(out);
 }
 
-/** Row 1: both builds to the first row's text painted (Element Timing), and to the live list shown. */
-async function paintPairs(a: Client, b: Client, profileA: Profile, profileB: Profile, runs: number) {
+/**
+ * Row 1: both builds to the first row's text painted (Element Timing), and to the live list shown;
+ * with `floor`, also the navigation floor (openFloor) in client A's profile, right after A's open.
+ */
+async function paintPairs(a: Client, b: Client, profileA: Profile, profileB: Profile, runs: number, floor = false) {
   const paint: { a: number; b: number }[] = [];
   const live: { a: number; b: number }[] = [];
+  const floors: { a: number; b: number }[] = [];
   for (let i = 0; i < runs; i++) {
     await setProfile(a, profileA);
     const ta = await openAndPaint(a, '/app/chats', 'first-row', 'poradna:first-row');
+    if (floor) floors.push({ a: ta.paint, b: await openFloor(a) });
     await setProfile(a, 'loopback');
     await setProfile(b, profileB);
     const tb = await openAndPaint(b, '/app/chats', 'first-row', 'poradna:first-row');
@@ -34,7 +39,7 @@ async function paintPairs(a: Client, b: Client, profileA: Profile, profileB: Pro
     paint.push({ a: ta.paint, b: tb.paint });
     live.push({ a: ta.live, b: tb.live });
   }
-  return { paint: paired(paint), live: paired(live) };
+  return { paint: paired(paint), live: paired(live), floor: paired(floors) };
 }
 
 export async function openRows(a: Client, b: Client, chatPath: string, runs: number, which: Set<number>): Promise<BenchRow[]> {
@@ -51,8 +56,11 @@ export async function openRows(a: Client, b: Client, chatPath: string, runs: num
     const off = await paintPairs(a, b, 'offline', 'loopback', runs);
     rows.push({ row: '1a', figure: '/app/chats → first row painted, offline (baseline: loopback, it cannot open offline)', poradna: off.paint.poradna, baseline: off.paint.baseline, ratio: off.paint.ratio, unit: 'ms', better: 'lower', goal: '≤ 200 ms', met: off.paint.poradna <= 200 });
     rows.push({ row: '1a′', figure: '  … live list from IndexedDB shown (mark poradna:first-row)', poradna: off.live.poradna, baseline: off.live.baseline, ratio: off.live.ratio, unit: 'ms', better: 'lower', goal: 'report', met: true });
-    const mob = await paintPairs(a, b, 'mobile', 'mobile', runs);
-    rows.push({ row: '1b', figure: '/app/chats → first row painted, mobile profile', poradna: mob.paint.poradna, baseline: mob.paint.baseline, ratio: mob.paint.ratio, unit: 'ms', better: 'lower', goal: '≥ 20× faster (ratio ≤ 0.05)', met: mob.paint.ratio <= 0.05 });
+    const mob = await paintPairs(a, b, 'mobile', 'mobile', runs, true);
+    // Issue 19: 20× the baseline was beyond what this machine can paint at all; the goal is now the
+    // navigation floor (a one-line inline page, same profile, same run): ≤ 1.2× of it.
+    rows.push({ row: '1b', figure: '/app/chats → first row painted, mobile profile (baseline: navigation floor, a one-line inline page)', poradna: mob.floor.poradna, baseline: mob.floor.baseline, ratio: mob.floor.ratio, unit: 'ms', better: 'lower', goal: '≤ 1.2× the floor', met: mob.floor.ratio <= 1.2 });
+    rows.push({ row: '1b″', figure: '  … the same opens against the online-only baseline', poradna: mob.paint.poradna, baseline: mob.paint.baseline, ratio: mob.paint.ratio, unit: 'ms', better: 'lower', goal: 'report', met: true });
     rows.push({ row: '1b′', figure: '  … live list from IndexedDB shown (mark poradna:first-row)', poradna: mob.live.poradna, baseline: mob.live.baseline, ratio: mob.live.ratio, unit: 'ms', better: 'lower', goal: 'report', met: true });
   }
   if (which.has(2)) {

@@ -19,10 +19,11 @@ const log = (line: string) => console.error(`[bench ${new Date().toISOString().s
 const webDir = resolve(process.env.BENCH_WEB_DIR ?? 'dist');
 const wants = (row: number) => args.rows.has(row);
 const rows: BenchRow[] = [];
+const notes: string[] = [];
 const started = performance.now();
 
 const browserSet = new Set([...args.rows].filter((r) => r >= 1 && r <= 7));
-if (browserSet.size > 0) rows.push(...(await browserRows({ rows: browserSet, quick: args.quick, webDir, log })));
+if (browserSet.size > 0) rows.push(...(await browserRows({ rows: browserSet, quick: args.quick, webDir, log, notes })));
 
 if (wants(8)) {
   try {
@@ -39,14 +40,14 @@ if (wants(10)) {
   log('row 10: stack throughput');
   const stack = await startTestStack({ seed: false });
   try {
-    rows.push(await insertRows(stack));
+    rows.push(await insertRows(stack, notes));
     rows.push(await fanoutRow(stack));
   } finally {
     await stack.destroy();
   }
 }
 
-const table = renderTable(rows);
+const table = [renderTable(rows), ...notes].join('\n\n');
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 console.log(`\n${table}\n`);
 log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
 import { startTestStack, type TestStack } from '../tests/helpers/stack.ts';
 import { countBytes, openClient, signIn, waitForStored, type Client } from './browser.ts';
 import { generateDataset, type Dataset } from './generate.ts';
@@ -28,6 +29,8 @@ export interface BenchWorld {
   a: Client;
   b: Client;
   sync: InitialSync;
+  /** Each stack's realtime deliveries of message INSERTs, by message id (row 4's breakdown). */
+  deliveries: { poradna: Map<string, DeliveryTiming>; baseline: Map<string, DeliveryTiming> };
   /** Messages on the server for the account now. */
   serverMessages(): Promise<number>;
   close(): Promise<void>;
@@ -42,8 +45,21 @@ export async function buildBaseline(outDir = join(tmpdir(), 'poradna-bench-onlin
   return outDir;
 }
 
+/** Keeps the message INSERTs a stack's realtime server delivered to anyone, by id (bounded). */
+function deliveryLog(): { map: Map<string, DeliveryTiming>; hook: (d: DeliveryTiming) => void } {
+  const map = new Map<string, DeliveryTiming>();
+  const hook = (d: DeliveryTiming) => {
+    if (d.table !== 'messages' || d.type !== 'INSERT' || d.frames === 0 || typeof d.pk.id !== 'string') return;
+    map.set(d.pk.id, d);
+    if (map.size > 5000) map.delete(map.keys().next().value!);
+  };
+  return { map, hook };
+}
+
 export async function openWorld(poradnaDir: string, baselineDir: string, log: (s: string) => void): Promise<BenchWorld> {
-  const poradna = await startTestStack({ seed: false, webDir: poradnaDir, logLevel: 'quiet' });
+  const dp = deliveryLog();
+  const db_ = deliveryLog();
+  const poradna = await startTestStack({ seed: false, webDir: poradnaDir, logLevel: 'quiet' }, { onRealtimeDelivery: dp.hook });
   const closers: (() => Promise<void>)[] = [() => poradna.destroy()];
   const close = async () => {
     for (const c of closers.reverse()) await c().catch((err: unknown) => console.warn('bench close:', err));
@@ -54,7 +70,7 @@ export async function openWorld(poradnaDir: string, baselineDir: string, log: (s
     const baselineData = await mkdtemp(join(tmpdir(), 'poradna-bench-baseline-'));
     for (const f of ['keys.json', 'secrets.json']) await copyFile(join(poradna.dataDir, f), join(baselineData, f));
     closers.push(() => rm(baselineData, { recursive: true, force: true }));
-    const baseline = await startTestStack({ seed: false, webDir: baselineDir, databaseUrl: poradna.databaseUrl, logLevel: 'quiet' }, { dataDir: baselineData });
+    const baseline = await startTestStack({ seed: false, webDir: baselineDir, databaseUrl: poradna.databaseUrl, logLevel: 'quiet' }, { dataDir: baselineData, onRealtimeDelivery: db_.hook });
     closers.push(() => baseline.destroy());
     log(`stacks: Poradňa ${poradna.url}, baseline ${baseline.url} (same database)`);
     const dataset = await generateDataset(poradna);
@@ -76,7 +92,7 @@ export async function openWorld(poradnaDir: string, baselineDir: string, log: (s
     });
     const sync = { ms, bytes, rows: total + dataset.plan.conversations.length };
     log(`initial sync: ${sync.rows} rows in ${(ms / 1000).toFixed(1)} s, ${(bytes / 2 ** 20).toFixed(1)} MiB`);
-    return { poradna, baseline, db, dataset, a, b, sync, serverMessages, close };
+    return { poradna, baseline, db, dataset, a, b, sync, serverMessages, close, deliveries: { poradna: dp.map, baseline: db_.map } };
   } catch (err) {
     await close();
     throw err;

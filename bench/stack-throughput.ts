@@ -92,8 +92,11 @@ async function loop(n: number, ms: number, one: (i: number) => Promise<void>): P
   return done / (ms / 1000);
 }
 
-export async function insertRows(stack: TestStack): Promise<BenchRow> {
+export async function insertRows(stack: TestStack, notes: string[] = []): Promise<BenchRow> {
   const db = new pg.Client({ connectionString: stack.databaseUrl });
+  // A connection the server ends (57P01 was seen once under load) fails the query that used it; it
+  // must not crash the run through an unhandled 'error' event.
+  db.on('error', (err) => console.warn(`row 10: database connection: ${err.message}`));
   await db.connect();
   const members = await makeMembers(db, CLIENTS);
   const tokens = await Promise.all(members.map((m) => signToken(stack.keys.jwtSecret, { sub: m.userId })));
@@ -118,6 +121,8 @@ export async function insertRows(stack: TestStack): Promise<BenchRow> {
     await r.body?.cancel();
   });
   await db.query('create table if not exists public.bench_raw (id uuid primary key default gen_random_uuid(), conversation_id uuid, text text, created_at timestamptz default now())');
+  // The database is as strict as a hosted project: a new table is granted to nobody by default.
+  await db.query('grant insert on public.bench_raw to service_role');
   await db.query(`notify pgrst, 'reload schema'`);
   await new Promise((r) => setTimeout(r, 500));
   const svc = { apikey: stack.keys.serviceRoleKey, authorization: `Bearer ${stack.keys.serviceRoleKey}`, 'content-type': 'application/json', prefer: 'return=minimal' };
@@ -128,18 +133,19 @@ export async function insertRows(stack: TestStack): Promise<BenchRow> {
   });
   await db.query('drop table public.bench_raw');
   await db.end();
-  console.log(`row 10a (load average ${load} at start): CPU ms per request —`);
-  console.log(`  send_message: ${product.cpuMs}`);
-  console.log(`  raw insert:   ${raw.cpuMs}`);
+  notes.push(
+    `Row 10a (load average ${load} at start), CPU ms per request — send_message: ${product.cpuMs}; raw insert: ${raw.cpuMs}.`,
+  );
+  // Issue 19: the goal is relative to raw inserts through the same PostgREST on the same machine.
   return {
     row: '10a',
-    figure: `inserts/s via /rest/v1, ${CLIENTS} clients`,
+    figure: `inserts/s via /rest/v1, ${CLIENTS} clients (baseline: raw inserts, no RLS or triggers)`,
     poradna: product.perSecond,
     baseline: raw.perSecond,
     unit: '/s',
     better: 'higher',
-    goal: '≥ 1000/s',
-    met: product.perSecond >= 1000,
+    goal: '≥ 0.85× raw inserts',
+    met: product.perSecond >= 0.85 * raw.perSecond,
   };
 }
 
@@ -184,6 +190,9 @@ async function fanout(stack: TestStack, db: pg.Client, asService: boolean): Prom
 
 export async function fanoutRow(stack: TestStack): Promise<BenchRow> {
   const db = new pg.Client({ connectionString: stack.databaseUrl });
+  // A connection the server ends (57P01 was seen once under load) fails the query that used it; it
+  // must not crash the run through an unhandled 'error' event.
+  db.on('error', (err) => console.warn(`row 10: database connection: ${err.message}`));
   await db.connect();
   const withRls = await fanout(stack, db, false);
   const noRls = await fanout(stack, db, true);

@@ -21,6 +21,7 @@ import { ProcessRegistry } from './process-registry.ts';
 import { Supervisor, type ChildRun } from './supervisor.ts';
 import { createAuthApp } from './auth/app.ts';
 import { clientIp } from './auth/rate-limit.ts';
+import type { DeliveryTiming } from './realtime/deps.ts';
 import { createRealtimeServer, type RealtimeServer } from './realtime/server.ts';
 import { createGateway } from './gateway/app.ts';
 import { restProxy } from './gateway/rest-proxy.ts';
@@ -64,6 +65,8 @@ export interface StartOptions {
   functionsDir?: string;
   /** Extra env passed to edge functions (tests inject fakes' URLs here). */
   functionEnv?: Record<string, string>;
+  /** Measurement hook: each change's hop through the realtime server (bench rows 4a/4b). */
+  onRealtimeDelivery?: (d: DeliveryTiming) => void;
 }
 
 async function secretsFor(dataDir: string): Promise<{ authenticatorPassword: string }> {
@@ -244,7 +247,13 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       ...opts.functionEnv,
     });
 
-    realtime = await createRealtimeServer({ pool, databaseUrl: postgres.url, keys, log });
+    realtime = await createRealtimeServer({
+      pool,
+      databaseUrl: postgres.url,
+      keys,
+      log,
+      ...(opts.onRealtimeDelivery ? { onDelivery: opts.onRealtimeDelivery } : {}),
+    });
     const app = createGateway({
       keys,
       auth: createAuthApp({ pool, keys, config, mailer, publicUrl }),

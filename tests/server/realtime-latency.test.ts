@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { isoToEpochMs, nodeEpoch } from '../../bench/hops.ts';
 import type { DeliveryTiming } from '../../supabase/local/realtime/deps.ts';
 import { createRealtimeServer } from '../../supabase/local/realtime/server.ts';
 import { RawSocket, createTestTable, realtimeUrl, signToken, waitFor } from './realtime-helpers.ts';
@@ -81,6 +82,12 @@ describe('realtime latency', () => {
     const hop = timings.map((t) => t.sentAt - t.notifiedAt);
     expect(timings).toHaveLength(EVENTS);
     expect(timings.every((t) => t.frames === 1)).toBe(true);
+    // The bench's breakdown (bench/hops.ts) puts the row written (the payload's clock_timestamp) and
+    // NOTIFY received on one clock: the first must never come after the second.
+    for (const t of timings) {
+      expect(typeof t.pk.id).toBe('string');
+      expect(isoToEpochMs(t.commitTimestamp)).toBeLessThanOrEqual(nodeEpoch(t.notifiedAt) + 1);
+    }
     console.log(
       `realtime, 1 subscriber: NOTIFY→frame sent p50 ${quantile(hop, 0.5).toFixed(2)} ms ` +
         `p95 ${quantile(hop, 0.95).toFixed(2)} ms; commit ack→frame arrived p50 ` +

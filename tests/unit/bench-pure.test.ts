@@ -6,6 +6,7 @@ import { messageText, planDataset } from '../../bench/dataset.ts';
 import { mulberry32, uuidFrom } from '../../bench/prng.ts';
 import { longFrames, median, p50p95, paired } from '../../bench/stats.ts';
 import { fmtRatio, percentile, renderTable } from '../../bench/table.ts';
+import { isoToEpochMs, renderHops, type Stamps } from '../../bench/hops.ts';
 
 describe('data set plan', () => {
   it('has 200 conversations with 20,000 messages, one of exactly 1,000, plus a chat of 10,000', () => {
@@ -83,5 +84,33 @@ describe('table and command line', () => {
     expect([...parseArgs(['--rows=8']).rows]).toEqual([8]);
     expect(() => parseArgs(['--rows', '11'])).toThrow(/unknown row/);
     expect(() => parseArgs(['--fast'])).toThrow(/unknown argument/);
+  });
+});
+
+describe('row 4 per-hop breakdown', () => {
+  it('reads the NOTIFY payload timestamp with its microseconds on the epoch clock', () => {
+    expect(isoToEpochMs('2026-11-24T00:19:12.123456Z')).toBeCloseTo(Date.parse('2026-11-24T00:19:12.123Z') + 0.456, 6);
+    expect(isoToEpochMs('2026-11-24T00:19:12Z')).toBe(Date.parse('2026-11-24T00:19:12Z'));
+    expect(isoToEpochMs('yesterday')).toBeNaN();
+  });
+
+  it('prints each hop per build and a dash for timestamps a build does not have', () => {
+    const s = (k: number, stored: number): Stamps => ({
+      enter: 0,
+      request: 5 * k,
+      commit: 10 * k,
+      notified: 11 * k,
+      sent: 13 * k,
+      frame: 14 * k,
+      event: NaN,
+      stored,
+      painted: 20 * k,
+    });
+    const out = renderHops([s(1, 30), s(2, 60)], [s(1, NaN), s(1, NaN)]);
+    const line = (label: string) => out.split('\n').find((l) => l.includes(label))!;
+    expect(line('request started →')).toBe('| request started → row written, commit (PostgREST + PostgreSQL) | 5.0 / 10.0 ms | 5.0 / 5.0 ms |');
+    expect(line('(poradna:recv:stored)')).toContain('| 16.0 / 32.0 ms | — |');
+    expect(line('(poradna:recv:event)')).toContain('| — | — |');
+    expect(line('total:')).toContain('| 20.0 / 40.0 ms | 20.0 / 20.0 ms |');
   });
 });

@@ -25,4 +25,11 @@ export interface DeliveryTiming {
   sentAt: number;
   /** Frames sent for this change (0: nobody could see it). */
   frames: number;
+  /** The row's primary key, as in the NOTIFY payload (lets a measurement find its own change). */
+  pk: Record<string, unknown>;
+  /**
+   * The payload's commit_timestamp: clock_timestamp() in the row's AFTER trigger, i.e. the row
+   * written, just before its transaction commits (ISO, microseconds, UTC; same machine clock).
+   */
+  commitTimestamp: string;
 }

@@ -89,6 +89,8 @@ export class Dispatcher {
         notifiedAt,
         sentAt: performance.now(),
         frames,
+        pk: ev.pk,
+        commitTimestamp: ev.commitTimestamp,
       });
     });
   }

@@ -30,14 +30,17 @@ export class RlsChecker {
     if (q.claims.length === 0) return new Map();
     await this.acquire();
     try {
+      // A named statement: each pool connection parses and plans it once, not once per change
+      // (the hop NOTIFY received → frame sent is this one round trip). The function is replaced in
+      // place by sync_realtime_triggers(), which PostgreSQL's plan invalidation follows.
       const { rows } = await this.pool.query<{
         claims_index: number;
         row_data: Record<string, unknown> | null;
-      }>(`select claims_index, row_data from ${q.fn}($1::jsonb, $2::jsonb, $3)`, [
-        JSON.stringify(q.pk),
-        JSON.stringify(q.claims),
-        q.wantRows,
-      ]);
+      }>({
+        name: `rt:${q.fn}`,
+        text: `select claims_index, row_data from ${q.fn}($1::jsonb, $2::jsonb, $3)`,
+        values: [JSON.stringify(q.pk), JSON.stringify(q.claims), q.wantRows],
+      });
       return new Map(rows.map((r) => [r.claims_index, r.row_data]));
     } finally {
       this.release();
