@@ -122,6 +122,8 @@ export interface FeedMeta {
   cursor: number;
   /** Client time of the last completed pull; null before the first. */
   pulledAt: number | null;
+  /** R9.12: the server database's feed identity the cursor belongs to; null/absent before the first page. */
+  epoch?: string | null;
 }
 
 export interface ReferenceMeta {
