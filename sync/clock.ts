@@ -5,7 +5,7 @@ export interface Clock {
   /** Wall-clock time (ms since the epoch): what timestamps are made of. The user may set it any time. */
   now(): number;
   /**
-   * R9.14: time that only moves forward at a steady rate (ms from an arbitrary origin, only
+   * R9.6: time that only moves forward at a steady rate (ms from an arbitrary origin, only
    * comparable within one run of the engine): what waits and retries are measured with, so a wall
    * clock set back or ahead never parks or rushes them. Clocks without it fall back to `now`.
    */
@@ -22,7 +22,7 @@ export const systemClock: Clock = {
   clearTimeout: (id) => globalThis.clearTimeout(id),
 };
 
-/** R9.14: the clock's monotonic time, or its wall time when it has none (fake clocks in tests). */
+/** R9.6: the clock's monotonic time, or its wall time when it has none (fake clocks in tests). */
 export function monotonicNow(clock: Clock): number {
   return clock.monotonic ? clock.monotonic() : clock.now();
 }

@@ -15,6 +15,7 @@ import { sendMessage } from './commands/send-message.ts';
 import { ensureFirstConversation, startConversation } from './commands/start-conversation.ts';
 import { forgetDatabase, markDatabase, mirrorUnsent, requeueUnsent, wasEvicted, type RestoreReport } from './background/restore.ts';
 import { leaderLockName } from './background/tag.ts';
+import { monotonicNow } from './clock.ts';
 import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
@@ -23,6 +24,7 @@ import { electLeader, openTabChannel, type Leadership, type TabChannel } from '.
 import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
 import { pullFeed, pullReference } from './pull.ts';
 import { flushOutbox } from './push.ts';
+import { RetrySchedule } from './outbox.ts';
 import { ServerError } from './server/api.ts';
 import { createStatusStore, rawStatus, type SyncStatus } from './status.ts';
 import { createPollingTransport } from './transports/polling.ts';
@@ -78,6 +80,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const o = resolveOptions(options);
   const { clock, timings, server, userId } = o;
   const now = () => clock.now();
+  /** R9.6: waits and retries are measured on this, never on the wall clock. */
+  const mono = () => monotonicNow(clock);
+  const retrySchedule = new RetrySchedule();
   const db = options.db ?? new SyncDb(dbNameFor(userId), dexieOptions(o.idb));
   const status = createStatusStore(clock, timings.statusDebounceMs, { connection: 'online', error: null, loaded: false, leader: false });
   let accountId = o.accountId;
@@ -159,8 +164,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     const account = await ensureAccount();
     const r = await pullFeed(db, server, userId, now, o.pullLimit, account);
     status.patch({ loaded: true });
-    if (now() - referenceAt > REFERENCE_MAX_AGE_MS) {
-      referenceAt = now();
+    if (mono() - referenceAt > REFERENCE_MAX_AGE_MS) {
+      referenceAt = mono();
       await pullReference(db, server, account, now).catch(() => {
         referenceAt = -Infinity; // recorded in meta; tried again with the next pull
       });
@@ -180,13 +185,25 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (!(await authorized())) return { pushed: 0, nextDueAt: null };
     const onPullNeeded = () => send({ type: 'REQUEST_PULL' });
     const claimer = { id: pusherId, holdMs: timings.requestTimeoutMs + 5000 };
-    return flushOutbox({ db, server, userId, now, timings, onPullNeeded, lanes: timings.pushLanes, claimer, accountId: () => accountId });
+    return flushOutbox({
+      db,
+      server,
+      userId,
+      now,
+      monotonic: mono,
+      schedule: retrySchedule,
+      timings,
+      onPullNeeded,
+      lanes: timings.pushLanes,
+      claimer,
+      accountId: () => accountId,
+    });
   };
 
   const deps: MachineDeps = {
     clock,
     timings,
-    activity: { lastActivityAt: now() },
+    activity: { lastActivityAt: mono() },
     pull: () => track(pull()),
     flush: () =>
       track(
@@ -316,7 +333,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       cleanups.push(status.subscribe((s) => actor && channel?.post({ type: 'status', status: s })));
       cleanups.push(
         o.network.subscribe((sig) => {
-          if (sig === 'online') send({ type: 'ONLINE' });
+          // The network is back: back-off delays of failures while it was away no longer apply.
+          if (sig === 'online') {
+            retrySchedule.clear();
+            send({ type: 'ONLINE' });
+          }
           else if (sig === 'offline') send({ type: 'OFFLINE' });
           else send({ type: 'REQUEST_PULL', reason: 'other' });
         }),

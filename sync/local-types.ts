@@ -122,7 +122,7 @@ export interface FeedMeta {
   cursor: number;
   /** Client time of the last completed pull; null before the first. */
   pulledAt: number | null;
-  /** R9.12: the server database's feed identity the cursor belongs to; null/absent before the first page. */
+  /** R9.7: the server database's feed identity the cursor belongs to; null/absent before the first page. */
   epoch?: string | null;
 }
 

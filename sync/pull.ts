@@ -38,7 +38,7 @@ function foreignPage(page: RemotePullPage, accountId: string): boolean {
 }
 
 /**
- * R9.12: the page's feed identity against the one the cursor belongs to. Another one means a backup
+ * R9.7: the page's feed identity against the one the cursor belongs to. Another one means a backup
  * was restored (or the database replaced): the numbers are not comparable, start over from 0. The
  * first identity seen is adopted. Returns whether the feed was reset.
  */

@@ -1,5 +1,5 @@
 -- sync_pull tells the client which database, account and moment answered (issue 18, rows 5, 7, 9;
--- sync/SPEC.md R9.11–R9.13). Three fields are added to every page; nothing else changes:
+-- sync/SPEC.md R9.7, R9.9, R9.11). Three fields are added to every page; nothing else changes:
 --   "account_id":  the account the page is for (current_account_id(): the impersonated one for a
 --                  super admin). A client acting for another account (impersonation switched on
 --                  another device) must not take this page's cursor, even when the page is empty.
