@@ -26,6 +26,7 @@ import { pullFeed, pullReference } from './pull.ts';
 import { flushOutbox } from './push.ts';
 import { RetrySchedule } from './outbox.ts';
 import { ServerError } from './server/api.ts';
+import { installServerNow, ServerOffset, withServerClock } from './server-time.ts';
 import { createStatusStore, rawStatus, type SyncStatus } from './status.ts';
 import { createPollingTransport } from './transports/polling.ts';
 import { statusCell, type Transport } from './transports/transport.ts';
@@ -38,6 +39,12 @@ export interface SyncEngine {
   readonly db: SyncDb;
   readonly commands: SyncCommands;
   accountId(): string | null;
+  /**
+   * R9.11: the server's clock minus this device's (ms), learnt from replies (0 until known), and the
+   * current time on the server's clock. The UI's relative times use it (serverNow in server-time.ts).
+   */
+  serverOffsetMs(): number;
+  serverNow(): number;
   status(): SyncStatus;
   subscribeStatus(fn: (s: SyncStatus) => void): () => void;
   readonly status$: { subscribe(fn: (s: SyncStatus) => void): { unsubscribe(): void } };
@@ -61,6 +68,8 @@ export interface SyncEngine {
 }
 
 const REFERENCE_MAX_AGE_MS = 5 * 60_000;
+/** R9.11: a learnt offset is stored when it moved at least this much (no write per request). */
+const OFFSET_STORE_STEP_MS = 250;
 const RESULT_MAX_AGE_MS = 24 * 3600_000;
 
 function downTransport(reason: string): Transport {
@@ -78,7 +87,17 @@ function downTransport(reason: string): Transport {
 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const o = resolveOptions(options);
-  const { clock, timings, server, userId } = o;
+  const { clock, timings, userId } = o;
+  /** R9.11: the server's clock as learnt from replies; stored so a restart offline still knows it. */
+  const serverOffset = new ServerOffset();
+  let storedOffsetMs: number | null = null;
+  const server = withServerClock(o.server, clock, (sample) => {
+    if (!serverOffset.observe(sample) || stopped) return;
+    if (storedOffsetMs !== null && Math.abs(serverOffset.ms - storedOffsetMs) < OFFSET_STORE_STEP_MS) return;
+    storedOffsetMs = serverOffset.ms;
+    void track(db.meta.put({ key: 'clock', offsetMs: storedOffsetMs })).catch(() => undefined);
+  });
+  const serverTimeNow = () => clock.now() + serverOffset.ms;
   const now = () => clock.now();
   /** R9.6: waits and retries are measured on this, never on the wall clock. */
   const mono = () => monotonicNow(clock);
@@ -288,6 +307,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     db,
     commands,
     accountId: () => accountId,
+    serverOffsetMs: () => serverOffset.ms,
+    serverNow: serverTimeNow,
     status: () => status.get(),
     subscribeStatus: (fn) => status.subscribe(fn),
     status$: {
@@ -318,6 +339,12 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         });
         cleanups.push(off);
       }
+      const storedClock = await db.meta.get('clock');
+      if (storedClock?.key === 'clock') {
+        storedOffsetMs = storedClock.offsetMs;
+        serverOffset.seed(storedClock.offsetMs);
+      }
+      cleanups.push(installServerNow(serverTimeNow));
       const feed = await readFeed(db);
       if (accountId !== null) await scopeToAccount(db, accountId);
       else accountId = feed.accountId;

@@ -132,7 +132,13 @@ export interface ReferenceMeta {
   error: string | null;
 }
 
-export type MetaRow = FeedMeta | ReferenceMeta;
+/** R9.11: the server's clock minus this device's, as last learnt (server-time.ts). */
+export interface ClockMeta {
+  key: 'clock';
+  offsetMs: number;
+}
+
+export type MetaRow = FeedMeta | ReferenceMeta | ClockMeta;
 
 export interface CommandResult {
   id: string;

@@ -31,11 +31,15 @@ function nextLocalTime(last: LocalMessage | undefined, now: number): number {
  */
 export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput): Promise<LocalMessage> {
   const correlationId = input.correlationId.toLowerCase();
-  const [last, conversation] = await Promise.all([
+  const [last, conversation, clock] = await Promise.all([
     db.messages.where('[conversationId+orderKey]').between([input.conversationId, ''], [input.conversationId, '\uffff']).last(),
     db.conversations.get(input.conversationId),
+    db.meta.get('clock'),
   ]);
-  const createdAt = timestampFromMs(nextLocalTime(last, input.now));
+  // R9.11: the message's time on the server's clock (the offset the engine learnt), so it sorts and
+  // reads right on a device whose clock is off; the outbox and typing keep device time.
+  const offsetMs = clock?.key === 'clock' ? clock.offsetMs : 0;
+  const createdAt = timestampFromMs(nextLocalTime(last, input.now + offsetMs));
   const message: LocalMessage = {
     key: correlationKey(correlationId),
     serverId: null,

@@ -2,14 +2,16 @@
 // sign-in through the auth server). The engine's clock is the device's: its wall time is skewed or
 // stepped, its monotonic time is the process's (as performance.now() is in a browser).
 import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dexieOptions } from '../../sync/db/open.ts';
 import { dbNameFor, SyncDb } from '../../sync/db/schema.ts';
 import { orderKeyOf } from '../../sync/ordering.ts';
-import { timestampFromMs } from '../../sync/timestamps.ts';
+import { msFromTimestamp, timestampFromMs } from '../../sync/timestamps.ts';
+import { formatRelativeTime } from '../../src/lib/relative-time.ts';
+import { sk } from '../../src/text/sk.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
-import { createConversation, pool, testSpecialists } from './helpers/server-db.ts';
-import { Device, newUser, SkewedClock, type RealUser } from './helpers/real-device.ts';
+import { createConversation, pool, specialistSays, testSpecialists } from './helpers/server-db.ts';
+import { Device, localMessages, newUser, serverMessages, sleep, SkewedClock, type RealUser } from './helpers/real-device.ts';
 import { waitFor } from '../unit/sync/helpers/wait.ts';
 
 let stack: TestStack;
@@ -144,5 +146,65 @@ describe('R9.6 retries on monotonic time (issue 18, row 6)', () => {
     expect(entries[0]).toMatchObject({ key: legacy.key, attempts: 3, lastError: 'fetch failed', op: legacy.op });
     expect((await engine.db.messages.get(`c:${correlationId}`))?.state).toBe('sending');
     await expectDrained(d, conv, ['zo starej verzie'], 'R9.6 upgraded v4');
+  });
+});
+
+describe('R9.11 the server clock (issue 18, row 5)', () => {
+  it('R9.11 the clock 2 h behind: relative labels and the time of a new message follow the server clock, learnt from replies (also after a restart offline); it sorts after the reply it answers', async () => {
+    const HOUR = 3600_000;
+    const clock = new SkewedClock(-2 * HOUR);
+    const { user, conv, d } = await setup(clock);
+    const { humans } = await testSpecialists(db);
+    const old = await createConversation(db, user.accountId, humans[1]!);
+    const oldId = await specialistSays(db, old, 'spred troch hodín');
+    await db.query(
+      `begin; set local session_replication_role = replica;
+       update public.messages set created_at = now() - interval '3 hours' where id = '${oldId}';
+       update public.conversations set last_message_at = now() - interval '3 hours' where id = '${old}'; commit;`,
+    );
+    await specialistSays(db, conv, 'Dobrý deň, s čím vám pomôžem?');
+    let engine = await d.start(user.id, { accountId: user.accountId });
+    await waitFor(async () => (await engine.db.messages.count()) === 2, 'first pull', 8000);
+
+    expect(Math.abs(engine.serverOffsetMs() - 2 * HOUR)).toBeLessThan(2000);
+    const sortAt = async (id: string) => msFromTimestamp((await engine.db.conversations.get(id))!.sortAt);
+    /** The UI's labels, read while the device's Date is the skewed clock (as on the phone). */
+    const labels = async (ids: string[]) => {
+      const times = await Promise.all(ids.map(sortAt));
+      vi.useFakeTimers({ toFake: ['Date'], now: clock.now() });
+      try {
+        return times.map((t) => formatRelativeTime(t));
+      } finally {
+        vi.useRealTimers();
+      }
+    };
+    expect(await labels([old, conv])).toEqual([sk.time.hours(3), sk.time.now]);
+
+    // Answered a while after the reply, offline: the message carries the server's time, after the reply.
+    await sleep(2500);
+    d.setOnline(false);
+    const typedAt = Date.now(); // the test process's clock is the true one
+    await engine.commands.sendMessage({ conversationId: conv, text: 'odpoveď offline' });
+    const rows = await engine.db.messages.where('[conversationId+orderKey]').between([conv, ''], [conv, '\uffff']).toArray();
+    expect(rows.map((m) => m.text)).toEqual(['Dobrý deň, s čím vám pomôžem?', 'odpoveď offline']);
+    expect(Math.abs(msFromTimestamp(rows[1]!.createdAt) - typedAt)).toBeLessThan(1000);
+    expect(await labels([conv])).toEqual([sk.time.now]);
+
+    // A restart while still offline: the learnt offset was stored.
+    await d.stop();
+    engine = await d.start(user.id, { accountId: user.accountId });
+    expect(Math.abs(engine.serverOffsetMs() - 2 * HOUR)).toBeLessThan(2000);
+    expect(await labels([old])).toEqual([sk.time.hours(3)]);
+    const again = Date.now();
+    await engine.commands.sendMessage({ conversationId: conv, text: 'druhá offline' });
+    const second = (await engine.db.messages.toArray()).find((m) => m.text === 'druhá offline')!;
+    expect(Math.abs(msFromTimestamp(second.createdAt) - again)).toBeLessThan(1000);
+
+    await expectDrained(d, conv, ['odpoveď offline', 'druhá offline'], 'R9.11');
+    await waitFor(
+      async () => JSON.stringify(await localMessages(engine, conv)) === JSON.stringify(await serverMessages(db, conv)),
+      'client order equals server order',
+      3000,
+    );
   });
 });

@@ -33,10 +33,13 @@ export async function newUser(stack: TestStack, db: pg.Pool, tag = 'r9'): Promis
   return { id: user.id, email, accountId: row.rows[0]!.account_id };
 }
 
-/** A clock whose wall time is `skewMs` off the real one (changeable: a user correcting the clock). */
+/**
+ * A clock whose wall time is `skewMs` off the real one (changeable: a user correcting the clock). Its
+ * true time comes from performance (not Date), so a test may fake Date as the device's clock too.
+ */
 export class SkewedClock implements Clock {
   constructor(public skewMs = 0) {}
-  now = () => Date.now() + this.skewMs;
+  now = () => performance.timeOrigin + performance.now() + this.skewMs;
   monotonic = () => performance.now();
   setTimeout = (fn: () => void, ms: number) => setTimeout(fn, ms);
   clearTimeout = (id: ReturnType<typeof setTimeout>) => clearTimeout(id);
