@@ -36,6 +36,7 @@ export async function resetFeed(db: SyncDb): Promise<void> {
     const unsent = await db.messages.filter((m) => m.serverId === null && m.state !== 'sent').toArray();
     await clearSynced(db);
     await db.messages.bulkPut(unsent);
-    await db.meta.put({ ...initialFeed(feed.accountId), pulledAt: feed.pulledAt });
+    // The feed identity stays: a reset for R5.7 is the same database; R9.7 sets the new one after.
+    await db.meta.put({ ...initialFeed(feed.accountId), pulledAt: feed.pulledAt, epoch: feed.epoch ?? null });
   });
 }

@@ -2,7 +2,14 @@
 export type TimerId = ReturnType<typeof globalThis.setTimeout>;
 
 export interface Clock {
+  /** Wall-clock time (ms since the epoch): what timestamps are made of. The user may set it any time. */
   now(): number;
+  /**
+   * R9.6: time that only moves forward at a steady rate (ms from an arbitrary origin, only
+   * comparable within one run of the engine): what waits and retries are measured with, so a wall
+   * clock set back or ahead never parks or rushes them. Clocks without it fall back to `now`.
+   */
+  monotonic?(): number;
   setTimeout(fn: () => void, ms: number): TimerId;
   clearTimeout(id: TimerId): void;
 }
@@ -10,9 +17,15 @@ export interface Clock {
 /** Reads the globals at call time, so vi.useFakeTimers() after creation still applies. */
 export const systemClock: Clock = {
   now: () => Date.now(),
+  monotonic: () => globalThis.performance.now(),
   setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
   clearTimeout: (id) => globalThis.clearTimeout(id),
 };
+
+/** R9.6: the clock's monotonic time, or its wall time when it has none (fake clocks in tests). */
+export function monotonicNow(clock: Clock): number {
+  return clock.monotonic ? clock.monotonic() : clock.now();
+}
 
 export function sleep(clock: Clock, ms: number): Promise<void> {
   return new Promise((resolve) => clock.setTimeout(resolve, ms));

@@ -15,6 +15,7 @@ import { sendMessage } from './commands/send-message.ts';
 import { ensureFirstConversation, startConversation } from './commands/start-conversation.ts';
 import { forgetDatabase, markDatabase, mirrorUnsent, requeueUnsent, wasEvicted, type RestoreReport } from './background/restore.ts';
 import { leaderLockName } from './background/tag.ts';
+import { monotonicNow } from './clock.ts';
 import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
@@ -24,7 +25,9 @@ import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
 import { pullFeed, pullReference } from './pull.ts';
 import { flushOutbox, type PushDeps } from './push.ts';
 import { createEarlySend } from './early-send.ts';
+import { RetrySchedule } from './outbox.ts';
 import { ServerError } from './server/api.ts';
+import { installServerNow, ServerOffset, withServerClock } from './server-time.ts';
 import { createStatusStore, rawStatus, type SyncStatus } from './status.ts';
 import { createPollingTransport } from './transports/polling.ts';
 import { statusCell, type Transport } from './transports/transport.ts';
@@ -37,6 +40,12 @@ export interface SyncEngine {
   readonly db: SyncDb;
   readonly commands: SyncCommands;
   accountId(): string | null;
+  /**
+   * R9.11: the server's clock minus this device's (ms), learnt from replies (0 until known), and the
+   * current time on the server's clock. The UI's relative times use it (serverNow in server-time.ts).
+   */
+  serverOffsetMs(): number;
+  serverNow(): number;
   status(): SyncStatus;
   subscribeStatus(fn: (s: SyncStatus) => void): () => void;
   readonly status$: { subscribe(fn: (s: SyncStatus) => void): { unsubscribe(): void } };
@@ -69,6 +78,8 @@ export interface SyncEngine {
 export type { Arriving } from './published.ts';
 
 const REFERENCE_MAX_AGE_MS = 5 * 60_000;
+/** R9.11: a learnt offset is stored when it moved at least this much (no write per request). */
+const OFFSET_STORE_STEP_MS = 250;
 const RESULT_MAX_AGE_MS = 24 * 3600_000;
 
 function downTransport(reason: string): Transport {
@@ -86,8 +97,21 @@ function downTransport(reason: string): Transport {
 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const o = resolveOptions(options);
-  const { clock, timings, server, userId } = o;
+  const { clock, timings, userId } = o;
+  /** R9.11: the server's clock as learnt from replies; stored so a restart offline still knows it. */
+  const serverOffset = new ServerOffset();
+  let storedOffsetMs: number | null = null;
+  const server = withServerClock(o.server, clock, (sample) => {
+    if (!serverOffset.observe(sample) || stopped) return;
+    if (storedOffsetMs !== null && Math.abs(serverOffset.ms - storedOffsetMs) < OFFSET_STORE_STEP_MS) return;
+    storedOffsetMs = serverOffset.ms;
+    void track(db.meta.put({ key: 'clock', offsetMs: storedOffsetMs })).catch(() => undefined);
+  });
+  const serverTimeNow = () => clock.now() + serverOffset.ms;
   const now = () => clock.now();
+  /** R9.6: waits and retries are measured on this, never on the wall clock. */
+  const mono = () => monotonicNow(clock);
+  const retrySchedule = new RetrySchedule();
   const db = options.db ?? new SyncDb(dbNameFor(userId), dexieOptions(o.idb));
   const status = createStatusStore(clock, timings.statusDebounceMs, { connection: 'online', error: null, loaded: false, leader: false });
   let accountId = o.accountId;
@@ -165,8 +189,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     const account = await ensureAccount();
     const r = await pullFeed(db, server, userId, now, o.pullLimit, account);
     status.patch({ loaded: true });
-    if (now() - referenceAt > REFERENCE_MAX_AGE_MS) {
-      referenceAt = now();
+    if (mono() - referenceAt > REFERENCE_MAX_AGE_MS) {
+      referenceAt = mono();
       await pullReference(db, server, account, now).catch(() => {
         referenceAt = -Infinity; // recorded in meta; tried again with the next pull
       });
@@ -189,6 +213,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     server,
     userId,
     now,
+    monotonic: mono,
+    schedule: retrySchedule,
     timings,
     onPullNeeded: () => send({ type: 'REQUEST_PULL' }),
     lanes: timings.pushLanes,
@@ -217,7 +243,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const deps: MachineDeps = {
     clock,
     timings,
-    activity: { lastActivityAt: now() },
+    activity: { lastActivityAt: mono() },
     pull: () => track(pull()),
     flush: () =>
       track(
@@ -296,6 +322,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     db,
     commands,
     accountId: () => accountId,
+    serverOffsetMs: () => serverOffset.ms,
+    serverNow: serverTimeNow,
     status: () => status.get(),
     subscribeStatus: (fn) => status.subscribe(fn),
     status$: {
@@ -326,6 +354,12 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         });
         cleanups.push(off);
       }
+      const storedClock = await db.meta.get('clock');
+      if (storedClock?.key === 'clock') {
+        storedOffsetMs = storedClock.offsetMs;
+        serverOffset.seed(storedClock.offsetMs);
+      }
+      cleanups.push(installServerNow(serverTimeNow));
       const feed = await readFeed(db);
       if (accountId !== null) await scopeToAccount(db, accountId);
       else accountId = feed.accountId;
@@ -341,8 +375,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       cleanups.push(status.subscribe((s) => actor && channel?.post({ type: 'status', status: s })));
       cleanups.push(
         o.network.subscribe((sig) => {
-          if (sig === 'online') send({ type: 'ONLINE' });
-          else if (sig === 'offline') {
+          // The network is back: back-off delays of failures while it was away no longer apply.
+          if (sig === 'online') {
+            retrySchedule.clear();
+            send({ type: 'ONLINE' });
+          } else if (sig === 'offline') {
             gateOk = false; // R1.12: a refresh may fail while offline; the flush asks the gate first again
             send({ type: 'OFFLINE' });
           }

@@ -122,6 +122,8 @@ export interface FeedMeta {
   cursor: number;
   /** Client time of the last completed pull; null before the first. */
   pulledAt: number | null;
+  /** R9.7: the server database's feed identity the cursor belongs to; null/absent before the first page. */
+  epoch?: string | null;
 }
 
 export interface ReferenceMeta {
@@ -130,7 +132,13 @@ export interface ReferenceMeta {
   error: string | null;
 }
 
-export type MetaRow = FeedMeta | ReferenceMeta;
+/** R9.11: the server's clock minus this device's, as last learnt (server-time.ts). */
+export interface ClockMeta {
+  key: 'clock';
+  offsetMs: number;
+}
+
+export type MetaRow = FeedMeta | ReferenceMeta | ClockMeta;
 
 export interface CommandResult {
   id: string;

@@ -24,7 +24,7 @@
 //                                                                              │ FLUSH, onTick    │
 //                                                                              └─────────────────┘
 import { assign, enqueueActions, fromCallback, fromPromise, setup, type AnyActorRef } from 'xstate';
-import type { Clock } from './clock.ts';
+import { monotonicNow, type Clock } from './clock.ts';
 import type { Timings } from './constants.ts';
 import type { EventOutcome } from './events.ts';
 import type { Activity } from './transports/polling.ts';
@@ -35,6 +35,7 @@ export interface MachineDeps {
   timings: Timings;
   activity: Activity;
   pull(): Promise<{ changed: boolean }>;
+  /** nextDueAt: on the clock's monotonic time (R9.6). */
   flush(): Promise<{ nextDueAt: number | null }>;
   /** A fresh realtime transport for each subscription attempt; null when there is none. */
   createLink: (() => Transport) | null;
@@ -137,30 +138,30 @@ export const syncMachine = setup({
   delays: {
     tick: ({ context }) => context.deps.timings.tickMs,
     resubscribe: ({ context }) => context.linkWaitMs,
-    restOfGap: ({ context }) => Math.max(0, context.lastFetchStartedAt + context.deps.timings.fetchGapMs - context.deps.clock.now()),
+    restOfGap: ({ context }) => Math.max(0, context.lastFetchStartedAt + context.deps.timings.fetchGapMs - monotonicNow(context.deps.clock)),
     queuedRefetch: ({ context }) =>
-      Math.max(context.deps.timings.queuedRefetchMs, context.lastFetchStartedAt + context.deps.timings.fetchGapMs - context.deps.clock.now()),
-    untilDue: ({ context }) => Math.max(0, (context.nextDueAt ?? context.deps.clock.now()) - context.deps.clock.now()),
+      Math.max(context.deps.timings.queuedRefetchMs, context.lastFetchStartedAt + context.deps.timings.fetchGapMs - monotonicNow(context.deps.clock)),
+    untilDue: ({ context }) => Math.max(0, (context.nextDueAt ?? monotonicNow(context.deps.clock)) - monotonicNow(context.deps.clock)),
   },
   guards: {
     online: ({ context }) => context.online,
     hasLink: ({ context }) => context.hasLink,
-    gapElapsed: ({ context }) => context.deps.clock.now() - context.lastFetchStartedAt >= context.deps.timings.fetchGapMs,
+    gapElapsed: ({ context }) => monotonicNow(context.deps.clock) - context.lastFetchStartedAt >= context.deps.timings.fetchGapMs,
     fetchQueued: ({ context }) => context.fetchQueued,
     flushAgain: ({ context }) => context.flushAgain,
     moreDue: (_, output: { nextDueAt: number | null }) => output.nextDueAt !== null,
   },
   actions: {
     markActivity: ({ context }) => {
-      context.deps.activity.lastActivityAt = context.deps.clock.now();
+      context.deps.activity.lastActivityAt = monotonicNow(context.deps.clock);
     },
     onTransportEvent: ({ context, event, self }) => {
       if (event.type !== 'TRANSPORT_EVENT') return;
       const deps = context.deps;
-      if (event.event.kind !== 'poll') deps.activity.lastActivityAt = deps.clock.now();
+      if (event.event.kind !== 'poll') deps.activity.lastActivityAt = monotonicNow(deps.clock);
       void deps.onEvent(event.event).then(
         (o) => {
-          if (o.changed) deps.activity.lastActivityAt = deps.clock.now();
+          if (o.changed) deps.activity.lastActivityAt = monotonicNow(deps.clock);
           for (const id of o.specialistReplies) sendLater(self, { type: 'TYPING_CLEARED', conversationId: id });
           if (o.needPull) sendLater(self, { type: 'REQUEST_PULL', reason: 'other' });
         },
@@ -169,11 +170,13 @@ export const syncMachine = setup({
     },
     tick: enqueueActions(({ context, enqueue }) => {
       const { clock, timings, activity } = context.deps;
+      // Wall time for what is stored with wall times (typing starts, confirmations); monotonic time
+      // for the machine's own waits (R9.6: a clock set back never stalls a fetch or a flush).
       const now = clock.now();
       context.deps.onTick(now);
       if (!context.online) return;
       const quietSince = Math.max(activity.lastActivityAt, context.lastFetchStartedAt);
-      if (context.linkUp && now - quietSince >= timings.healthIdleMs) enqueue.raise({ type: 'REQUEST_PULL', reason: 'other' });
+      if (context.linkUp && monotonicNow(clock) - quietSince >= timings.healthIdleMs) enqueue.raise({ type: 'REQUEST_PULL', reason: 'other' });
       const stale = Object.entries(context.typing).filter(([, at]) => now - at >= timings.typingStaleMs);
       if (stale.length) {
         const typing = { ...context.typing };
@@ -314,7 +317,7 @@ export const syncMachine = setup({
           on: { REQUEST_PULL: { actions: assign({ pullReason: ({ context, event }) => strongerReason(context.pullReason, event.reason) }) } },
         },
         fetching: {
-          entry: assign({ lastFetchStartedAt: ({ context }) => context.deps.clock.now(), fetchQueued: false, queuedReason: 'other' }),
+          entry: assign({ lastFetchStartedAt: ({ context }) => monotonicNow(context.deps.clock), fetchQueued: false, queuedReason: 'other' }),
           invoke: {
             src: 'pull',
             input: ({ context }) => ({ deps: context.deps }),
@@ -322,11 +325,11 @@ export const syncMachine = setup({
               {
                 guard: 'fetchQueued',
                 target: 'queued',
-                actions: [assign({ pullFailed: false, pulledOnce: true }), ({ context, event }) => event.output.changed && (context.deps.activity.lastActivityAt = context.deps.clock.now())],
+                actions: [assign({ pullFailed: false, pulledOnce: true }), ({ context, event }) => event.output.changed && (context.deps.activity.lastActivityAt = monotonicNow(context.deps.clock))],
               },
               {
                 target: 'idle',
-                actions: [assign({ pullFailed: false, pulledOnce: true }), ({ context, event }) => event.output.changed && (context.deps.activity.lastActivityAt = context.deps.clock.now())],
+                actions: [assign({ pullFailed: false, pulledOnce: true }), ({ context, event }) => event.output.changed && (context.deps.activity.lastActivityAt = monotonicNow(context.deps.clock))],
               },
             ],
             onError: [
@@ -358,7 +361,7 @@ export const syncMachine = setup({
               { guard: { type: 'moreDue', params: ({ event }) => event.output }, target: 'backoff', actions: assign({ nextDueAt: ({ event }) => event.output.nextDueAt }) },
               { target: 'idle' },
             ],
-            onError: { target: 'backoff', actions: assign({ nextDueAt: ({ context }) => context.deps.clock.now() + context.deps.timings.retryStartMs }) },
+            onError: { target: 'backoff', actions: assign({ nextDueAt: ({ context }) => monotonicNow(context.deps.clock) + context.deps.timings.retryStartMs }) },
           },
           on: { FLUSH: { actions: assign({ flushAgain: true }) } },
         },

@@ -35,8 +35,9 @@ export interface OutboxEntry {
   op: OutboxOp;
   /** Bumped whenever a coalescing command replaces `op`. */
   rev: number;
+  /** Transient failures so far: the back-off grows with them, also across restarts. */
   attempts: number;
-  nextAttemptAt: number;
+  /** Wall-clock time the entry was queued (information only: nothing waits on it, R9.6). */
   createdAt: number;
   lastError: string | null;
   /**
@@ -69,11 +70,12 @@ export async function queue(db: SyncDb, op: OutboxOp, now: number, claim?: Outbo
   const key = outboxKey(op);
   const existing = await db.outbox.where('key').equals(key).first();
   if (existing?.seq !== undefined) {
-    const changes = { op, rev: existing.rev + 1, attempts: 0, nextAttemptAt: now, lastError: null, ...(claim ? { claim } : {}) };
+    // A new revision is due at once: the retry schedule holds only for the revision it was made for.
+    const changes = { op, rev: existing.rev + 1, attempts: 0, lastError: null, ...(claim ? { claim } : {}) };
     await db.outbox.update(existing.seq, changes);
     return { ...existing, ...changes };
   }
-  const entry: OutboxEntry = { key, op, rev: 0, attempts: 0, nextAttemptAt: now, createdAt: now, lastError: null, ...(claim ? { claim } : {}) };
+  const entry: OutboxEntry = { key, op, rev: 0, attempts: 0, createdAt: now, lastError: null, ...(claim ? { claim } : {}) };
   const seq = await db.outbox.add(entry);
   return seq === undefined ? entry : { ...entry, seq };
 }
@@ -85,23 +87,49 @@ export function retryDelay(attempts: number, t: Pick<Timings, 'retryStartMs' | '
 
 export interface DuePlan {
   due: OutboxEntry[];
-  /** When the earliest entry not due now becomes due; null when none waits. */
+  /** When (on the schedule's monotonic time) the earliest entry not due now becomes due; null when none waits. */
   nextDueAt: number | null;
 }
 
 /**
- * R9.6: a stored deadline further ahead than the longest back-off (plus a margin) was written by a
- * clock that has since been set back (a phone 2 h ahead, then corrected): it is due now. So no
- * persisted wall-clock deadline can park an entry, including those written before this rule.
+ * R9.6: when each entry's next attempt is due, on the engine's monotonic clock (clock.ts), kept in
+ * memory only. Nothing about it is persisted: a wall-clock deadline in IndexedDB would park the
+ * entry for as long as the clock was wrong (a phone 2 h ahead while queueing, then corrected), and a
+ * monotonic one means nothing after a restart. After a restart every entry is due at once; its stored
+ * `attempts` still lengthens the back-off of the next failure. A retry is scheduled for one revision:
+ * an entry replaced since (R1.9) is due at once.
  */
-export const DEADLINE_SLACK_MS = 60_000;
+export class RetrySchedule {
+  private readonly at = new Map<number, { rev: number; due: number }>();
+
+  set(entry: Pick<OutboxEntry, 'seq' | 'rev'>, due: number): void {
+    if (entry.seq !== undefined) this.at.set(entry.seq, { rev: entry.rev, due });
+  }
+
+  /** The monotonic time the entry is due at; -Infinity when it is due at once. */
+  dueAt(entry: Pick<OutboxEntry, 'seq' | 'rev'>): number {
+    const s = entry.seq === undefined ? undefined : this.at.get(entry.seq);
+    return s && s.rev === entry.rev ? s.due : -Infinity;
+  }
+
+  /** Forgets entries that are gone (settled), so the map stays the size of the outbox. */
+  keepOnly(seqs: Iterable<number>): void {
+    const live = new Set(seqs);
+    for (const seq of this.at.keys()) if (!live.has(seq)) this.at.delete(seq);
+  }
+
+  /** Everything due at once (the network came back: earlier back-off no longer applies). */
+  clear(): void {
+    this.at.clear();
+  }
+}
 
 /**
  * R1.8: entries in queue order; a send waits while an earlier send of the same conversation is
- * queued, so messages reach the server in the order they were typed.
+ * queued, so messages reach the server in the order they were typed. `now` is the schedule's
+ * monotonic time (R9.6).
  */
-export function pickDue(entries: OutboxEntry[], now: number, maxDelayMs = Infinity): DuePlan {
-  const latest = now + maxDelayMs + DEADLINE_SLACK_MS;
+export function pickDue(entries: OutboxEntry[], now: number, schedule: RetrySchedule = new RetrySchedule()): DuePlan {
   const sorted = [...entries].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
   const sendsAhead = new Set<string>();
   const due: OutboxEntry[] = [];
@@ -110,8 +138,9 @@ export function pickDue(entries: OutboxEntry[], now: number, maxDelayMs = Infini
     const blocked = e.op.kind === 'send' && sendsAhead.has(e.op.conversationId);
     if (e.op.kind === 'send') sendsAhead.add(e.op.conversationId);
     if (blocked) continue;
-    if (e.nextAttemptAt <= now || e.nextAttemptAt > latest) due.push(e);
-    else nextDueAt = nextDueAt === null ? e.nextAttemptAt : Math.min(nextDueAt, e.nextAttemptAt);
+    const at = schedule.dueAt(e);
+    if (at <= now) due.push(e);
+    else nextDueAt = nextDueAt === null ? at : Math.min(nextDueAt, at);
   }
   return { due, nextDueAt };
 }

@@ -2,6 +2,7 @@
 // PostgreSQL may render as strings (bigint) are coerced; anything malformed throws RemoteShapeError,
 // which the engine treats as a permanent error of that request.
 import { isJsonObject } from './json.ts';
+import { normalizeTimestamp } from './timestamps.ts';
 import type {
   RemoteAccount,
   RemoteConversation,
@@ -123,6 +124,11 @@ function parseDeleted(v: unknown): RemoteDeleted {
   return { table: str(o, 'table'), id: str(o, 'id') };
 }
 
+/** R9.11: an unreadable server time is ignored (it only tunes the clock offset), never a shape error. */
+function serverTime(o: Obj): string | null {
+  return typeof o.server_time === 'string' ? normalizeTimestamp(o.server_time) : null;
+}
+
 export function parsePullPage(v: unknown): RemotePullPage {
   const o = obj(v, 'sync_pull');
   return {
@@ -133,6 +139,9 @@ export function parsePullPage(v: unknown): RemotePullPage {
     cursor: num(o, 'cursor'),
     has_more: o.has_more === true,
     account_change_seq: optNum(o, 'account_change_seq') ?? num(o, 'cursor'),
+    account_id: optStr(o, 'account_id'),
+    feed_epoch: optStr(o, 'feed_epoch'),
+    server_time: serverTime(o),
   };
 }
 

@@ -26,9 +26,30 @@ export class ForeignFeedError extends ServerError {
   }
 }
 
-function foreignRows(page: RemotePullPage, accountId: string): boolean {
+/**
+ * R9.9: the page says which account it answers for (migration 20261124000100), so even an empty page
+ * of another account (whose counter would pass for ours, or look like a reset, R5.7) is recognised;
+ * rows of another account are the check for servers that do not say.
+ */
+function foreignPage(page: RemotePullPage, accountId: string): boolean {
+  if (page.account_id && page.account_id !== accountId) return true;
   const other = (r: { account_id: string | null }) => r.account_id !== null && r.account_id !== accountId;
   return page.conversations.some(other) || page.messages.some(other);
+}
+
+/**
+ * R9.7: the page's feed identity against the one the cursor belongs to. Another one means a backup
+ * was restored (or the database replaced): the numbers are not comparable, start over from 0. The
+ * first identity seen is adopted. Returns whether the feed was reset.
+ */
+async function checkEpoch(db: SyncDb, page: RemotePullPage): Promise<boolean> {
+  if (!page.feed_epoch) return false;
+  const feed = await readFeed(db);
+  if (feed.epoch === page.feed_epoch) return false;
+  const restored = feed.epoch !== null && feed.epoch !== undefined;
+  if (restored) await resetFeed(db);
+  await db.meta.put({ ...(await readFeed(db)), epoch: page.feed_epoch });
+  return restored;
 }
 
 export async function pullFeed(
@@ -49,7 +70,13 @@ export async function pullFeed(
   for (;;) {
     const page = await next;
     pages++;
-    if (accountId !== null && foreignRows(page, accountId)) throw new ForeignFeedError();
+    if (accountId !== null && foreignPage(page, accountId)) throw new ForeignFeedError();
+    if (await checkEpoch(db, page)) {
+      cursor = 0;
+      changed = true;
+      next = server.pull(cursor, limit);
+      continue;
+    }
     if (page.account_change_seq < cursor) {
       // R5.7: the server's counter is behind our cursor: the database was reset or replaced. Start over.
       await resetFeed(db);

@@ -6,7 +6,7 @@ import type { Timings } from './constants.ts';
 import type { SyncDb } from './db/schema.ts';
 import { revertArchive } from './merge/conversation.ts';
 import { revertCursor } from './merge/read-cursor.ts';
-import { pickDue, retryDelay, type OutboxEntry, type OutboxOp } from './outbox.ts';
+import { pickDue, retryDelay, RetrySchedule, type OutboxEntry, type OutboxOp } from './outbox.ts';
 import { errorText, isTransient, ServerError, type SendResult, type ServerApi } from './server/api.ts';
 import { syncMark } from './marks.ts';
 import { toServerError } from './server/classify.ts';
@@ -19,6 +19,10 @@ export interface PushDeps {
   server: ServerApi;
   userId: string;
   now: () => number;
+  /** R9.6: the monotonic time retries are scheduled on (default: `now`). */
+  monotonic?: () => number;
+  /** R9.6: the engine's in-memory retry schedule; without one every entry is due at each flush. */
+  schedule?: RetrySchedule;
   timings: Pick<Timings, 'retryStartMs' | 'retryFactor' | 'retryMaxMs'>;
   /** A start created a conversation the feed has not brought yet. */
   onPullNeeded: () => void;
@@ -61,8 +65,13 @@ async function pushable(d: PushDeps): Promise<OutboxEntry[]> {
   return all.filter((e) => e.op.kind !== 'send' || !e.op.accountId || e.op.accountId === acting);
 }
 
+function mono(d: PushDeps): number {
+  return (d.monotonic ?? d.now)();
+}
+
 export interface FlushResult {
   pushed: number;
+  /** On the monotonic clock (R9.6); null when nothing waits. */
   nextDueAt: number | null;
 }
 
@@ -183,7 +192,9 @@ async function onTransient(d: PushDeps, entry: OutboxEntry, err: unknown): Promi
     const current = await d.db.outbox.get(seq);
     if (!current) return;
     const attempts = current.attempts + 1;
-    await d.db.outbox.update(seq, { attempts, nextAttemptAt: d.now() + retryDelay(attempts, d.timings), lastError: errorText(err, 'network error'), claim: null });
+    await d.db.outbox.update(seq, { attempts, lastError: errorText(err, 'network error'), claim: null });
+    // R9.6: the retry waits on the monotonic clock, in memory; nothing of it is stored.
+    d.schedule?.set(current, mono(d) + retryDelay(attempts, d.timings));
   });
 }
 
@@ -233,19 +244,22 @@ const MAX_PICKS = 1000;
  */
 export async function flushOutbox(d: PushDeps): Promise<FlushResult> {
   const lanes = Math.max(1, d.lanes ?? 1);
+  const schedule = d.schedule ?? new RetrySchedule();
   const running = new Map<number, Promise<void>>();
   // Tried and not pushed in this flush: its next attempt is the back-off's business, not this loop's.
   const tried = new Set<number>();
   let heldElsewhere = false;
   let pushed = 0;
   for (let picks = 0; picks < MAX_PICKS; ) {
-    const plan = pickDue(await pushable(d), d.now(), d.timings.retryMaxMs);
+    const entries = await pushable(d);
+    schedule.keepOnly(entries.map((e) => e.seq ?? -1));
+    const plan = pickDue(entries, mono(d), schedule);
     const ready = plan.due.filter((e) => e.seq !== undefined && !running.has(e.seq) && !tried.has(e.seq) && !d.busy?.has(e.key));
     if (ready.length === 0 && running.size === 0) {
       const retryNow = plan.due.some((e) => e.seq !== undefined && tried.has(e.seq));
       // Held by another engine: look again once its claim would have run out (it may have died).
-      if (heldElsewhere && d.claimer) return { pushed, nextDueAt: d.now() + d.claimer.holdMs };
-      return { pushed, nextDueAt: retryNow ? d.now() : plan.nextDueAt };
+      if (heldElsewhere && d.claimer) return { pushed, nextDueAt: mono(d) + d.claimer.holdMs };
+      return { pushed, nextDueAt: retryNow ? mono(d) : plan.nextDueAt };
     }
     for (const entry of ready) {
       if (running.size >= lanes) break;
@@ -270,6 +284,6 @@ export async function flushOutbox(d: PushDeps): Promise<FlushResult> {
     await Promise.race(running.values());
   }
   await Promise.all(running.values());
-  const plan = pickDue(await pushable(d), d.now(), d.timings.retryMaxMs);
-  return { pushed, nextDueAt: plan.due.length ? d.now() : plan.nextDueAt };
+  const plan = pickDue(await pushable(d), mono(d), schedule);
+  return { pushed, nextDueAt: plan.due.length ? mono(d) : plan.nextDueAt };
 }

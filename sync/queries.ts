@@ -132,3 +132,9 @@ export async function reference(db: SyncDb): Promise<ReferenceMeta | undefined> 
 export function unreadBadge(count: number): string {
   return count > UNREAD_BADGE_CAP ? `${UNREAD_BADGE_CAP}+` : String(count);
 }
+
+/** R9.11: the server's clock minus this device's (ms), as the engine last stored it; 0 before. */
+export async function serverClockOffset(db: SyncDb): Promise<number> {
+  const row = await db.meta.get('clock');
+  return row?.key === 'clock' ? row.offsetMs : 0;
+}

@@ -71,6 +71,12 @@ export interface RemotePullPage {
   cursor: number;
   has_more: boolean;
   account_change_seq: number;
+  /** R9.9: the account the page answers for; absent from servers before migration 20261124000100. */
+  account_id?: string | null;
+  /** R9.7: the identity of the database the change numbers belong to (same provenance). */
+  feed_epoch?: string | null;
+  /** R9.11: the server's clock when it built the page, normalized (same provenance). */
+  server_time?: string | null;
 }
 
 export interface RemoteAccount {

@@ -1,13 +1,16 @@
 // Conversation-row time (user-area.md section 9): under 1 h 'Teraz', under 24 h '{n}h', under 7 days
 // '{n}d', otherwise a Slovak short date. A time in the future (clock skew) counts as 'Teraz'.
+// "Now" is the server's clock as the sync engine learnt it (sync/SPEC.md R9.11), so a phone whose
+// clock is hours off still reads '3h' for a message three hours old, not 'Teraz' or '1h'.
 import { format } from 'date-fns';
+import { serverNow } from '../../sync/server-time.ts';
 import { sk as skLocale } from 'date-fns/locale';
 import { sk } from '../text/sk.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-export function formatRelativeTime(value: Date | string | number, now: Date = new Date()): string {
+export function formatRelativeTime(value: Date | string | number, now: Date = new Date(serverNow())): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return '';
   const elapsed = now.getTime() - date.getTime();

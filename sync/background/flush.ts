@@ -34,8 +34,7 @@ async function flushHeld(session: MirroredSession, now: () => number): Promise<B
   try {
     await db.open();
     if ((await db.outbox.count()) === 0) return 'empty';
-    // The browser says the network is back: back-off delays of earlier failures no longer apply.
-    await db.outbox.toCollection().modify({ nextAttemptAt: now() });
+    // The browser says the network is back: every entry is due (R9.6: no stored schedule to reset).
     const server = createSupabaseServerApi(createWorkerClient(session.url, session.anonKey, session.accessToken));
     await flushOutbox({ db, server, userId: session.userId, now, timings: SPEC_TIMINGS, onPullNeeded: () => undefined });
     const remaining = await db.outbox.count();

@@ -43,14 +43,18 @@ function nextLocalTime(last: LocalMessage | undefined, now: number): number {
  */
 export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput): Promise<WrittenMessage | null> {
   const correlationId = input.correlationId.toLowerCase();
-  const [last, conversation, outbox] = await Promise.all([
+  const [last, conversation, outbox, clock] = await Promise.all([
     db.messages.where('[conversationId+orderKey]').between([input.conversationId, ''], [input.conversationId, '\uffff']).last(),
     db.conversations.get(input.conversationId),
     // R1.8: only to know whether an earlier send of this conversation is still queued (getAll: one round trip).
     input.early ? db.outbox.toArray() : undefined,
+    db.meta.get('clock'),
   ]);
   if (input.onlyIfActive && conversation && conversation.status !== 'active') return null;
-  const createdAt = timestampFromMs(nextLocalTime(last, input.now));
+  // R9.11: the message's time on the server's clock (the offset the engine learnt), so it sorts and
+  // reads right on a device whose clock is off; the outbox and typing keep device time.
+  const offsetMs = clock?.key === 'clock' ? clock.offsetMs : 0;
+  const createdAt = timestampFromMs(nextLocalTime(last, input.now + offsetMs));
   const message: LocalMessage = {
     key: correlationKey(correlationId),
     serverId: null,

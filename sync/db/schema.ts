@@ -5,6 +5,8 @@
 // v2  results of server-side commands, typing starts, message origin/confirmedAt, specialist `active`
 // v3  index on messages.confirmedAt: the 30 s sweep reads only unmatched confirmed copies (R3.5)
 // v4  index [conversationId+direction+orderKey]: unread counts are index counts (R2.8)
+// v5  outbox entries lose `nextAttemptAt`: no wall-clock deadline is stored any more (R9.6); claims
+//     written by an older engine are dropped with it. Entries, attempts and errors stay.
 import { Dexie, type DexieOptions, type EntityTable, type Table, type Transaction } from 'dexie';
 import type {
   CommandResult,
@@ -38,6 +40,14 @@ async function upgradeToV2(tx: Transaction): Promise<void> {
   });
   await tx.table('specialists').toCollection().modify((s: Partial<LocalSpecialist>) => {
     s.active ??= 1;
+  });
+}
+
+/** v4 → v5: R9.6. Nothing else of the entries changes. */
+async function upgradeToV5(tx: Transaction): Promise<void> {
+  await tx.table('outbox').toCollection().modify((e: Partial<OutboxEntry> & { nextAttemptAt?: number }) => {
+    delete e.nextAttemptAt;
+    e.claim = null;
   });
 }
 
@@ -76,6 +86,7 @@ export const STORE_VERSIONS: readonly StoreVersion[] = [
       messages: 'key, serverId, conversationId, [conversationId+orderKey], [conversationId+direction+orderKey], chatwootMessageId, state, confirmedAt',
     },
   },
+  { version: 5, stores: {}, upgrade: upgradeToV5 },
 ];
 
 export const SCHEMA_VERSION = STORE_VERSIONS[STORE_VERSIONS.length - 1]!.version;

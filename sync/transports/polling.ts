@@ -1,12 +1,12 @@
 // R6.3: polling, the fallback while realtime is down. It asks for a pull once the engine has been
 // idle (no event, no fetch) longer than 5 s, then every 2000 ms × 1.5 up to 15 s; activity resets the
 // back-off.
-import type { Clock, TimerId } from '../clock.ts';
+import { monotonicNow, type Clock, type TimerId } from '../clock.ts';
 import type { Timings } from '../constants.ts';
 import { statusCell, type Transport } from './transport.ts';
 
 export interface Activity {
-  /** Client time of the last event or completed fetch. */
+  /** Monotonic time (clock.ts, R9.6) of the last event or completed fetch. */
   lastActivityAt: number;
 }
 
@@ -33,7 +33,7 @@ export function createPollingTransport(clock: Clock, timings: PollingTimings, ac
       seenActivity = activity.lastActivityAt;
       delay = timings.pollStartMs;
     }
-    const idle = clock.now() - activity.lastActivityAt;
+    const idle = monotonicNow(clock) - activity.lastActivityAt;
     if (idle < timings.pollIdleMs) {
       schedule(Math.max(timings.pollIdleMs - idle, 1));
       return;
@@ -48,7 +48,7 @@ export function createPollingTransport(clock: Clock, timings: PollingTimings, ac
     subscribe(handlers) {
       cell.attach(handlers);
       cell.set('connected');
-      schedule(Math.max(timings.pollIdleMs - (clock.now() - activity.lastActivityAt), 1));
+      schedule(Math.max(timings.pollIdleMs - (monotonicNow(clock) - activity.lastActivityAt), 1));
     },
     async close() {
       cell.close();

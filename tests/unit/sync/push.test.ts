@@ -7,10 +7,15 @@ import { sendMessage } from '../../../sync/commands/send-message.ts';
 import { startConversation } from '../../../sync/commands/start-conversation.ts';
 import { ASSISTANT_SPECIALIST_ID, SPEC_TIMINGS } from '../../../sync/constants.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
-import { pickDue, retryDelay, type OutboxEntry } from '../../../sync/outbox.ts';
+import { pickDue, retryDelay, RetrySchedule, type OutboxEntry } from '../../../sync/outbox.ts';
 import { flushOutbox, type PushDeps } from '../../../sync/push.ts';
 import { messages } from '../../../sync/queries.ts';
-import { TEXT_CONVERSATION_COMPLETED, TEXT_REQUEST_NO_ACCOUNT, TEXT_SEND_FAILED, TEXT_START_FAILED } from '../../../sync/texts.ts';
+import {
+  TEXT_CONVERSATION_COMPLETED,
+  TEXT_REQUEST_NO_ACCOUNT,
+  TEXT_SEND_FAILED,
+  TEXT_START_FAILED,
+} from '../../../sync/texts.ts';
 import { commandContext, freshDb } from './helpers/local-db.ts';
 import { FakeServer } from './helpers/fake-server.ts';
 import { scopeToAccount } from '../../../sync/account-scope.ts';
@@ -29,7 +34,15 @@ beforeEach(async () => {
   await applyRemoteChanges(db, server.page(0, 100), 'user-1', { kind: 'page', cursor: server.seq });
   now = Date.parse('2025-01-01T12:00:00Z');
   pullsRequested = 0;
-  deps = { db, server: server.api(), userId: 'user-1', now: () => now, timings: SPEC_TIMINGS, onPullNeeded: () => pullsRequested++ };
+  deps = {
+    db,
+    server: server.api(),
+    userId: 'user-1',
+    now: () => now,
+    schedule: new RetrySchedule(),
+    timings: SPEC_TIMINGS,
+    onPullNeeded: () => pullsRequested++,
+  };
 });
 afterEach(() => db.close());
 
@@ -69,19 +82,29 @@ describe('R1 pushing the outbox', () => {
   });
 
   it('R1.3 the retry back-off doubles from 1 s up to 30 s', () => {
-    expect([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelay(n, SPEC_TIMINGS))).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelay(n, SPEC_TIMINGS))).toEqual([
+      1000, 2000, 4000, 8000, 16000, 30000, 30000,
+    ]);
   });
 
   it('R1.4 R9.3 a permanent error marks the send failed with the server message or the spec text, keeping the text', async () => {
     const a = (await sendMessage(ctx(), { conversationId: convId, text: 'A' }))!;
     server.fail('sendMessage', 'permanent', 1, 'Message is too long');
     await flushOutbox(deps);
-    expect(await db.messages.get(a.key)).toMatchObject({ state: 'failed', error: 'Message is too long', text: 'A' });
+    expect(await db.messages.get(a.key)).toMatchObject({
+      state: 'failed',
+      error: 'Message is too long',
+      text: 'A',
+    });
     // R9.3: the reasons the engine knows are told in Slovak.
     const c = (await sendMessage(ctx(), { conversationId: convId, text: 'C' }))!;
     server.fail('sendMessage', 'permanent', 1, 'Conversation is completed');
     await flushOutbox(deps);
-    expect(await db.messages.get(c.key)).toMatchObject({ state: 'failed', error: TEXT_CONVERSATION_COMPLETED, text: 'C' });
+    expect(await db.messages.get(c.key)).toMatchObject({
+      state: 'failed',
+      error: TEXT_CONVERSATION_COMPLETED,
+      text: 'C',
+    });
     const b = (await sendMessage(ctx(), { conversationId: convId, text: 'B' }))!;
     server.fail('sendMessage', 'permanent', 1, '');
     await flushOutbox(deps);
@@ -104,17 +127,30 @@ describe('R1 pushing the outbox', () => {
   });
 
   it('R1.8 pickDue keeps queue order and reports when the next entry is due', () => {
-    const e = (seq: number, conversationId: string, at: number, kind: 'send' | 'read' = 'send'): OutboxEntry => ({
-      seq,
-      key: `${seq}`,
-      op: kind === 'send' ? { kind, conversationId, correlationId: `${seq}`, messageKey: `${seq}`, text: '', payload: null } : { kind, conversationId, messageId: 'm' },
-      rev: 0,
-      attempts: 0,
-      nextAttemptAt: at,
-      createdAt: 0,
-      lastError: null,
-    });
-    const plan = pickDue([e(3, 'a', 0), e(1, 'a', 50), e(2, 'b', 0), e(4, 'a', 0, 'read')], 10);
+    const e = (
+      seq: number,
+      conversationId: string,
+      at: number,
+      kind: 'send' | 'read' = 'send',
+    ): OutboxEntry => {
+      const entry: OutboxEntry = {
+        seq,
+        key: `${seq}`,
+        op:
+          kind === 'send'
+            ? { kind, conversationId, correlationId: `${seq}`, messageKey: `${seq}`, text: '', payload: null }
+            : { kind, conversationId, messageId: 'm' },
+        rev: 0,
+        attempts: 0,
+        createdAt: 0,
+        lastError: null,
+      };
+      schedule.set(entry, at);
+      return entry;
+    };
+    const schedule = new RetrySchedule();
+    const entries = [e(3, 'a', 0), e(1, 'a', 50), e(2, 'b', 0), e(4, 'a', 0, 'read')];
+    const plan = pickDue(entries, 10, schedule);
     expect(plan.due.map((x) => x.seq)).toEqual([2, 4]);
     expect(plan.nextDueAt).toBe(50);
   });
@@ -126,7 +162,11 @@ describe('R1 pushing the outbox', () => {
       ...api,
       setArchived: async (id, at) => {
         // The user unarchives while the archive request is on the wire.
-        await commandContext(db, { now: () => now }).db.transaction('rw', db.syncTables, async () => undefined);
+        await commandContext(db, { now: () => now }).db.transaction(
+          'rw',
+          db.syncTables,
+          async () => undefined,
+        );
         const { unarchive } = await import('../../../sync/commands/archive.ts');
         await unarchive(ctx(), id);
         return api.setArchived(id, at);
@@ -185,13 +225,17 @@ describe('R1 pushing the outbox', () => {
   });
 
   it('R1.10 request-specialist starts the assistant conversation first, then sends its text', async () => {
-    await expect(requestSpecialist(commandContext(db, { accountId: null }), { name: 'Peter' })).rejects.toThrow(TEXT_REQUEST_NO_ACCOUNT);
+    await expect(
+      requestSpecialist(commandContext(db, { accountId: null }), { name: 'Peter' }),
+    ).rejects.toThrow(TEXT_REQUEST_NO_ACCOUNT);
     const req = await requestSpecialist(ctx(), { name: 'Peter Človek' });
     expect(req.conversationId).toBeNull();
     await flushOutbox(deps);
     const { conversationId } = await req.done;
     expect(server.conversations.get(conversationId)?.specialist_id).toBe(ASSISTANT_SPECIALIST_ID);
-    expect([...server.messages.values()].map((m) => m.text)).toEqual(['Mám záujem o vytvorenie projektu s Peter Človek']);
+    expect([...server.messages.values()].map((m) => m.text)).toEqual([
+      'Mám záujem o vytvorenie projektu s Peter Človek',
+    ]);
     expect((await messages(db, conversationId)).map((m) => m.state)).toEqual(['sent']);
     // With the conversation stored, a second request writes its message at once.
     await applyRemoteChanges(db, server.page(0, 100), 'user-1');

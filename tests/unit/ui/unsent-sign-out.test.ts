@@ -4,7 +4,7 @@ import { isUnsentText } from '../../../src/pages/settings/unsent-count.ts';
 import { sk } from '../../../src/text/sk.ts';
 import type { OutboxEntry, OutboxOp } from '../../../sync/outbox.ts';
 
-const entry = (op: OutboxOp): OutboxEntry => ({ key: 'k', op, rev: 0, attempts: 0, nextAttemptAt: 0, createdAt: 0, lastError: null });
+const entry = (op: OutboxOp): OutboxEntry => ({ key: 'k', op, rev: 0, attempts: 0, createdAt: 0, lastError: null });
 const start = (thenSend: { correlationId: string; text: string } | null): OutboxOp => ({
   kind: 'start',
   requestId: 'r',

@@ -63,7 +63,8 @@ export function startHarness(opts: { online?: boolean; withLink?: boolean; start
     eventOutcome: { needPull: false, changed: false, specialistReplies: [] as string[] } as EventOutcome,
   };
   const deps: MachineDeps = {
-    clock: systemClock,
+    // Monotonic time on the faked Date, so vi's fake timers drive the machine's waits too (R9.6).
+    clock: { ...systemClock, monotonic: () => Date.now() },
     timings: { ...SPEC_TIMINGS },
     activity: { lastActivityAt: t0 },
     pull: () => {
@@ -85,7 +86,7 @@ export function startHarness(opts: { online?: boolean; withLink?: boolean; start
             h.links.push(l);
             return l;
           },
-    createPolling: () => createPollingTransport(systemClock, deps.timings, deps.activity),
+    createPolling: () => createPollingTransport(deps.clock, deps.timings, deps.activity),
     auxTransports: () => [],
     // Like events.ts: polls and hints ask for a pull; rows answer what the test set.
     onEvent: async (e) => (e.kind === 'poll' || e.kind === 'changed' ? { needPull: true, changed: false, specialistReplies: [] } : h.eventOutcome),
