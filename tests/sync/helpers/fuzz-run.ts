@@ -4,10 +4,8 @@
 // interleaving; failing seeds are pinned in fuzz.test.ts and re-run that same sequence.
 import type pg from 'pg';
 import { lastServerMessage } from '../../../sync/queries.ts';
-import { differences, serverUnread, serverView } from './converge.ts';
-import { rng, type Rng } from './rng.ts';
+import { differences, rng, serverUnread, serverView, TestDevice, type Rng, type StackInfo } from '../../../sync/testing/index.ts';
 import { createAccount, createConversation, specialistSays, type TestAccount } from './server-db.ts';
-import { SimClient, type StackInfo } from './sim-client.ts';
 
 export interface FuzzStack extends StackInfo {
   jwtSecret: string;
@@ -33,7 +31,7 @@ interface World {
   b: TestAccount;
   convA: string[];
   convB: string[];
-  clients: SimClient[];
+  clients: TestDevice[];
   typed: { text: string; accountId: string }[];
   log: string[];
 }
@@ -49,8 +47,8 @@ async function setUp(db: pg.Pool, stack: FuzzStack, seed: number): Promise<World
   const convB = [await createConversation(db, b.id, b.humans[0]!)];
   if (r.chance(0.5)) await specialistSays(db, convA[0]!, 'Vitajte');
   const clients = [
-    ...a.users.map((u, i) => new SimClient(stack, u, a.id, rng(seed * 7919 + i))),
-    new SimClient(stack, b.users[0]!, b.id, rng(seed * 7919 + 99)),
+    ...a.users.map((u, i) => new TestDevice(stack, u, { accountId: a.id, rand: rng(seed * 7919 + i) })),
+    new TestDevice(stack, b.users[0]!, { accountId: b.id, rand: rng(seed * 7919 + 99) }),
   ];
   for (const c of clients) if (r.chance(0.5)) c.net.mode = 'faulty';
   await Promise.all(clients.map((c) => c.start()));
@@ -69,7 +67,7 @@ async function step(db: pg.Pool, w: World, seed: number, i: number): Promise<voi
   if (roll < 0.34) {
     const text = `s${seed}-${i} ${who}`;
     w.log.push(`${who} send ${conv.slice(0, 4)} ${text}`);
-    if (await e.commands.sendMessage({ conversationId: conv, text })) w.typed.push({ text, accountId: c.accountId });
+    if (await e.commands.sendMessage({ conversationId: conv, text })) w.typed.push({ text, accountId: c.accountId! });
   } else if (roll < 0.44) {
     const row = await e.db.conversations.get(conv);
     const archive = !row || row.archived === 0;
@@ -127,7 +125,7 @@ async function heal(db: pg.Pool, w: World, deadlineMs: number): Promise<string[]
       const before = await snapshot(db, w);
       const found: string[] = [];
       for (const [i, c] of w.clients.entries()) {
-        const unread = await serverUnread(db, c.accountId, c.user.id);
+        const unread = await serverUnread(db, c.accountId!, c.user.id);
         const view = c.accountId === w.a.id ? await serverView(db, w.a.id) : await serverView(db, w.b.id);
         for (const p of await differences(c.engine!.db, view, unread)) found.push(`u${i}: ${p}`);
       }
