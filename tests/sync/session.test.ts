@@ -164,4 +164,20 @@ describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     await sleep(300);
     expect(await serverCount(conv, texts)).toEqual([1, 1, 1, 1, 1]);
   });
+
+  it('kit: a device clock reaches the auth client: 2 h behind, an expired token looks valid (no refresh); corrected, it is refreshed', async () => {
+    const user = await newUser();
+    const d = deviceOf(user);
+    await d.signIn();
+    let refreshes = 0;
+    d.net.onRequest = (url) => void (url.includes('/auth/v1/token') && url.includes('refresh_token') && refreshes++);
+    const client = d.client();
+    d.clock.setSkew(-2 * 3600_000);
+    await sleep(JWT_EXPIRY_S * 1000 + 300); // the token has expired by the server's clock
+    expect((await client.auth.getSession()).data.session?.user.id).toBe(user.id);
+    expect(refreshes).toBe(0); // auth-js judged the expiry by the device's clock
+    d.clock.setSkew(0);
+    expect((await client.auth.getSession()).data.session?.user.id).toBe(user.id);
+    expect(refreshes).toBe(1);
+  });
 });
