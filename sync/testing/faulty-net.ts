@@ -154,3 +154,10 @@ export class FaultyNet {
     };
   }
 }
+
+/** The faults several networks injected, summed (a fuzz seed's report). */
+export function sumStats(nets: readonly FaultyNet[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const n of nets) for (const [k, v] of Object.entries(n.stats)) out[k] = (out[k] ?? 0) + v;
+  return out;
+}

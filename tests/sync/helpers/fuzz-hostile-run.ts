@@ -7,7 +7,7 @@
 // be stored exactly once or have failed with a reason, every device must equal the server, and the
 // time from the reconnect until the outboxes are empty is measured.
 import type pg from 'pg';
-import { deliveryProblems, differences, rng, serverUnread, serverView, TestDevice, type Rng, type StackInfo, type TypedMessage } from '../../../sync/testing/index.ts';
+import { deliveryProblems, differences, rng, serverUnread, serverView, sumStats, TestDevice, type Rng, type StackInfo, type TypedMessage } from '../../../sync/testing/index.ts';
 import { createAccount, createConversation, specialistSays, type TestAccount } from './server-db.ts';
 
 export const PASSWORD = 'heslo12345';
@@ -256,7 +256,6 @@ export async function runHostileSeed(db: pg.Pool, stack: HostileStack, seed: num
   } finally {
     await Promise.all(w.devices.map((d) => d.stop().catch(() => undefined)));
   }
-  const faults: Record<string, number> = {};
-  for (const d of w.devices) for (const [k, v] of Object.entries(d.net.stats)) faults[k] = (faults[k] ?? 0) + v;
+  const faults = sumStats(w.devices.map((d) => d.net));
   return { seed, problems, ops: w.log, ms: Date.now() - t0, drainMs, typed: w.typed.length, faults };
 }

@@ -4,7 +4,7 @@
 // interleaving; failing seeds are pinned in fuzz.test.ts and re-run that same sequence.
 import type pg from 'pg';
 import { lastServerMessage } from '../../../sync/queries.ts';
-import { differences, rng, serverUnread, serverView, TestDevice, type Rng, type StackInfo } from '../../../sync/testing/index.ts';
+import { deliveryProblems, differences, rng, serverUnread, serverView, sumStats, TestDevice, type Rng, type StackInfo, type TypedMessage } from '../../../sync/testing/index.ts';
 import { createAccount, createConversation, specialistSays, type TestAccount } from './server-db.ts';
 
 export interface FuzzStack extends StackInfo {
@@ -32,7 +32,7 @@ interface World {
   convA: string[];
   convB: string[];
   clients: TestDevice[];
-  typed: { text: string; accountId: string }[];
+  typed: TypedMessage[];
   log: string[];
 }
 
@@ -67,7 +67,8 @@ async function step(db: pg.Pool, w: World, seed: number, i: number): Promise<voi
   if (roll < 0.34) {
     const text = `s${seed}-${i} ${who}`;
     w.log.push(`${who} send ${conv.slice(0, 4)} ${text}`);
-    if (await e.commands.sendMessage({ conversationId: conv, text })) w.typed.push({ text, accountId: c.accountId! });
+    const handle = await e.commands.sendMessage({ conversationId: conv, text });
+    if (handle) w.typed.push({ text, accountId: c.accountId!, conversationId: conv, key: handle.key, db: () => c.engine?.db ?? null, who });
   } else if (roll < 0.44) {
     const row = await e.db.conversations.get(conv);
     const archive = !row || row.archived === 0;
@@ -137,21 +138,6 @@ async function heal(db: pg.Pool, w: World, deadlineMs: number): Promise<string[]
   }
 }
 
-/** Invariant 1 and 2 on the server: every typed text is stored, exactly once. */
-async function lostOrDoubled(db: pg.Pool, w: World): Promise<string[]> {
-  const out: string[] = [];
-  const rows = await db.query<{ text: string; account_id: string; n: string }>(
-    `select text, account_id, count(*) as n from public.messages where account_id = any($1) and direction = 'user' group by text, account_id`,
-    [[w.a.id, w.b.id]],
-  );
-  const counts = new Map(rows.rows.map((x) => [`${x.account_id}|${x.text}`, Number(x.n)]));
-  for (const t of w.typed) {
-    const n = counts.get(`${t.accountId}|${t.text}`) ?? 0;
-    if (n !== 1) out.push(`typed "${t.text}" stored ${n} times`);
-  }
-  return out;
-}
-
 export async function runSeed(db: pg.Pool, stack: FuzzStack, seed: number, opts: { ops?: number; healMs?: number } = {}): Promise<SeedResult> {
   const t0 = Date.now();
   const w = await setUp(db, stack, seed);
@@ -167,13 +153,12 @@ export async function runSeed(db: pg.Pool, stack: FuzzStack, seed: number, opts:
     const healStart = Date.now();
     problems.push(...(await heal(db, w, opts.healMs ?? 45_000)));
     healMs = Date.now() - healStart;
-    problems.push(...(await lostOrDoubled(db, w)));
+    problems.push(...(await deliveryProblems(db, w.typed))); // invariants 1 and 2
   } catch (err) {
     problems.push(`threw: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   } finally {
     await Promise.all(w.clients.map((c) => c.stop().catch(() => undefined)));
   }
-  const faults: Record<string, number> = {};
-  for (const c of w.clients) for (const [k, v] of Object.entries(c.net.stats)) faults[k] = (faults[k] ?? 0) + v;
+  const faults = sumStats(w.clients.map((c) => c.net));
   return { seed, ok: problems.length === 0, problems, ops: w.log, ms: Date.now() - t0, faults, typed: w.typed.length, healMs };
 }
