@@ -10,15 +10,12 @@ import { manualNetwork } from '../../sync/network.ts';
 import { conversationList, lastServerMessage, messages, typing } from '../../sync/queries.ts';
 import { serviceClient, uniqueEmail } from '../helpers/clients.ts';
 import type { ProvidedStack } from '../helpers/global-stack.ts';
-import { differences, serverUnread, serverView } from './helpers/converge.ts';
-import { rng } from './helpers/rng.ts';
+import { converged as kitConverged, rng, SIM_TIMINGS, TestDevice, waitFor } from '../../sync/testing/index.ts';
 import { createAccount, createConversation, pool, specialistSays } from './helpers/server-db.ts';
-import { SIM_TIMINGS, SimClient } from './helpers/sim-client.ts';
-import { waitFor } from '../unit/sync/helpers/wait.ts';
 
 let stack: ProvidedStack;
 let db: pg.Pool;
-const clients: SimClient[] = [];
+const clients: TestDevice[] = [];
 const engines: SyncEngine[] = [];
 
 beforeAll(() => {
@@ -33,27 +30,13 @@ afterAll(async () => {
   await db.end();
 });
 
-function sim(user: SimClient['user'], accountId: string, seed = 1): SimClient {
-  const c = new SimClient(stack, user, accountId, rng(seed));
+function sim(user: TestDevice['user'], accountId: string, seed = 1): TestDevice {
+  const c = new TestDevice(stack, user, { accountId, rand: rng(seed) });
   clients.push(c);
   return c;
 }
 
-async function converged(c: SimClient, timeoutMs = 8000): Promise<void> {
-  const e = c.engine!;
-  let last: string[] = [];
-  await waitFor(
-    async () => {
-      e.syncNow();
-      last = await differences(e.db, await serverView(db, c.accountId), await serverUnread(db, c.accountId, c.user.id));
-      return last.length === 0;
-    },
-    'convergence',
-    timeoutMs,
-  ).catch(() => {
-    throw new Error(`not converged:\n${last.join('\n')}`);
-  });
-}
+const converged = (c: TestDevice) => kitConverged(db, c);
 
 describe('engine on the local stack', () => {
   it('R6.1 R5.3 members of one account see each other’s messages over realtime; another account sees none', async () => {

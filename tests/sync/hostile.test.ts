@@ -2,17 +2,14 @@
 // and replies that never come back.
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Clock } from '../../sync/clock.ts';
 import { TEXT_CONVERSATION_COMPLETED } from '../../sync/texts.ts';
 import type { ProvidedStack } from '../helpers/global-stack.ts';
-import { rng } from './helpers/rng.ts';
+import { createTestClock, rng, TestDevice, waitFor } from '../../sync/testing/index.ts';
 import { createAccount, createConversation, pool } from './helpers/server-db.ts';
-import { SimClient } from './helpers/sim-client.ts';
-import { waitFor } from '../unit/sync/helpers/wait.ts';
 
 let stack: ProvidedStack;
 let db: pg.Pool;
-const clients: SimClient[] = [];
+const clients: TestDevice[] = [];
 
 beforeAll(() => {
   stack = inject('stack');
@@ -36,7 +33,7 @@ describe('R9 hostile conditions on the local stack', () => {
     const gone = await createConversation(db, a.id, a.humans[0]!);
     const done = await createConversation(db, a.id, a.humans[1]!);
     const fine = await createConversation(db, a.id, a.humans[2]!);
-    const c = new SimClient(stack, a.users[0]!, a.id, rng(3));
+    const c = new TestDevice(stack, a.users[0]!, { accountId: a.id, rand: rng(3) });
     clients.push(c);
     const e = await c.start({ realtime: false });
     await waitFor(async () => (await e.db.conversations.count()) === 3, 'conversations', 8000);
@@ -73,7 +70,7 @@ describe('R9 hostile conditions on the local stack', () => {
     const a = await createAccount(db, stack.jwtSecret, 1, 'hole');
     const stuck = await createConversation(db, a.id, a.humans[0]!);
     const other = await createConversation(db, a.id, a.humans[1]!);
-    const c = new SimClient(stack, a.users[0]!, a.id, rng(4));
+    const c = new TestDevice(stack, a.users[0]!, { accountId: a.id, rand: rng(4) });
     clients.push(c);
     // Not held up = the other conversation is sent while the black-holed request still waits for its
     // timeout: judged by order, not by a wall-clock bound a loaded machine can miss.
@@ -103,15 +100,10 @@ describe('R9 hostile conditions on the local stack', () => {
   it('R9.6 messages queued with the clock 2 h ahead, corrected before reconnect (and a restart), are sent at once', async () => {
     const a = await createAccount(db, stack.jwtSecret, 1, 'skew');
     const conv = await createConversation(db, a.id, a.humans[0]!);
-    let offset = 2 * 3600_000;
-    const skewed: Clock = {
-      now: () => Date.now() + offset,
-      setTimeout: (fn, ms) => setTimeout(fn, ms),
-      clearTimeout: (id) => clearTimeout(id),
-    };
-    const c = new SimClient(stack, a.users[0]!, a.id, rng(6));
+    const clock = createTestClock(2 * 3600_000);
+    const c = new TestDevice(stack, a.users[0]!, { accountId: a.id, rand: rng(6), clock });
     clients.push(c);
-    let e = await c.start({ realtime: false, clock: skewed });
+    let e = await c.start({ realtime: false });
     await waitFor(async () => (await e.db.conversations.count()) === 1, 'conversation', 8000);
     // While ahead, one attempt fails on the network: its retry is stored as "2 h from now".
     c.net.mode = 'offline';
@@ -120,8 +112,8 @@ describe('R9 hostile conditions on the local stack', () => {
     c.setOnline(false);
     for (let i = 1; i < 5; i++) await e.commands.sendMessage({ conversationId: conv, text: `skew ${i}` });
     await c.stop();
-    offset = 0; // the phone's clock is corrected, then the page reloads
-    e = await c.start({ realtime: false, clock: skewed });
+    clock.setSkew(0); // the phone's clock is corrected, then the page reloads
+    e = await c.start({ realtime: false });
     const t0 = Date.now();
     c.setOnline(true);
     await waitFor(async () => (await e.db.outbox.count()) === 0, 'drained after the correction', 2000);
@@ -132,14 +124,14 @@ describe('R9 hostile conditions on the local stack', () => {
   it('R9.10 two tabs on one database without Web Locks push each entry once', async () => {
     const a = await createAccount(db, stack.jwtSecret, 1, 'tabs');
     const convs = [await createConversation(db, a.id, a.humans[0]!), await createConversation(db, a.id, a.humans[1]!)];
-    const t1 = new SimClient(stack, a.users[0]!, a.id, rng(10));
-    const t2 = new SimClient(stack, a.users[0]!, a.id, rng(11));
-    (t2 as { idb: SimClient['idb'] }).idb = t1.idb; // the same browser profile: one IndexedDB
+    const t1 = new TestDevice(stack, a.users[0]!, { accountId: a.id, rand: rng(10) });
+    const t2 = new TestDevice(stack, a.users[0]!, { accountId: a.id, rand: rng(11) });
+    t2.idb = t1.idb; // the same browser profile: one IndexedDB
     clients.push(t1, t2);
     let sends = 0;
     const count = (url: string) => void (url.includes('/rpc/send_message') && sends++);
-    t1.net.blackHole = (url) => (count(url), false);
-    t2.net.blackHole = (url) => (count(url), false);
+    t1.net.onRequest = count;
+    t2.net.onRequest = count;
     const e1 = await t1.start({ realtime: false });
     const e2 = await t2.start({ realtime: false });
     await waitFor(async () => (await e1.db.conversations.count()) === 2, 'conversations', 8000);

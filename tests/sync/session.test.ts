@@ -1,57 +1,40 @@
 // R9: the session under the engine, against a dedicated stack whose access tokens live 3 s (real
 // expiry, real refresh and real revocation through the auth server; no self-signed tokens).
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSyncEngine, type SyncEngine } from '../../sync/engine.ts';
-import { manualNetwork, type ManualNetwork } from '../../sync/network.ts';
+import type { SyncEngine } from '../../sync/engine.ts';
 import type { SyncStatus } from '../../sync/status.ts';
+import { TestDevice, waitFor } from '../../sync/testing/index.ts';
 import { TEXT_NEEDS_SIGN_IN } from '../../sync/texts.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
 import { uniqueEmail } from '../helpers/clients.ts';
 import { createConversation, pool, testSpecialists } from './helpers/server-db.ts';
-import { SIM_TIMINGS } from './helpers/sim-client.ts';
-import { waitFor } from '../unit/sync/helpers/wait.ts';
 
 const JWT_EXPIRY_S = 3;
 const PASSWORD = 'heslo12345';
 
 let stack: TestStack;
 let db: pg.Pool;
-const engines: SyncEngine[] = [];
+const devices: TestDevice[] = [];
 
 beforeAll(async () => {
   stack = await startTestStack({ jwtExpiry: JWT_EXPIRY_S });
   db = pool(stack.databaseUrl);
 });
 afterEach(async () => {
-  await Promise.all(engines.splice(0).map((e) => e.stop()));
+  await Promise.all(devices.splice(0).map((d) => d.stop()));
 });
 afterAll(async () => {
   await db.end();
   await stack.destroy();
 });
 
-/** One device's network: fails every request while offline; logs the REST calls it let through. */
-class Device {
-  offline = false;
-  readonly rest: string[] = [];
-  readonly network: ManualNetwork = manualNetwork(true);
-  readonly fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    if (this.offline) throw new TypeError('fetch failed (offline)');
-    const url = input instanceof Request ? input.url : String(input);
-    if (url.includes('/rest/v1/')) this.rest.push(url);
-    return fetch(input, init);
-  };
-  readonly supabase: SupabaseClient = createClient(stack.url, stack.keys.anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    global: { fetch: this.fetch },
-  });
-  setOnline(online: boolean) {
-    this.offline = !online;
-    this.network.set(online);
-  }
+/** One device of the user, signed in through the auth server; `rest` logs the REST calls it let out. */
+function deviceOf(user: { id: string; email: string; accountId: string }): TestDevice & { rest: string[] } {
+  const d = Object.assign(new TestDevice({ url: stack.url, anonKey: stack.keys.anonKey }, { id: user.id, email: user.email, password: PASSWORD }, { accountId: user.accountId }), { rest: [] as string[] });
+  d.net.onRequest = (url) => void (url.includes('/rest/v1/') && d.rest.push(url));
+  devices.push(d);
+  return d;
 }
 
 async function newUser(): Promise<{ id: string; email: string; accountId: string }> {
@@ -74,33 +57,10 @@ async function newUser(): Promise<{ id: string; email: string; accountId: string
   return { id: user.id, email, accountId };
 }
 
-async function signIn(d: Device, email: string): Promise<void> {
-  const { error } = await d.supabase.auth.signInWithPassword({ email, password: PASSWORD });
-  expect(error).toBeNull();
-}
-
-function engineOn(
-  d: Device,
-  user: { id: string; accountId: string },
-): { engine: SyncEngine; statuses: SyncStatus[] } {
+/** The device's engine (polling, no realtime) and every status it reported since it started. */
+async function engineOn(d: TestDevice): Promise<{ engine: SyncEngine; statuses: SyncStatus[] }> {
   const statuses: SyncStatus[] = [];
-  const engine = createSyncEngine({
-    userId: user.id,
-    accountId: user.accountId,
-    supabase: d.supabase,
-    idb: { indexedDB: new IDBFactory(), IDBKeyRange },
-    network: d.network,
-    timings: SIM_TIMINGS,
-    locks: null,
-    channels: null,
-    useFunctions: false,
-    ensureFirstConversation: false,
-    transports: { realtime: null },
-    markers: null,
-    backgroundSync: null,
-    onRestored: null,
-  });
-  engines.push(engine);
+  const engine = await d.start({ realtime: false });
   engine.subscribeStatus((s) => statuses.push(s));
   return { engine, statuses };
 }
@@ -120,10 +80,9 @@ describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     const { humans } = await testSpecialists(db);
     const user = await newUser();
     const conv = await createConversation(db, user.accountId, humans[0]!);
-    const d = new Device();
-    await signIn(d, user.email);
-    const { engine, statuses } = engineOn(d, user);
-    await engine.start();
+    const d = deviceOf(user);
+    await d.signIn();
+    const { engine, statuses } = await engineOn(d);
     await waitFor(async () => (await engine.db.conversations.count()) === 1, 'first pull', 8000);
 
     d.setOnline(false);
@@ -132,7 +91,7 @@ describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     await sleep(JWT_EXPIRY_S * 1000 + 500);
     // The app's own calls while offline meet the expired token too: auth-js tries a refresh, fails
     // and caches that failure for 60 s (the cause of the 10–43 s drains in issue 18).
-    const offlineTry = await d.supabase.auth.getSession();
+    const offlineTry = await d.supabase!.auth.getSession();
     expect(offlineTry.data.session).toBeNull();
     statuses.length = 0;
 
@@ -155,19 +114,18 @@ describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     const user = await newUser();
     const stranger = await newUser();
     const conv = await createConversation(db, user.accountId, humans[0]!);
-    const d = new Device();
-    await signIn(d, user.email);
-    const { engine } = engineOn(d, user);
-    await engine.start();
+    const d = deviceOf(user);
+    await d.signIn();
+    const { engine } = await engineOn(d);
     await waitFor(async () => (await engine.db.conversations.count()) === 1, 'first pull', 8000);
 
     d.setOnline(false);
     const texts = Array.from({ length: 5 }, (_, i) => `revoked ${i}`);
     for (const text of texts) await engine.commands.sendMessage({ conversationId: conv, text });
     // Sign-out everywhere from another device: every session of the user ends, refresh tokens die.
-    const other = new Device();
-    await signIn(other, user.email);
-    expect((await other.supabase.auth.signOut({ scope: 'global' })).error).toBeNull();
+    const other = deviceOf(user).client();
+    expect((await other.auth.signInWithPassword({ email: user.email, password: PASSWORD })).error).toBeNull();
+    expect((await other.auth.signOut({ scope: 'global' })).error).toBeNull();
     await sleep(JWT_EXPIRY_S * 1000 + 500);
 
     d.setOnline(true);
@@ -183,15 +141,15 @@ describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     expect((await engine.db.messages.toArray()).filter((m) => m.state === 'sending')).toHaveLength(5);
 
     // Another user signing in on this client never sends them.
-    await signIn(d, stranger.email);
+    await d.signIn(stranger.email);
     await sleep(1500);
     expect(await serverCount(conv, texts)).toEqual([0, 0, 0, 0, 0]);
     expect(d.rest.filter((u) => u.includes('send_message'))).toEqual([]);
     expect(engine.status().needsSignIn).toBe(true);
-    await d.supabase.auth.signOut({ scope: 'local' });
+    await d.supabase!.auth.signOut({ scope: 'local' });
 
     // The same user again: delivered, each exactly once.
-    await signIn(d, user.email);
+    await d.signIn();
     await waitFor(
       async () => (await serverCount(conv, texts)).every((n) => n === 1),
       'delivered after sign-in',
@@ -205,5 +163,21 @@ describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     await waitFor(async () => (await engine.db.outbox.count()) === 0, 'outbox empty', 2000);
     await sleep(300);
     expect(await serverCount(conv, texts)).toEqual([1, 1, 1, 1, 1]);
+  });
+
+  it('kit: a device clock reaches the auth client: 2 h behind, an expired token looks valid (no refresh); corrected, it is refreshed', async () => {
+    const user = await newUser();
+    const d = deviceOf(user);
+    await d.signIn();
+    let refreshes = 0;
+    d.net.onRequest = (url) => void (url.includes('/auth/v1/token') && url.includes('refresh_token') && refreshes++);
+    const client = d.client();
+    d.clock.setSkew(-2 * 3600_000);
+    await sleep(JWT_EXPIRY_S * 1000 + 300); // the token has expired by the server's clock
+    expect((await client.auth.getSession()).data.session?.user.id).toBe(user.id);
+    expect(refreshes).toBe(0); // auth-js judged the expiry by the device's clock
+    d.clock.setSkew(0);
+    expect((await client.auth.getSession()).data.session?.user.id).toBe(user.id);
+    expect(refreshes).toBe(1);
   });
 });

@@ -4,10 +4,8 @@
 // interleaving; failing seeds are pinned in fuzz.test.ts and re-run that same sequence.
 import type pg from 'pg';
 import { lastServerMessage } from '../../../sync/queries.ts';
-import { differences, serverUnread, serverView } from './converge.ts';
-import { rng, type Rng } from './rng.ts';
+import { deliveryProblems, differences, rng, serverUnread, serverView, sumStats, TestDevice, type Rng, type StackInfo, type TypedMessage } from '../../../sync/testing/index.ts';
 import { createAccount, createConversation, specialistSays, type TestAccount } from './server-db.ts';
-import { SimClient, type StackInfo } from './sim-client.ts';
 
 export interface FuzzStack extends StackInfo {
   jwtSecret: string;
@@ -33,8 +31,8 @@ interface World {
   b: TestAccount;
   convA: string[];
   convB: string[];
-  clients: SimClient[];
-  typed: { text: string; accountId: string }[];
+  clients: TestDevice[];
+  typed: TypedMessage[];
   log: string[];
 }
 
@@ -49,8 +47,8 @@ async function setUp(db: pg.Pool, stack: FuzzStack, seed: number): Promise<World
   const convB = [await createConversation(db, b.id, b.humans[0]!)];
   if (r.chance(0.5)) await specialistSays(db, convA[0]!, 'Vitajte');
   const clients = [
-    ...a.users.map((u, i) => new SimClient(stack, u, a.id, rng(seed * 7919 + i))),
-    new SimClient(stack, b.users[0]!, b.id, rng(seed * 7919 + 99)),
+    ...a.users.map((u, i) => new TestDevice(stack, u, { accountId: a.id, rand: rng(seed * 7919 + i) })),
+    new TestDevice(stack, b.users[0]!, { accountId: b.id, rand: rng(seed * 7919 + 99) }),
   ];
   for (const c of clients) if (r.chance(0.5)) c.net.mode = 'faulty';
   await Promise.all(clients.map((c) => c.start()));
@@ -69,7 +67,8 @@ async function step(db: pg.Pool, w: World, seed: number, i: number): Promise<voi
   if (roll < 0.34) {
     const text = `s${seed}-${i} ${who}`;
     w.log.push(`${who} send ${conv.slice(0, 4)} ${text}`);
-    if (await e.commands.sendMessage({ conversationId: conv, text })) w.typed.push({ text, accountId: c.accountId });
+    const handle = await e.commands.sendMessage({ conversationId: conv, text });
+    if (handle) w.typed.push({ text, accountId: c.accountId!, conversationId: conv, key: handle.key, db: () => c.engine?.db ?? null, who });
   } else if (roll < 0.44) {
     const row = await e.db.conversations.get(conv);
     const archive = !row || row.archived === 0;
@@ -127,7 +126,7 @@ async function heal(db: pg.Pool, w: World, deadlineMs: number): Promise<string[]
       const before = await snapshot(db, w);
       const found: string[] = [];
       for (const [i, c] of w.clients.entries()) {
-        const unread = await serverUnread(db, c.accountId, c.user.id);
+        const unread = await serverUnread(db, c.accountId!, c.user.id);
         const view = c.accountId === w.a.id ? await serverView(db, w.a.id) : await serverView(db, w.b.id);
         for (const p of await differences(c.engine!.db, view, unread)) found.push(`u${i}: ${p}`);
       }
@@ -137,21 +136,6 @@ async function heal(db: pg.Pool, w: World, deadlineMs: number): Promise<string[]
     }
     if (Date.now() > deadline) return problems;
   }
-}
-
-/** Invariant 1 and 2 on the server: every typed text is stored, exactly once. */
-async function lostOrDoubled(db: pg.Pool, w: World): Promise<string[]> {
-  const out: string[] = [];
-  const rows = await db.query<{ text: string; account_id: string; n: string }>(
-    `select text, account_id, count(*) as n from public.messages where account_id = any($1) and direction = 'user' group by text, account_id`,
-    [[w.a.id, w.b.id]],
-  );
-  const counts = new Map(rows.rows.map((x) => [`${x.account_id}|${x.text}`, Number(x.n)]));
-  for (const t of w.typed) {
-    const n = counts.get(`${t.accountId}|${t.text}`) ?? 0;
-    if (n !== 1) out.push(`typed "${t.text}" stored ${n} times`);
-  }
-  return out;
 }
 
 export async function runSeed(db: pg.Pool, stack: FuzzStack, seed: number, opts: { ops?: number; healMs?: number } = {}): Promise<SeedResult> {
@@ -169,13 +153,12 @@ export async function runSeed(db: pg.Pool, stack: FuzzStack, seed: number, opts:
     const healStart = Date.now();
     problems.push(...(await heal(db, w, opts.healMs ?? 45_000)));
     healMs = Date.now() - healStart;
-    problems.push(...(await lostOrDoubled(db, w)));
+    problems.push(...(await deliveryProblems(db, w.typed))); // invariants 1 and 2
   } catch (err) {
     problems.push(`threw: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   } finally {
     await Promise.all(w.clients.map((c) => c.stop().catch(() => undefined)));
   }
-  const faults: Record<string, number> = {};
-  for (const c of w.clients) for (const [k, v] of Object.entries(c.net.stats)) faults[k] = (faults[k] ?? 0) + v;
+  const faults = sumStats(w.clients.map((c) => c.net));
   return { seed, ok: problems.length === 0, problems, ops: w.log, ms: Date.now() - t0, faults, typed: w.typed.length, healMs };
 }

@@ -9,6 +9,8 @@ export interface TestUser {
   id: string;
   email: string;
   token: string;
+  /** Set when the user was made with a password (sign-in through the real auth server). */
+  password?: string;
 }
 
 export interface TestAccount {
@@ -51,14 +53,19 @@ export async function testSpecialists(db: pg.Pool): Promise<{ humans: string[]; 
  * An account with `members` users (the first is the owner). Users are inserted into auth.users (the
  * signup trigger gives each an account); the others are then moved into the first one's account.
  */
-export async function createAccount(db: pg.Pool, jwtSecret: string, members: number, tag = 'sync'): Promise<TestAccount> {
+export async function createAccount(db: pg.Pool, jwtSecret: string, members: number, tag = 'sync', password?: string): Promise<TestAccount> {
   const { humans, ai } = await testSpecialists(db);
   const users: TestUser[] = [];
   for (let i = 0; i < members; i++) {
     const id = randomUUID();
     const email = `${tag}-${id.slice(0, 8)}@example.test`;
-    await db.query(`insert into auth.users (id, email, email_confirmed_at) values ($1, $2, now())`, [id, email]);
-    users.push({ id, email, token: await signUserToken(jwtSecret, { id, email }) });
+    // A password is stored as GoTrue does (bcrypt), so the user can sign in through the auth server.
+    await db.query(
+      `insert into auth.users (id, email, email_confirmed_at, encrypted_password)
+       values ($1, $2, now(), case when $3::text is null then null else extensions.crypt($3, extensions.gen_salt('bf', 4)) end)`,
+      [id, email, password ?? null],
+    );
+    users.push({ id, email, token: await signUserToken(jwtSecret, { id, email }), ...(password ? { password } : {}) });
   }
   const owner = await db.query<{ account_id: string }>('select account_id from public.account_users where user_id = $1', [users[0]!.id]);
   const accountId = owner.rows[0]!.account_id;

@@ -1,12 +1,5 @@
-export async function waitFor<T>(fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, what: string, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+// One waitFor for every test: the sync test kit's.
+export { waitFor } from '../../../../sync/testing/wait.ts';
 
 /** Spec timings scaled down so engine tests run in real time quickly. */
 export const FAST_TIMINGS = {

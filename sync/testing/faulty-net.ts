@@ -1,7 +1,9 @@
-// A fault-injecting network for one simulated browser: a fetch for supabase-js (`global.fetch`) and a
-// WebSocket class for its realtime client. In 'faulty' mode requests are dropped before or after the
-// server saw them, delayed (so concurrent ones reorder) and duplicated; realtime change events are
-// dropped, delayed, duplicated and reordered; sockets can be cut. 'offline' fails everything at once.
+// A fault-injecting network for one simulated device: a fetch for supabase-js (`global.fetch`) and a
+// WebSocket class for its realtime client (over the `ws` package, which Node 20 needs: it has no
+// global WebSocket). In 'faulty' mode requests are dropped before or after the server saw them,
+// delayed (so concurrent ones reorder), duplicated and answered 503 by a "proxy" that never forwarded
+// them; realtime change events are dropped, delayed, duplicated and reordered; sockets can be cut or
+// closed. 'offline' fails everything at once. `blackHole` and `onRequest` act in every mode.
 import { WebSocket } from 'ws';
 import type { Rng } from './rng.ts';
 
@@ -15,6 +17,8 @@ export interface FaultRates {
   dropEvent: number;
   duplicateEvent: number;
   maxEventDelayMs: number;
+  /** A 503 from a proxy in front of the server; the server never saw the request. */
+  serverError?: number;
 }
 
 export const DEFAULT_FAULTS: FaultRates = {
@@ -25,6 +29,7 @@ export const DEFAULT_FAULTS: FaultRates = {
   dropEvent: 0.2,
   duplicateEvent: 0.2,
   maxEventDelayMs: 60,
+  serverError: 0.05,
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -34,7 +39,7 @@ type MessageHandler = ((ev: WebSocket.MessageEvent) => void) | null;
 export class FaultyNet {
   mode: NetMode = 'perfect';
   readonly sockets = new Set<WebSocket>();
-  stats = { requests: 0, droppedRequests: 0, droppedResponses: 0, duplicated: 0, droppedEvents: 0, duplicatedEvents: 0, cuts: 0, blackHoled: 0 };
+  stats = { requests: 0, droppedRequests: 0, droppedResponses: 0, duplicated: 0, droppedEvents: 0, duplicatedEvents: 0, cuts: 0, blackHoled: 0, serverErrors: 0 };
 
   constructor(
     private readonly rand: Rng,
@@ -47,10 +52,14 @@ export class FaultyNet {
    */
   blackHole: ((url: string, body: string) => boolean) | null = null;
 
+  /** Told of every request this network lets out (not while offline): to count or log them. */
+  onRequest: ((url: string, body: string) => void) | null = null;
+
   readonly fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     this.stats.requests++;
     if (this.mode === 'offline') throw new TypeError('fetch failed (offline)');
     const url = input instanceof Request ? input.url : String(input);
+    this.onRequest?.(url, typeof init?.body === 'string' ? init.body : '');
     if (this.blackHole?.(url, typeof init?.body === 'string' ? init.body : '')) {
       this.stats.blackHoled++;
       const { signal, ...rest } = init ?? {};
@@ -67,6 +76,10 @@ export class FaultyNet {
       this.stats.droppedRequests++;
       throw new TypeError('fetch failed (dropped request)');
     }
+    if (r.chance(this.rates.serverError ?? 0)) {
+      this.stats.serverErrors++;
+      return new Response(JSON.stringify({ message: 'Service Unavailable (injected)' }), { status: 503, headers: { 'content-type': 'application/json' } });
+    }
     const dropAnswer = r.chance(this.rates.dropResponse);
     if (r.chance(this.rates.duplicate)) {
       this.stats.duplicated++;
@@ -82,11 +95,19 @@ export class FaultyNet {
     return res;
   };
 
-  /** Closes every socket of this browser abruptly. */
+  /** Closes every socket of this device abruptly (no close frame, as when the radio drops). */
   cutSockets(): void {
     for (const s of this.sockets) {
       this.stats.cuts++;
       s.terminate();
+    }
+  }
+
+  /** Closes every socket of this device cleanly with `code` (as a server or proxy going away does). */
+  closeSockets(code = 1001): void {
+    for (const s of this.sockets) {
+      this.stats.cuts++;
+      s.close(code);
     }
   }
 
@@ -106,7 +127,7 @@ export class FaultyNet {
     for (let i = 0; i < copies; i++) setTimeout(() => handler(ev), r.int(this.rates.maxEventDelayMs));
   }
 
-  /** A WebSocket class for supabase-js's realtime option that goes through this network. */
+  /** A WebSocket class for supabase-js's `realtime.transport` option that goes through this network. */
   socketClass(): new (address: string | URL, protocols?: string | string[]) => WebSocket {
     const sockets = this.sockets;
     const deliver = (fn: (ev: WebSocket.MessageEvent) => void, ev: WebSocket.MessageEvent) => this.deliver(fn, ev);
@@ -132,4 +153,11 @@ export class FaultyNet {
       }
     };
   }
+}
+
+/** The faults several networks injected, summed (a fuzz seed's report). */
+export function sumStats(nets: readonly FaultyNet[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const n of nets) for (const [k, v] of Object.entries(n.stats)) out[k] = (out[k] ?? 0) + v;
+  return out;
 }

@@ -1,0 +1,159 @@
+// A simulated phone or browser of one user: its own IndexedDB (a fake-indexeddb factory kept across
+// restarts), its own fault-injecting network and online/offline switch, its own clock, and an engine
+// that can be stopped and started again like a page reload. Signed in either with a fixed access
+// token (the `accessToken` option: no auth client) or through the real auth server with a password,
+// the session then living in the device's storage across reloads (as localStorage does) and its
+// expiry judged by the device's clock. Timings are the spec's scaled down so a fuzz seed takes about
+// a second.
+import { createClient, type SupabaseClient, type SupportedStorage } from '@supabase/supabase-js';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { createSyncEngine, type SyncEngine } from '../engine.ts';
+import type { SyncEngineOptions } from '../engine-deps.ts';
+import type { Timings } from '../constants.ts';
+import { manualNetwork, type ManualNetwork } from '../network.ts';
+import { createTestClock, type TestClock } from './clock.ts';
+import { FaultyNet, type FaultRates } from './faulty-net.ts';
+import { rng, type Rng } from './rng.ts';
+
+export const SIM_TIMINGS = {
+  tickMs: 250,
+  fetchGapMs: 40,
+  queuedRefetchMs: 5,
+  pollIdleMs: 200,
+  pollStartMs: 100,
+  pollMaxMs: 800,
+  healthIdleMs: 2000,
+  resubscribeStartMs: 50,
+  resubscribeMaxMs: 800,
+  statusDebounceMs: 50,
+  retryStartMs: 20,
+  retryMaxMs: 300,
+  requestTimeoutMs: 3000,
+  pushLanes: 4,
+} satisfies Partial<Timings>;
+
+export interface StackInfo {
+  url: string;
+  anonKey: string;
+}
+
+/** Who uses the device: a fixed access token, or an e-mail and password signed in through auth. */
+export interface DeviceUser {
+  id: string;
+  token?: string;
+  email?: string;
+  password?: string;
+}
+
+export interface DeviceOptions {
+  /** Seeded choices of the faulty network (default: seed 1). */
+  rand?: Rng;
+  rates?: FaultRates;
+  clock?: TestClock;
+  /** The account the engine acts in (own, or impersonated); looked up by the engine when null. */
+  accountId?: string | null;
+}
+
+export interface StartOptions {
+  useFunctions?: boolean;
+  realtime?: boolean;
+  timings?: Partial<Timings>;
+  /** More engine options, over the device's defaults. */
+  engine?: Partial<SyncEngineOptions>;
+}
+
+export class TestDevice {
+  idb = { indexedDB: new IDBFactory(), IDBKeyRange };
+  readonly net: FaultyNet;
+  readonly network: ManualNetwork = manualNetwork(true);
+  readonly clock: TestClock;
+  accountId: string | null;
+  engine: SyncEngine | null = null;
+  supabase: SupabaseClient | null = null;
+  /** The auth session's storage, kept across restarts like a browser's localStorage. */
+  private readonly authStore: SupportedStorage;
+
+  constructor(
+    readonly stack: StackInfo,
+    public user: DeviceUser,
+    opts: DeviceOptions = {},
+  ) {
+    this.net = new FaultyNet(opts.rand ?? rng(1), opts.rates);
+    this.clock = opts.clock ?? createTestClock();
+    this.accountId = opts.accountId ?? null;
+    this.authStore = this.clock.authStorage();
+  }
+
+  /** A supabase-js client over this device's network (and its auth session, when not by token). */
+  client(): SupabaseClient {
+    const token = this.user.token;
+    const realtime = { transport: this.net.socketClass() as never, reconnectAfterMs: () => 60, timeout: 3000, heartbeatIntervalMs: 5000 };
+    if (token !== undefined)
+      return createClient(this.stack.url, this.stack.anonKey, { accessToken: async () => token, global: { fetch: this.net.fetch }, realtime }) as SupabaseClient;
+    return createClient(this.stack.url, this.stack.anonKey, {
+      auth: { storage: this.authStore, persistSession: true, autoRefreshToken: false, detectSessionInUrl: false, storageKey: `device-${this.user.id}` },
+      global: { fetch: this.net.fetch },
+      realtime,
+    }) as SupabaseClient;
+  }
+
+  /** Signs in through the auth server (password users); the session stays across restarts. */
+  async signIn(email = this.user.email, password = this.user.password): Promise<void> {
+    if (!email || !password) throw new Error('signIn needs an e-mail and a password');
+    const supabase = this.supabase ?? this.client();
+    const { error } = await supabase.auth.signInWithPassword({ email, password });
+    if (error) throw new Error(`sign-in failed: ${error.message}`);
+    if (!this.supabase) await closeClient(supabase);
+  }
+
+  async start(opts: StartOptions = {}): Promise<SyncEngine> {
+    this.supabase = this.client();
+    const e = createSyncEngine({
+      userId: this.user.id,
+      accountId: this.accountId,
+      supabase: this.supabase,
+      idb: this.idb,
+      network: this.network,
+      clock: this.clock,
+      timings: { ...SIM_TIMINGS, ...opts.timings },
+      locks: null,
+      channels: null,
+      markers: null,
+      backgroundSync: null,
+      onRestored: null,
+      useFunctions: opts.useFunctions ?? false,
+      ensureFirstConversation: false,
+      ...(opts.realtime === false ? { transports: { realtime: null } } : {}),
+      ...opts.engine,
+    });
+    this.engine = e;
+    await e.start();
+    return e;
+  }
+
+  async stop(abrupt = false): Promise<void> {
+    const e = this.engine;
+    const s = this.supabase;
+    this.engine = null;
+    this.supabase = null;
+    if (e) await e.stop({ abrupt });
+    if (s) await closeClient(s);
+  }
+
+  async restart(abrupt: boolean, opts?: StartOptions): Promise<SyncEngine> {
+    await this.stop(abrupt);
+    return this.start(opts);
+  }
+
+  /** The device's own online/offline switch: the network and what the engine is told agree. */
+  setOnline(online: boolean): void {
+    this.net.mode = online ? 'perfect' : 'offline';
+    if (!online) this.net.cutSockets();
+    this.network.set(online);
+  }
+}
+
+/** Like a closed page: the socket just goes (no phx_leave round trips to wait for). */
+async function closeClient(s: SupabaseClient): Promise<void> {
+  void s.realtime.disconnect();
+}

@@ -1,0 +1,261 @@
+// One seed of the hostile fuzz (issue 18): two members of an account and a super admin, each on a
+// device signed in through the real auth server of a stack whose access tokens live a few seconds,
+// meet a seeded sequence of what phones meet — token expiry while offline, sign-out everywhere
+// (refresh tokens revoked), conversations deleted or completed on the server, clock skew and steps,
+// black-holed replies, 5xx, lost requests and answers, crashes, and the admin switching accounts by
+// impersonation. Then the network heals (and revoked users sign in again); every typed message must
+// be stored exactly once or have failed with a reason, every device must equal the server, and the
+// time from the reconnect until the outboxes are empty is measured.
+import type pg from 'pg';
+import { deliveryProblems, differences, rng, serverUnread, serverView, sumStats, TestDevice, type Rng, type StackInfo, type TypedMessage } from '../../../sync/testing/index.ts';
+import { createAccount, createConversation, specialistSays, type TestAccount } from './server-db.ts';
+
+export const PASSWORD = 'heslo12345';
+
+export interface HostileStack extends StackInfo {
+  jwtSecret: string;
+  /** The stack's access-token lifetime (s): going offline for longer lets tokens expire. */
+  jwtExpiryS: number;
+}
+
+export interface HostileResult {
+  seed: number;
+  problems: string[];
+  ops: string[];
+  ms: number;
+  /** From the reconnect until every outbox of the account each device acts in was empty. */
+  drainMs: number;
+  typed: number;
+  faults: Record<string, number>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface World {
+  r: Rng;
+  a: TestAccount;
+  own: TestAccount;
+  /** Live conversations per account (deleted ones leave the list; new ones join it). */
+  convs: Map<string, string[]>;
+  devices: TestDevice[];
+  admin: TestDevice;
+  typed: TypedMessage[];
+  log: string[];
+  tokenExpiries: number;
+}
+
+async function setUp(db: pg.Pool, stack: HostileStack, seed: number): Promise<World> {
+  const r = rng(seed);
+  const a = await createAccount(db, stack.jwtSecret, 2, `hz${seed}a`, PASSWORD);
+  const own = await createAccount(db, stack.jwtSecret, 1, `hz${seed}s`, PASSWORD);
+  await db.query(`insert into public.app_users (user_id, role) values ($1, 'super_admin')`, [own.users[0]!.id]);
+  const convs = new Map<string, string[]>([
+    [a.id, [await createConversation(db, a.id, a.humans[0]!), await createConversation(db, a.id, a.humans[1]!)]],
+    [own.id, [await createConversation(db, own.id, own.humans[0]!)]],
+  ]);
+  const device = (u: TestAccount['users'][number], accountId: string, i: number) =>
+    new TestDevice(stack, { id: u.id, email: u.email, password: PASSWORD }, { accountId, rand: rng(seed * 7919 + i) });
+  const devices = [device(a.users[0]!, a.id, 0), device(a.users[1]!, a.id, 1), device(own.users[0]!, own.id, 2)];
+  for (const d of devices) {
+    await d.signIn();
+    if (r.chance(0.5)) d.net.mode = 'faulty';
+    await d.start();
+  }
+  return { r, a, own, convs, devices, admin: devices[2]!, typed: [], log: [], tokenExpiries: 0 };
+}
+
+/** Server side: a conversation goes (deleted or completed); a fresh one keeps the account usable. */
+async function serverEndsConversation(db: pg.Pool, w: World, accountId: string, del: boolean): Promise<string> {
+  const list = w.convs.get(accountId)!;
+  const conv = w.r.pick(list);
+  if (del) {
+    await db.query('delete from public.conversations where id = $1', [conv]);
+    list.splice(list.indexOf(conv), 1);
+  } else await db.query(`update public.conversations set status = 'completed' where id = $1`, [conv]);
+  // A specialist without an active conversation in the account (one active conversation each).
+  const account = accountId === w.a.id ? w.a : w.own;
+  const free = await db.query<{ id: string }>(
+    `select h.id from unnest($2::uuid[]) h(id)
+      where not exists (select 1 from public.conversations c where c.account_id = $1 and c.specialist_id = h.id and c.status = 'active') limit 1`,
+    [accountId, account.humans],
+  );
+  if (!free.rows[0]) return conv;
+  const fresh = await db.query<{ id: string }>('insert into public.conversations (account_id, specialist_id) values ($1, $2) returning id', [accountId, free.rows[0].id]);
+  list.push(fresh.rows[0]!.id);
+  return conv;
+}
+
+/**
+ * The super admin acts in `target`: the server's impersonation row as start_impersonation and
+ * stop_impersonation leave it, then the app restarts its engine in that account.
+ */
+async function actIn(db: pg.Pool, w: World, target: string): Promise<void> {
+  const d = w.admin;
+  if (target === w.a.id)
+    await db.query(
+      `insert into public.impersonations (admin_user_id, account_id) values ($1, $2)
+       on conflict (admin_user_id) do update set account_id = excluded.account_id`,
+      [d.user.id, target],
+    );
+  else await db.query('delete from public.impersonations where admin_user_id = $1', [d.user.id]);
+  d.accountId = target;
+  await d.restart(false);
+}
+
+async function switchAccount(db: pg.Pool, w: World): Promise<string> {
+  const target = w.admin.accountId === w.a.id ? w.own.id : w.a.id;
+  await actIn(db, w, target);
+  return target === w.a.id ? 'impersonates A' : 'back to own account';
+}
+
+async function step(db: pg.Pool, stack: HostileStack, w: World, seed: number, i: number): Promise<void> {
+  const { r } = w;
+  const d = r.pick(w.devices);
+  const who = `d${w.devices.indexOf(d)}`;
+  const e = d.engine;
+  const accountId = d.accountId!;
+  if (!e) return;
+  const roll = r.next();
+  if (roll < 0.34) {
+    const conversationId = r.pick(w.convs.get(accountId)!);
+    const text = `h${seed}-${i} ${who}`;
+    w.log.push(`${who} send ${conversationId.slice(0, 4)} ${text}`);
+    const handle = await e.commands.sendMessage({ conversationId, text });
+    if (handle) w.typed.push({ text, accountId, conversationId, key: handle.key, db: () => d.engine?.db ?? null, who });
+  } else if (roll < 0.42) {
+    const conv = r.pick(w.convs.get(r.chance(0.8) ? w.a.id : w.own.id)!);
+    w.log.push(`server reply ${conv.slice(0, 4)}`);
+    await specialistSays(db, conv, `reply ${seed}-${i}`);
+  } else if (roll < 0.47) {
+    const del = r.chance(0.5);
+    const gone = await serverEndsConversation(db, w, r.chance(0.8) ? w.a.id : w.own.id, del);
+    w.log.push(`server ${del ? 'deletes' : 'completes'} ${gone.slice(0, 4)}`);
+  } else if (roll < 0.55) {
+    const online = d.network.online();
+    w.log.push(`${who} ${online ? 'offline' : 'online'}`);
+    d.setOnline(!online);
+  } else if (roll < 0.58 && w.tokenExpiries === 0) {
+    w.tokenExpiries++;
+    w.log.push(`${who} offline until its token expired`);
+    d.setOnline(false);
+    await sleep(stack.jwtExpiryS * 1000 + 300);
+    d.setOnline(true);
+  } else if (roll < 0.61) {
+    // Sign-out everywhere from another device: the user's refresh tokens die (R9.2).
+    w.log.push(`${who} signed out everywhere`);
+    const other = new TestDevice(stack, d.user);
+    const client = other.client();
+    await client.auth.signInWithPassword({ email: d.user.email!, password: PASSWORD });
+    await client.auth.signOut({ scope: 'global' });
+  } else if (roll < 0.67) {
+    const kind = r.int(3);
+    const ms = (r.chance(0.5) ? 1 : -1) * (kind === 0 ? 2 * 3600_000 : r.int(600_000));
+    if (kind === 2) d.clock.step(ms);
+    else d.clock.setSkew(ms);
+    w.log.push(`${who} clock ${kind === 2 ? 'steps' : 'skewed'} ${Math.round(ms / 1000)} s (now ${Math.round(d.clock.skewMs / 1000)} s)`);
+  } else if (roll < 0.72) {
+    let left = 1;
+    d.net.blackHole = (url) => url.includes('/rpc/send_message') && left-- > 0;
+    w.log.push(`${who} black-holes its next send reply`);
+  } else if (roll < 0.78) {
+    d.net.mode = d.net.mode === 'faulty' ? 'perfect' : d.net.mode === 'offline' ? 'offline' : 'faulty';
+    w.log.push(`${who} net ${d.net.mode}`);
+  } else if (roll < 0.85) {
+    w.log.push(`admin ${await switchAccount(db, w)}`);
+  } else if (roll < 0.92) {
+    const abrupt = r.chance(0.5);
+    w.log.push(`${who} restart${abrupt ? ' (crash)' : ''}`);
+    await d.restart(abrupt);
+  } else {
+    w.log.push(`${who} cut sockets`);
+    d.net.cutSockets();
+  }
+  await sleep(r.int(15));
+}
+
+/** Entries the device's engine would send in the account it acts in now. */
+async function pendingHere(d: TestDevice): Promise<number> {
+  const entries = await d.engine!.db.outbox.toArray();
+  return entries.filter((x) => x.op.kind !== 'send' || !x.op.accountId || x.op.accountId === d.accountId).length;
+}
+
+async function waitUntil(fn: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await fn()) return true;
+    await sleep(50);
+  }
+  return fn();
+}
+
+/**
+ * Heals: every device back online on a perfect network (clocks stay as wrong as they are), users
+ * whose sessions were revoked sign in again, then the outboxes must drain; the admin then visits the
+ * other account so sends queued there go too (R9.8), and comes back.
+ */
+async function heal(db: pg.Pool, w: World, budgetMs: number): Promise<{ drainMs: number; problems: string[] }> {
+  const t0 = Date.now();
+  for (const d of w.devices) {
+    d.net.blackHole = null;
+    d.setOnline(true);
+  }
+  const problems: string[] = [];
+  const signedOut = async (d: TestDevice) => {
+    const s = await d.supabase!.auth.getSession();
+    return !s.data.session;
+  };
+  await sleep(200);
+  for (const d of w.devices) if (d.engine?.status().needsSignIn || (await signedOut(d))) await d.signIn();
+  const drained = await waitUntil(async () => (await Promise.all(w.devices.map(pendingHere))).every((n) => n === 0), budgetMs);
+  const drainMs = Date.now() - t0;
+  if (!drained) problems.push(`outboxes not drained ${budgetMs} ms after the reconnect: ${(await Promise.all(w.devices.map(pendingHere))).join(', ')}`);
+  const d = w.admin;
+  if ((await d.engine!.db.outbox.count()) > 0) {
+    const home = d.accountId;
+    const trips = [home === w.a.id ? w.own.id : w.a.id, home!];
+    for (const target of trips) {
+      await actIn(db, w, target);
+      if (!(await waitUntil(async () => (await pendingHere(d)) === 0, budgetMs))) problems.push(`admin: entries of ${target === w.a.id ? 'A' : 'own'} not sent after switching there`);
+    }
+  }
+  return { drainMs, problems };
+}
+
+/** Every device equals the server for the account it acts in. */
+async function divergences(db: pg.Pool, w: World, budgetMs: number): Promise<string[]> {
+  let found: string[] = [];
+  await waitUntil(async () => {
+    found = [];
+    for (const [i, d] of w.devices.entries()) {
+      d.engine!.syncNow();
+      const accountId = d.accountId!;
+      for (const p of await differences(d.engine!.db, await serverView(db, accountId), await serverUnread(db, accountId, d.user.id))) found.push(`d${i}: ${p}`);
+    }
+    return found.length === 0;
+  }, budgetMs);
+  // Entries left for another account than the one acted in are counted by differences' outbox check.
+  return found;
+}
+
+export async function runHostileSeed(db: pg.Pool, stack: HostileStack, seed: number, opts: { ops?: number; budgetMs?: number } = {}): Promise<HostileResult> {
+  const t0 = Date.now();
+  const w = await setUp(db, stack, seed);
+  const problems: string[] = [];
+  let drainMs = -1;
+  const budget = opts.budgetMs ?? 20_000;
+  try {
+    const n = opts.ops ?? 14 + w.r.int(10);
+    for (let i = 0; i < n; i++) await step(db, stack, w, seed, i);
+    const healed = await heal(db, w, budget);
+    drainMs = healed.drainMs;
+    problems.push(...healed.problems);
+    problems.push(...(await divergences(db, w, budget)));
+    problems.push(...(await deliveryProblems(db, w.typed)));
+  } catch (err) {
+    problems.push(`threw: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  } finally {
+    await Promise.all(w.devices.map((d) => d.stop().catch(() => undefined)));
+  }
+  const faults = sumStats(w.devices.map((d) => d.net));
+  return { seed, problems, ops: w.log, ms: Date.now() - t0, drainMs, typed: w.typed.length, faults };
+}
