@@ -10,7 +10,7 @@ import { createSyncEngine, type SyncEngine, type SyncEngineOptions } from '../..
 import { manualNetwork, type ManualNetwork } from '../../../sync/network.ts';
 import type { TestStack } from '../../helpers/stack.ts';
 import { uniqueEmail } from '../../helpers/clients.ts';
-import { SIM_TIMINGS } from './sim-client.ts';
+import { SIM_TIMINGS } from '../../../sync/testing/index.ts';
 
 export const PASSWORD = 'heslo12345';
 
