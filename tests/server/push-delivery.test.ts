@@ -60,9 +60,9 @@ async function subscribe(m: Member, path = `/d/${randomUUID()}`): Promise<{ path
 }
 
 async function specialistSays(conversationId: string, text: string): Promise<string> {
-  const r = await svc.from('messages').insert({ conversation_id: conversationId, text, type: 'text', direction: 'specialist', source: 'chatwoot' }).select('id').single();
+  const r = await svc.from('messages').insert({ conversation_id: conversationId, text, type: 'text', direction: 'specialist', source: 'chatwoot' }).select('id').single<{ id: string }>();
   if (r.error) throw r.error;
-  return (r.data as { id: string }).id;
+  return r.data.id;
 }
 
 async function notificationStatus(messageId: string): Promise<string | undefined> {
