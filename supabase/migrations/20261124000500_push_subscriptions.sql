@@ -144,7 +144,7 @@ $$;
 
 -- The chat this device (the caller's session) shows now, or null for none. Only a conversation of
 -- the caller's OWN account (not an impersonated one: a super admin looking at a user's chat must not
--- silence that user's notifications); anything else is 'Conversation not found' (P0002 → 404).
+-- silence that user's notifications); anything else is 404 'Conversation not found'.
 create function public.push_viewing(p_conversation_id uuid) returns void
 language plpgsql volatile security definer set search_path = ''
 as $$
@@ -162,7 +162,10 @@ begin
   if not exists (select 1 from public.conversations c
                    join public.account_users au on au.account_id = c.account_id and au.user_id = v_user
                   where c.id = p_conversation_id) then
-    raise exception 'Conversation not found' using errcode = 'P0002';
+    -- PostgREST answers a raised PGRST with the status in detail: 404 (as send_message does).
+    raise sqlstate 'PGRST' using
+      message = '{"code":"P0002","message":"Conversation not found","details":null,"hint":null}',
+      detail = '{"status":404,"headers":{}}';
   end if;
   insert into public.push_viewing (user_id, session_id, conversation_id, updated_at)
   values (v_user, v_session, p_conversation_id, now())

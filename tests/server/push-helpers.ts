@@ -22,6 +22,8 @@ export interface FakePushService {
   /** Its self-signed certificate (PEM): the stack trusts it through PUSH_CA_CERT. */
   caCert: string;
   requests: PushRequest[];
+  /** TCP connections accepted (a refused TLS handshake still counts: the server was reached). */
+  connections(): number;
   /** The HTTP status answered for a path (default 201 Created, as RFC 8030 section 5 says). */
   answer(path: string, status: number): void;
   /** Resolves once `n` requests have reached `path` (or any path without one). */
@@ -55,6 +57,8 @@ export async function startFakePushService(): Promise<FakePushService> {
       res.end();
     });
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   const matching = (path?: string) => requests.filter((r) => path === undefined || r.path === path);
@@ -62,6 +66,7 @@ export async function startFakePushService(): Promise<FakePushService> {
     url: `https://127.0.0.1:${port}`,
     caCert: tls.cert,
     requests,
+    connections: () => connections,
     answer: (path, status) => answers.set(path, status),
     waitFor: async (n, path, timeoutMs = 30_000) => {
       const end = Date.now() + timeoutMs;
