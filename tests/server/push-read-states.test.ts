@@ -16,6 +16,28 @@ async function send(user: TestUser, conversationId: string, text: string): Promi
 
 const readAt = async (id: string) => (await one<{ read_at: Date | null }>('select read_at from public.messages where id = $1', [id])).read_at;
 
+describe('R10 queue', () => {
+  it('R10.6 a message stamped more than an hour before it is stored (import, backfill) is not queued; a fresh one is', async () => {
+    const user = await createUser('push-stale');
+    const conv = await createConversation(user.accountId, { specialistId: (await createSpecialist({ isAi: false })).id });
+    await one(`insert into public.push_subscriptions (user_id, endpoint, p256dh, auth) values ($1, $2, $3, $4) returning id`, [
+      user.id,
+      `https://fcm.googleapis.com/fcm/send/${randomUUID()}`,
+      'B'.repeat(87),
+      'A'.repeat(22),
+    ]);
+    const stale = await one<{ id: string }>(
+      `insert into public.messages (conversation_id, direction, text, created_at) values ($1, 'specialist', 'Starý import', now() - interval '2 hours') returning id`,
+      [conv],
+    );
+    const fresh = await serverMessage(conv, 'specialist', 'Nová');
+    const queued = await rows<{ message_id: string }>('select message_id from public.push_notifications where user_id = $1', [user.id]);
+    expect(queued.map((q) => q.message_id)).toEqual([fresh.id]);
+    expect(queued.map((q) => q.message_id)).not.toContain(stale.id);
+    await one('delete from public.push_subscriptions where user_id = $1 returning id', [user.id]); // nothing to send for real
+  });
+});
+
 describe('R10 read states', () => {
   it("R10.9 a human specialist's reply marks the user's earlier messages read, not later ones, and the change feed carries it", async () => {
     const user = await createUser('read-human');
