@@ -42,6 +42,9 @@ export interface StackConfig {
   disableSignup: boolean;
   /** Auth: sign-up confirms at once and returns a session (GoTrue MAILER_AUTOCONFIRM); off as on hosted Supabase. */
   mailerAutoconfirm: boolean;
+  /** Web Push (issue 20): VAPID keys (generated into DATA_DIR when not given), the VAPID subject, and
+   *  whether push endpoints on any host and plain http may be called (tests' fake push service). */
+  push: { publicKey: string | undefined; privateKey: string | undefined; subject: string; allowPrivateEndpoints: boolean };
 }
 
 type Env = Record<string, string | undefined>;
@@ -122,5 +125,11 @@ export function readConfig(env: Env = process.env, cwd = process.cwd()): StackCo
     redirectAllowList: (env.REDIRECT_ALLOW_LIST ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
     disableSignup: /^(1|true|yes)$/i.test(env.DISABLE_SIGNUP ?? ''),
     mailerAutoconfirm: /^(1|true|yes)$/i.test(env.MAILER_AUTOCONFIRM ?? ''),
+    push: {
+      publicKey: env.VAPID_PUBLIC_KEY || undefined,
+      privateKey: env.VAPID_PRIVATE_KEY || undefined,
+      subject: env.VAPID_SUBJECT || 'mailto:no-reply@poradna.test',
+      allowPrivateEndpoints: /^(1|true|yes)$/i.test(env.PUSH_ALLOW_PRIVATE_ENDPOINTS ?? ''),
+    },
   };
 }

@@ -29,6 +29,7 @@ import { functionsHost } from './gateway/functions-host.ts';
 import { devMailApp } from './gateway/dev-mail.ts';
 import { envScript, staticWeb } from './gateway/static-web.ts';
 import { startWorkers, type Workers } from './workers.ts';
+import { loadOrCreateVapidKeys, type VapidKeyPair } from './vapid.ts';
 
 // Edge functions expect a WebSocket global as Deno provides; Node 20 has none without a flag.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -116,9 +117,11 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
 
   let keys: StackKeys;
   let secrets: { authenticatorPassword: string };
+  let vapid: VapidKeyPair;
   try {
     keys = await loadOrCreateKeys(config.dataDir);
     secrets = await secretsFor(config.dataDir);
+    vapid = await loadOrCreateVapidKeys(config.dataDir, config.push);
   } catch (err) {
     await registry.clear();
     throw new StartError(`DATA_DIR ${config.dataDir} cannot be used (${(err as Error).message}); point DATA_DIR at a writable directory.`);
@@ -244,6 +247,11 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       AUTH_LINK_RATE_LIMIT_CLIENT: String(config.authLinkRateLimit.perClient),
       AUTH_LINK_RATE_LIMIT_EMAIL: String(config.authLinkRateLimit.perEmail),
       AUTH_LINK_RATE_LIMIT_WINDOW_S: String(config.authLinkRateLimit.windowSeconds),
+      // Web Push: the push worker and push-dispatch send with these (hosted: function secrets).
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      VAPID_SUBJECT: config.push.subject,
+      ...(config.push.allowPrivateEndpoints ? { PUSH_ALLOW_PRIVATE_ENDPOINTS: '1' } : {}),
       ...opts.functionEnv,
     });
 
@@ -267,7 +275,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
         clientAddress: (c) => clientIp(c, config.trustForwardedFor),
       }),
       devMail: devMailApp(mailer, { enabled: devMailEnabled(config), publicUrl }),
-      web: staticWeb(config.webDir, () => envScript(publicUrl, keys.anonKey), { serveSourceMaps: config.serveSourceMaps }),
+      web: staticWeb(config.webDir, () => envScript(publicUrl, keys.anonKey, vapid.publicKey), { serveSourceMaps: config.serveSourceMaps }),
       ready: () => ready,
       publicUrl,
     });

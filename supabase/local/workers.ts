@@ -10,6 +10,7 @@ import { processOneJob } from '../functions/_shared/ai/process-job.ts';
 import { localProvider } from '../functions/_shared/ai/local-responder.ts';
 import { openAiProvider } from '../functions/_shared/ai/openai-provider.ts';
 import type { ReplyProvider } from '../functions/_shared/ai/types.ts';
+import { startPushWorker } from './push-worker.ts';
 
 export interface Workers {
   stop(): Promise<void>;
@@ -104,16 +105,20 @@ export async function startWorkers(deps: {
   await listen();
   const poll = setInterval(kick, 1000);
   kick();
+  // Web Push (issue 20) runs beside the AI worker with its own LISTEN and poll.
+  const push = await startPushWorker({ databaseUrl: deps.databaseUrl, env: deps.env, log: deps.log });
 
   return {
     kick,
     reconnectNow: () => {
+      push.reconnectNow();
       if (listener || !retry) return;
       clearTimeout(retry);
       retry = undefined;
       void listen();
     },
     stop: async () => {
+      await push.stop();
       stopped = true;
       clearInterval(poll);
       clearTimeout(retry);

@@ -103,6 +103,26 @@ async function job(w: World, accountId: string, messageId: string, conversationI
   ).id;
 }
 
+const P256DH = 'B'.repeat(87);
+const AUTH = 'A'.repeat(22);
+async function pushSub(userId: string): Promise<string> {
+  return (
+    await one<{ id: string }>(
+      `insert into public.push_subscriptions (user_id, endpoint, p256dh, auth) values ($1, $2, $3, $4) returning id`,
+      [userId, `https://fcm.googleapis.com/fcm/send/${randomUUID()}`, P256DH, AUTH],
+    )
+  ).id;
+}
+/** A queued notification, due far in the future so the stack's push worker leaves it alone. */
+async function pushNote(userId: string, messageId: string, conversationId: string): Promise<string> {
+  return (
+    await one<{ id: string }>(
+      `insert into public.push_notifications (message_id, user_id, conversation_id, due_at) values ($1, $2, $3, '2999-01-01') returning id`,
+      [messageId, userId, conversationId],
+    )
+  ).id;
+}
+
 const SPECS: Record<string, TableSpec> = {
   plans: {
     table: 'public.plans',
@@ -293,6 +313,50 @@ const SPECS: Record<string, TableSpec> = {
       where: `message_id = ${lit(w.msgA2)}`,
     }),
     update: async (_w, r) => ({ patch: { last_error: 'patched' }, applied: onRow(r, `last_error = 'patched'`) }),
+  },
+  push_subscriptions: {
+    table: 'public.push_subscriptions',
+    rows: async (w) => ({ A: ref({ id: await pushSub(w.a.id) }), B: ref({ id: await pushSub(w.b.id) }) }),
+    insert: async (w, role) => {
+      const endpoint = `https://fcm.googleapis.com/fcm/send/${randomUUID()}`;
+      return { body: { user_id: selfOf(w, role).id, endpoint, p256dh: P256DH, auth: AUTH }, where: `endpoint = ${lit(endpoint)}` };
+    },
+    update: async (_w, r) => ({ patch: { user_agent: 'patched' }, applied: onRow(r, `user_agent = 'patched'`) }),
+  },
+  push_viewing: {
+    table: 'public.push_viewing',
+    rows: async (w) => {
+      await db().query(`insert into public.push_viewing (user_id, session_id, conversation_id) values ($1, 's', $2), ($3, 's', $4)`, [w.a.id, w.convA, w.b.id, w.convB]);
+      return { A: ref({ user_id: w.a.id }), B: ref({ user_id: w.b.id }) };
+    },
+    insert: async (w, role) => ({
+      body: { user_id: selfOf(w, role).id, session_id: 'new', conversation_id: w.convA },
+      where: `user_id = ${lit(selfOf(w, role).id)} and session_id = 'new'`,
+    }),
+    update: async (_w, r) => ({ patch: { updated_at: PAST }, applied: onRow(r, `updated_at = '${PAST}'`) }),
+  },
+  push_notifications: {
+    table: 'public.push_notifications',
+    rows: async (w) => ({ A: ref({ id: await pushNote(w.a.id, w.msgA, w.convA) }), B: ref({ id: await pushNote(w.b.id, w.msgB, w.convB) }) }),
+    insert: async (w) => ({
+      body: { message_id: w.msgA2, user_id: w.a.id, conversation_id: w.convA, due_at: '2999-01-01T00:00:00Z' },
+      where: `message_id = ${lit(w.msgA2)}`,
+    }),
+    update: async (_w, r) => ({ patch: { last_error: 'patched' }, applied: onRow(r, `last_error = 'patched'`) }),
+  },
+  push_deliveries: {
+    table: 'public.push_deliveries',
+    rows: async (w) => {
+      const [na, nb] = [await pushNote(w.a.id, w.msgA, w.convA), await pushNote(w.b.id, w.msgB, w.convB)];
+      const [sa, sb] = [await pushSub(w.a.id), await pushSub(w.b.id)];
+      await db().query('insert into public.push_deliveries (notification_id, subscription_id) values ($1, $2), ($3, $4)', [na, sa, nb, sb]);
+      return { A: ref({ notification_id: na }), B: ref({ notification_id: nb }) };
+    },
+    insert: async (w) => {
+      const n = await pushNote(w.a.id, w.msgA2, w.convA);
+      return { body: { notification_id: n, subscription_id: await pushSub(w.a.id) }, where: `notification_id = ${lit(n)}` };
+    },
+    update: async (_w, r) => ({ patch: { http_status: 599 }, applied: onRow(r, `http_status = 599`) }),
   },
   chatwoot_contacts: {
     table: 'public.chatwoot_contacts',

@@ -128,6 +128,33 @@ export const MATRIX: Readonly<Record<string, TableExpectations>> = {
     update: serviceOnly,
     delete: serviceOnly,
   },
+  // Web Push (issue 20): a user's own devices (no super admin access: an endpoint is a capability);
+  // written through push_subscribe only, deleted by their owner. What devices show, the queue and
+  // the deliveries are the push worker's.
+  push_subscriptions: {
+    select: ['-', 'A', 'B', '-', 'AB'],
+    insert: serviceOnly,
+    update: serviceOnly,
+    delete: ['no', 'yes', 'no', 'no', 'yes'],
+  },
+  push_viewing: {
+    select: ['-', 'A', 'B', '-', 'AB'],
+    insert: serviceOnly,
+    update: serviceOnly,
+    delete: serviceOnly,
+  },
+  push_notifications: {
+    select: ['-', '-', '-', '-', 'AB'],
+    insert: serviceOnly,
+    update: serviceOnly,
+    delete: serviceOnly,
+  },
+  push_deliveries: {
+    select: ['-', '-', '-', '-', 'AB'],
+    insert: serviceOnly,
+    update: serviceOnly,
+    delete: serviceOnly,
+  },
   // From the functions' migration: members read their account's Chatwoot contact tokens.
   chatwoot_contacts: {
     select: ['-', 'A', 'B', '-', 'AB'],

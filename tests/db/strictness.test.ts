@@ -104,6 +104,11 @@ const TABLE_CALLS: (() => Call)[] = [
   () => ({ name: 'chatwoot_diagnostics', who: [service], run: select('chatwoot_diagnostics') }),
   () => ({ name: 'integration_events', who: [a(), service], run: select('integration_events') }),
   () => ({ name: 'v_admin_accounts', who: [a(), service], run: select('v_admin_accounts') }),
+  // Web Push (issue 20): a member lists and deletes their own devices; the worker uses the service role.
+  () => ({ name: 'push_subscriptions', who: [m(), a(), service], run: select('push_subscriptions') }),
+  () => ({ name: 'push_viewing', who: [m(), service], run: select('push_viewing') }),
+  () => ({ name: 'push_notifications', who: [service], run: select('push_notifications') }),
+  () => ({ name: 'push_deliveries', who: [service], run: select('push_deliveries') }),
 ];
 
 const RPC_CALLS: (() => Call)[] = [
@@ -137,6 +142,13 @@ const RPC_CALLS: (() => Call)[] = [
   // A job id that does not exist: the function runs (and answers its own error), it is not refused.
   () => ({ name: 'complete_ai_reply_job', who: [service], run: (c) => rpc(c, 'complete_ai_reply_job', { p_job_id: randomUUID(), p_text: 'x' }) }),
   () => ({ name: 'fail_ai_reply_job', who: [service], run: (c) => rpc(c, 'fail_ai_reply_job', { p_job_id: randomUUID(), p_error: 'x', p_retry_in_ms: 0 }) }),
+  // Web Push (issue 20).
+  () => ({ name: 'push_subscribe', who: [m(), a()], run: (c) => rpc(c, 'push_subscribe', { p_endpoint: `https://fcm.googleapis.com/fcm/send/${randomUUID()}`, p_p256dh: 'B'.repeat(87), p_auth: 'A'.repeat(22), p_user_agent: 'strict' }) }),
+  () => ({ name: 'push_unsubscribe', who: [m(), a()], run: (c) => rpc(c, 'push_unsubscribe', { p_endpoint: 'https://fcm.googleapis.com/fcm/send/none' }) }),
+  () => ({ name: 'push_viewing', who: [m()], run: (c) => rpc(c, 'push_viewing', { p_conversation_id: conversationId }) }),
+  () => ({ name: 'claim_push_notifications', who: [service], run: (c) => rpc(c, 'claim_push_notifications', { p_worker: 'strictness', p_limit: 1 }) }),
+  () => ({ name: 'finish_push_notification', who: [service], run: (c) => rpc(c, 'finish_push_notification', { p_id: randomUUID(), p_results: [] }) }),
+  () => ({ name: 'mark_read_by_agent', who: [service], run: (c) => rpc(c, 'mark_read_by_agent', { p_conversation_id: conversationId, p_seen_at: new Date().toISOString() }) }),
 ];
 
 describe('the database is as strict as hosted Supabase', () => {

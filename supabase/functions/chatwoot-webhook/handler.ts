@@ -10,7 +10,7 @@ import { serviceClient, type Db } from '../_shared/clients.ts';
 import { handle, HttpError, json } from '../_shared/http.ts';
 import type { FunctionHandler } from '../_shared/types.ts';
 import { secretProblem, secretsEqual, verifySignature } from '../_shared/chatwoot/webhook-auth.ts';
-import { mapMessage, mapStatus, type ChatwootWebhook, type MappedMessage } from '../_shared/chatwoot/webhook-map.ts';
+import { agentLastSeen, mapMessage, mapStatus, type ChatwootWebhook, type MappedMessage } from '../_shared/chatwoot/webhook-map.ts';
 
 async function record(db: Db, kind: string, level: 'info' | 'warning' | 'error', data: Record<string, unknown>): Promise<void> {
   await db.from('integration_events').insert({ kind, level, data });
@@ -93,6 +93,12 @@ const handler: FunctionHandler = (req, env) =>
     if (!conv) {
       await record(db, `webhook.${event}`, 'warning', { ...base, reason: 'unknown conversation' });
       return json({ ok: true, ignored: 'unknown conversation' });
+    }
+    // Read by the agent (R10.11): any event of the conversation may carry a newer agent_last_seen_at.
+    const seenAt = agentLastSeen(body, event);
+    if (seenAt) {
+      const seen = await db.rpc('mark_read_by_agent', { p_conversation_id: conv.id, p_seen_at: seenAt.toISOString() });
+      if (seen.error) await record(db, `webhook.${event}`, 'warning', { ...base, agent_last_seen_at: seenAt.toISOString(), error: seen.error.message });
     }
     if (event === 'message_created' || event === 'message_updated') {
       const m = mapMessage(body);

@@ -49,8 +49,9 @@ function gzipOnce(path: string, raw: Buffer): Buffer {
   return gz;
 }
 
-export function envScript(publicUrl: () => string, anonKey: string): string {
-  return `window.__PORADNA_ENV__=${JSON.stringify({ supabaseUrl: publicUrl(), anonKey })};`;
+/** vapidPublicKey: the Web Push application server key pages subscribe with (issue 20). */
+export function envScript(publicUrl: () => string, anonKey: string, vapidPublicKey?: string): string {
+  return `window.__PORADNA_ENV__=${JSON.stringify({ supabaseUrl: publicUrl(), anonKey, ...(vapidPublicKey ? { vapidPublicKey } : {}) })};`;
 }
 
 export function staticWeb(webDir: string, env: () => string, opts: { serveSourceMaps?: boolean } = {}) {

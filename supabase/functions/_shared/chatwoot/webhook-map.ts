@@ -22,7 +22,9 @@ export interface ChatwootWebhook {
   created_at?: string;
   account?: { id?: number };
   inbox?: { id?: number };
-  conversation?: { id?: number; status?: string; inbox_id?: number };
+  conversation?: { id?: number; status?: string; inbox_id?: number; agent_last_seen_at?: number };
+  /** conversation_* events carry the conversation's own fields at the top level. */
+  agent_last_seen_at?: number;
   attachments?: WebhookAttachment[];
   status?: string;
   webhook_test?: unknown;
@@ -89,4 +91,15 @@ export function mapStatus(status: string | undefined): 'active' | 'completed' | 
   if (status === 'open' || status === 'pending') return 'active';
   if (status === 'resolved' || status === 'snoozed') return 'completed';
   return null;
+}
+
+/** When Chatwoot's agent last looked at the conversation (issue 20, R10.11), or null. Chatwoot sends
+ *  agent_last_seen_at as Unix seconds (0 = never) in every conversation payload
+ *  (Conversations::EventDataPresenter#push_timestamps, chatwoot/chatwoot
+ *  app/presenters/conversations/event_data_presenter.rb): nested in message events, at the top level
+ *  in conversation_* events. */
+export function agentLastSeen(w: ChatwootWebhook, event: string): Date | null {
+  const raw = event.startsWith('conversation_') ? (w.agent_last_seen_at ?? w.conversation?.agent_last_seen_at) : w.conversation?.agent_last_seen_at;
+  if (typeof raw !== 'number' || !Number.isFinite(raw) || raw <= 0) return null;
+  return new Date(raw * 1000);
 }

@@ -1,0 +1,233 @@
+// Web Push end to end (issue 20, sync/SPEC.md R10): the stack's push worker sends to a fake RFC 8030
+// push service on loopback, and the test decrypts what arrives with the device's keys (RFC 8291),
+// checks TTL, Urgency, Topic and the VAPID JWT, and the "seen in time" rules. Its own stack: push
+// endpoints on loopback are allowed here only (PUSH_ALLOW_PRIVATE_ENDPOINTS) and D is shortened.
+import { randomUUID } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../../supabase/local/config.ts';
+import { anonClient, serviceClient, uniqueEmail, type Client } from '../helpers/clients.ts';
+import { signUpConfirmed } from '../helpers/signup.ts';
+import { startTestStack, type TestStack } from '../helpers/stack.ts';
+import { decryptPush, deviceKeys, sleep, startFakePushService, until, verifyVapid, type DeviceKeys, type FakePushService } from './push-helpers.ts';
+
+let stack: TestStack;
+let fake: FakePushService;
+let pool: pg.Pool;
+let svc: Client;
+
+beforeAll(async () => {
+  fake = await startFakePushService();
+  stack = await startTestStack({ push: { ...readConfig({}).push, allowPrivateEndpoints: true } }, { functionEnv: { PUSH_CA_CERT: fake.caCert } });
+  pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 3 });
+  svc = serviceClient({ url: stack.url, serviceRoleKey: stack.keys.serviceRoleKey });
+  await setDelay(1);
+});
+
+afterAll(async () => {
+  await pool?.end();
+  await stack?.destroy();
+  await fake?.close();
+});
+
+async function setDelay(seconds: number): Promise<void> {
+  await pool.query('update private.push_settings set delay_seconds = $1', [seconds]);
+}
+
+interface Member {
+  client: Client;
+  userId: string;
+  conversationId: string;
+}
+
+async function member(): Promise<Member> {
+  const client = anonClient({ url: stack.url, anonKey: stack.keys.anonKey });
+  const { data, error } = await signUpConfirmed(stack, client, { email: uniqueEmail('push'), password: 'heslo12345' });
+  if (error) throw error;
+  const conv = await client.rpc('ensure_first_conversation');
+  if (conv.error) throw conv.error;
+  return { client, userId: data.user!.id, conversationId: (conv.data as { conversation_id: string }).conversation_id };
+}
+
+async function subscribe(m: Member, path = `/d/${randomUUID()}`): Promise<{ path: string; keys: DeviceKeys; endpoint: string }> {
+  const keys = deviceKeys();
+  const endpoint = fake.url + path;
+  const r = await m.client.rpc('push_subscribe', { p_endpoint: endpoint, p_p256dh: keys.p256dh, p_auth: keys.auth, p_user_agent: 'vitest' });
+  if (r.error) throw r.error;
+  return { path, keys, endpoint };
+}
+
+async function specialistSays(conversationId: string, text: string): Promise<string> {
+  const r = await svc.from('messages').insert({ conversation_id: conversationId, text, type: 'text', direction: 'specialist', source: 'chatwoot' }).select('id').single<{ id: string }>();
+  if (r.error) throw r.error;
+  return r.data.id;
+}
+
+async function notificationStatus(messageId: string): Promise<string | undefined> {
+  const r = await pool.query<{ status: string }>('select status from public.push_notifications where message_id = $1', [messageId]);
+  return r.rows[0]?.status;
+}
+
+async function settled(messageId: string): Promise<string> {
+  return until(async () => {
+    const s = await notificationStatus(messageId);
+    return s && !['pending', 'running'].includes(s) ? s : undefined;
+  }, `notification of ${messageId} to settle`);
+}
+
+describe('R10 Web Push delivery', () => {
+  it('R10.12 the VAPID public key is generated into DATA_DIR and served in /env.js, the private key never', async () => {
+    const saved = JSON.parse(await readFile(join(stack.dataDir, 'vapid.json'), 'utf8')) as { publicKey: string; privateKey: string };
+    expect((await stat(join(stack.dataDir, 'vapid.json'))).mode & 0o777).toBe(0o600);
+    const envJs = await (await fetch(`${stack.url}/env.js`)).text();
+    const env = JSON.parse(/^window\.__PORADNA_ENV__=(.*);$/.exec(envJs)![1]!) as { vapidPublicKey: string };
+    expect(env.vapidPublicKey).toBe(saved.publicKey);
+    expect(Buffer.from(env.vapidPublicKey, 'base64url')).toHaveLength(65);
+    expect(envJs).not.toContain(saved.privateKey);
+  });
+
+  it('R10.1 a specialist reply reaches each subscribed device once, encrypted (RFC 8291) with TTL, Urgency, Topic and VAPID', async () => {
+    const m = await member();
+    const a = await subscribe(m);
+    const b = await subscribe(m);
+    const text = '**Dobrý deň**, pozrite si [návod](https://example.com/navod) a `kód`.\n\n- prvý bod\n- druhý bod ' + 'x'.repeat(200);
+    const before = Date.now();
+    const messageId = await specialistSays(m.conversationId, text);
+    const [ra] = await fake.waitFor(1, a.path);
+    const [rb] = await fake.waitFor(1, b.path);
+    expect(Date.now() - before).toBeGreaterThanOrEqual(900); // not before D (1 s here)
+
+    const unread = await m.client.rpc('get_unread_counts');
+    const total = (unread.data as { unread_count: number }[]).reduce((s, r) => s + r.unread_count, 0);
+    const envJs = await (await fetch(`${stack.url}/env.js`)).text();
+    const vapidPublicKey = (JSON.parse(/^window\.__PORADNA_ENV__=(.*);$/.exec(envJs)![1]!) as { vapidPublicKey: string }).vapidPublicKey;
+    for (const [req, dev] of [[ra!, a], [rb!, b]] as const) {
+      const payload = JSON.parse(decryptPush(req.body, dev.keys)) as Record<string, unknown>;
+      expect(payload).toEqual({
+        type: 'message',
+        conversationId: m.conversationId,
+        messageId,
+        title: 'Asistent Poradne',
+        body: expect.stringMatching(/^Dobrý deň, pozrite si návod a kód\. prvý bod druhý bod x+…$/),
+        icon: expect.toSatisfy((v: unknown) => v === null || typeof v === 'string'),
+        tag: `conversation:${m.conversationId}`,
+        url: `/app/chats/${m.conversationId}`,
+        unread: total,
+      });
+      expect(Array.from(payload.body as string)).toHaveLength(140);
+      expect(req.headers['content-encoding']).toBe('aes128gcm');
+      expect(req.headers.ttl).toBe('86400');
+      expect(req.headers.urgency).toBe('high');
+      expect(req.headers.topic).toBe(m.conversationId.replace(/-/g, ''));
+      const { claims, k } = await verifyVapid(req.headers);
+      expect(k).toBe(vapidPublicKey);
+      expect(claims.aud).toBe(fake.url);
+      expect(claims.sub).toBe('mailto:no-reply@poradna.test');
+      expect(claims.exp! * 1000).toBeGreaterThan(Date.now());
+      expect(claims.exp! * 1000).toBeLessThanOrEqual(Date.now() + 24 * 3600 * 1000);
+    }
+    expect(await settled(messageId)).toBe('sent');
+    await sleep(1500); // the worker polls every second: a second send would show by now
+    expect(fake.requests.filter((r) => r.path === a.path || r.path === b.path)).toHaveLength(2);
+  });
+
+  it('R10.7 a subscription the push service answers 410 Gone (or 404) is deleted', async () => {
+    const m = await member();
+    const gone = await subscribe(m, `/gone/${randomUUID()}`);
+    const missing = await subscribe(m, `/missing/${randomUUID()}`);
+    const kept = await subscribe(m);
+    fake.answer(gone.path, 410);
+    fake.answer(missing.path, 404);
+    await specialistSays(m.conversationId, 'Odpoveď');
+    await fake.waitFor(1, gone.path);
+    await fake.waitFor(1, missing.path);
+    const left = await until(async () => {
+      const r = await m.client.from('push_subscriptions').select('endpoint');
+      const endpoints = (r.data as { endpoint: string }[]).map((s) => s.endpoint);
+      return endpoints.length === 1 ? endpoints : undefined;
+    }, 'the gone subscriptions to be pruned');
+    expect(left).toEqual([kept.endpoint]);
+  });
+
+  it('R10.2 no notification when the read cursor passed the message within D; one after D when it did not', async () => {
+    await setDelay(3);
+    try {
+      const m = await member();
+      const dev = await subscribe(m);
+      const readId = await specialistSays(m.conversationId, 'Prečítané hneď');
+      const mark = await m.client.rpc('mark_read', { p_conversation_id: m.conversationId, p_message_id: readId });
+      expect(mark.error).toBeNull();
+      expect(await settled(readId)).toBe('seen');
+
+      const before = Date.now();
+      const unreadId = await specialistSays(m.conversationId, 'Neprečítané');
+      const [req] = await fake.waitFor(1, dev.path);
+      expect(Date.now() - before).toBeGreaterThanOrEqual(2900);
+      expect(JSON.parse(decryptPush(req!.body, dev.keys))).toMatchObject({ messageId: unreadId });
+      expect(fake.requests.filter((r) => r.path === dev.path)).toHaveLength(1);
+    } finally {
+      await setDelay(1);
+    }
+  });
+
+  it('R10.3 no notification while a device reports the chat visible; after push_viewing(null) there is one', async () => {
+    const m = await member();
+    const dev = await subscribe(m);
+    expect((await m.client.rpc('push_viewing', { p_conversation_id: m.conversationId })).error).toBeNull();
+    const seenId = await specialistSays(m.conversationId, 'Vidí to');
+    expect(await settled(seenId)).toBe('seen');
+    expect((await m.client.rpc('push_viewing', { p_conversation_id: null })).error).toBeNull();
+    const sentId = await specialistSays(m.conversationId, 'Nevidí to');
+    const [req] = await fake.waitFor(1, dev.path);
+    expect(JSON.parse(decryptPush(req!.body, dev.keys))).toMatchObject({ messageId: sentId });
+    // A report older than viewing_fresh_seconds no longer counts.
+    expect((await m.client.rpc('push_viewing', { p_conversation_id: m.conversationId })).error).toBeNull();
+    await pool.query(`update public.push_viewing set updated_at = now() - interval '31 seconds' where user_id = $1`, [m.userId]);
+    const staleId = await specialistSays(m.conversationId, 'Zastarané');
+    expect(await settled(staleId)).toBe('sent');
+  });
+
+  it("R10.4 the user's own messages, and what their own request wrote (a chat's welcome), are never notified", async () => {
+    const client = anonClient({ url: stack.url, anonKey: stack.keys.anonKey });
+    await signUpConfirmed(stack, client, { email: uniqueEmail('push-own'), password: 'heslo12345' });
+    const keys = deviceKeys();
+    const path = `/own/${randomUUID()}`;
+    await client.rpc('push_subscribe', { p_endpoint: fake.url + path, p_p256dh: keys.p256dh, p_auth: keys.auth });
+    const conv = await client.rpc('ensure_first_conversation'); // writes the assistant's welcome
+    const conversationId = (conv.data as { conversation_id: string }).conversation_id;
+    const sent = await client.rpc('send_message', { p_conversation_id: conversationId, p_text: 'Moja otázka', p_client_correlation_id: randomUUID() });
+    expect(sent.error).toBeNull();
+    // The AI's reply (written by the worker, not by the user) is notified — and only it.
+    const [req] = await fake.waitFor(1, path);
+    const payload = JSON.parse(decryptPush(req!.body, keys)) as { messageId: string };
+    const msgs = await pool.query<{ id: string; direction: string; source: string | null; queued: number }>(
+      `select m.id, m.direction, m.source, (select count(*)::int from public.push_notifications n where n.message_id = m.id) as queued
+         from public.messages m where m.conversation_id = $1 order by m.created_at`,
+      [conversationId],
+    );
+    const queued = msgs.rows.filter((r) => r.queued > 0);
+    expect(queued.map((r) => r.id)).toEqual([payload.messageId]);
+    expect(queued[0]).toMatchObject({ direction: 'specialist', source: 'ai' });
+    expect(msgs.rows.filter((r) => r.direction === 'user').every((r) => r.queued === 0)).toBe(true);
+    expect(msgs.rows.length).toBeGreaterThanOrEqual(3); // welcome, question, reply
+  });
+
+  it('R10.5 one notification per device per message: a retry after a 5xx resends only to the device that failed', async () => {
+    const m = await member();
+    const flaky = await subscribe(m, `/flaky/${randomUUID()}`);
+    const steady = await subscribe(m);
+    fake.answer(flaky.path, 503);
+    const messageId = await specialistSays(m.conversationId, 'Skúsime znova');
+    await fake.waitFor(1, flaky.path);
+    await fake.waitFor(1, steady.path);
+    fake.answer(flaky.path, 201);
+    const flakyReqs = await fake.waitFor(2, flaky.path, 45_000); // backoff 10 s
+    expect(await settled(messageId)).toBe('sent');
+    for (const r of flakyReqs) expect(JSON.parse(decryptPush(r.body, flaky.keys))).toMatchObject({ messageId });
+    expect(fake.requests.filter((r) => r.path === steady.path)).toHaveLength(1);
+    // Two messages of one chat share the Topic, so the push service keeps only the newer one pending.
+    expect(flakyReqs[0]!.headers.topic).toBe(fake.requests.find((r) => r.path === steady.path)!.headers.topic);
+  });
+});

@@ -1,0 +1,141 @@
+// Attacks on Web Push (issue 20) through the real stack: another user's devices can be neither read,
+// deleted, re-pointed nor silenced; the worker's RPCs and the queue are the service role's; anon
+// gets nothing; and a subscription naming an address that is no push service is never called (SSRF).
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeDb, createUser, db, errorOf, one, rest, rows, rpc, anon, type TestUser } from '../db/helpers.ts';
+import { deviceKeys, startFakePushService, until, type FakePushService } from './push-helpers.ts';
+
+let alice: TestUser;
+let bob: TestUser;
+let aliceConversation: string;
+let fake: FakePushService;
+const aliceEndpoint = `https://fcm.googleapis.com/fcm/send/${randomUUID()}`;
+
+beforeAll(async () => {
+  fake = await startFakePushService();
+  alice = await createUser('push-alice');
+  bob = await createUser('push-bob');
+  const started = await rpc(alice.caller, 'ensure_first_conversation');
+  aliceConversation = (started.body as { conversation_id: string }).conversation_id;
+  const k = deviceKeys();
+  const sub = await rpc(alice.caller, 'push_subscribe', { p_endpoint: aliceEndpoint, p_p256dh: k.p256dh, p_auth: k.auth, p_user_agent: 'Alice' });
+  expect(sub.status).toBe(204);
+});
+
+afterAll(async () => {
+  await closeDb();
+  await fake?.close();
+});
+
+const aliceRows = () => rows<{ endpoint: string }>('select endpoint from public.push_subscriptions where user_id = $1', [alice.id]);
+
+describe('R10 Web Push: attacks are refused', () => {
+  it("R10.13 a user neither reads nor deletes another user's subscription (RLS)", async () => {
+    const read = await rest(bob.caller, 'GET', 'push_subscriptions?select=*');
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual([]);
+    const own = await rest(alice.caller, 'GET', 'push_subscriptions?select=endpoint,user_agent');
+    expect(own.body).toEqual([{ endpoint: aliceEndpoint, user_agent: 'Alice' }]);
+
+    const del = await rest(bob.caller, 'DELETE', `push_subscriptions?endpoint=eq.${encodeURIComponent(aliceEndpoint)}`);
+    expect(del.body).toEqual([]);
+    const unsub = await rpc(bob.caller, 'push_unsubscribe', { p_endpoint: aliceEndpoint });
+    expect(unsub.status).toBe(204);
+    expect(await aliceRows()).toEqual([{ endpoint: aliceEndpoint }]);
+  });
+
+  it('R10.13 a user cannot write subscriptions past push_subscribe (no insert/update: user_id is never chosen by the client)', async () => {
+    const k = deviceKeys();
+    const ins = await rest(bob.caller, 'POST', 'push_subscriptions', { user_id: alice.id, endpoint: `https://fcm.googleapis.com/fcm/send/${randomUUID()}`, p256dh: k.p256dh, auth: k.auth });
+    expect(ins.status).toBeGreaterThanOrEqual(400);
+    expect(errorOf(ins).code).toBe('42501');
+    const upd = await rest(bob.caller, 'PATCH', `push_subscriptions?endpoint=eq.${encodeURIComponent(aliceEndpoint)}`, { endpoint: fake.url + '/stolen' });
+    expect(upd.status).toBeGreaterThanOrEqual(400);
+    expect(await aliceRows()).toEqual([{ endpoint: aliceEndpoint }]);
+  });
+
+  it("R10.13 push_viewing refuses another account's conversation, so nobody silences someone else's notifications", async () => {
+    const r = await rpc(bob.caller, 'push_viewing', { p_conversation_id: aliceConversation });
+    expect(r.status).toBe(404);
+    expect(errorOf(r).message).toBe('Conversation not found');
+    expect(await rows('select 1 from public.push_viewing where conversation_id = $1', [aliceConversation])).toEqual([]);
+    // Not even a super admin impersonating the account: their looking is not the user's.
+    const admin = await createUser('push-admin', { superAdmin: true });
+    expect((await rpc(admin.caller, 'start_impersonation', { p_account_id: alice.accountId })).status).toBeLessThan(300);
+    expect((await rpc(admin.caller, 'push_viewing', { p_conversation_id: aliceConversation })).status).toBe(404);
+    expect((await rpc(alice.caller, 'push_viewing', { p_conversation_id: aliceConversation })).status).toBe(204);
+  });
+
+  it('R10.13 anon calls no push RPC; members read no queue and call none of the worker RPCs', async () => {
+    const k = deviceKeys();
+    for (const [fn, args] of [
+      ['push_subscribe', { p_endpoint: `https://fcm.googleapis.com/fcm/send/${randomUUID()}`, p_p256dh: k.p256dh, p_auth: k.auth }],
+      ['push_unsubscribe', { p_endpoint: aliceEndpoint }],
+      ['push_viewing', { p_conversation_id: aliceConversation }],
+    ] as const) {
+      const r = await rpc(anon, fn, args);
+      expect(r.status, fn).toBeGreaterThanOrEqual(401);
+    }
+    for (const table of ['push_notifications', 'push_deliveries', 'push_viewing', 'push_subscriptions']) {
+      const r = await rest(anon, 'GET', `${table}?select=*`);
+      expect(r.status, table).toBeGreaterThanOrEqual(401);
+    }
+    for (const table of ['push_notifications', 'push_deliveries']) {
+      const r = await rest(bob.caller, 'GET', `${table}?select=*`);
+      expect(r.status, table).toBeGreaterThanOrEqual(401);
+    }
+    for (const [fn, args] of [
+      ['claim_push_notifications', { p_worker: 'bob', p_limit: 5 }],
+      ['finish_push_notification', { p_id: randomUUID(), p_results: [] }],
+      ['mark_read_by_agent', { p_conversation_id: aliceConversation, p_seen_at: new Date().toISOString() }],
+    ] as const) {
+      const r = await rpc(bob.caller, fn, args);
+      expect(r.status, fn).toBeGreaterThanOrEqual(401);
+      expect(errorOf(r).code, fn).toBe('42501');
+    }
+  });
+
+  it('R10.14 bad subscriptions are a 400 with a message; http endpoints are refused', async () => {
+    const k = deviceKeys();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ p_endpoint: 'http://fcm.googleapis.com/x', p_p256dh: k.p256dh, p_auth: k.auth }, /https URL/],
+      [{ p_endpoint: 'javascript:alert(1)', p_p256dh: k.p256dh, p_auth: k.auth }, /https URL/],
+      [{ p_endpoint: `https://fcm.googleapis.com/${'x'.repeat(3000)}`, p_p256dh: k.p256dh, p_auth: k.auth }, /https URL/],
+      [{ p_endpoint: 'https://fcm.googleapis.com/x', p_p256dh: 'short', p_auth: k.auth }, /p256dh/],
+      [{ p_endpoint: 'https://fcm.googleapis.com/x', p_p256dh: k.p256dh, p_auth: '!!' }, /auth/],
+      [{ p_endpoint: null, p_p256dh: k.p256dh, p_auth: k.auth }, /required/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await rpc(bob.caller, 'push_subscribe', args);
+      expect(r.status, JSON.stringify(args).slice(0, 80)).toBe(400);
+      expect(errorOf(r).message).toMatch(message);
+    }
+  });
+
+  it('R10.15 an endpoint that is not a push service (loopback, an internal host) is never called', async () => {
+    const user = await createUser('push-ssrf');
+    const conv = (await rpc(user.caller, 'ensure_first_conversation')).body as { conversation_id: string };
+    const k = deviceKeys();
+    const endpoint = `${fake.url}/internal/${randomUUID()}`; // https://127.0.0.1:<port>
+    expect((await rpc(user.caller, 'push_subscribe', { p_endpoint: endpoint, p_p256dh: k.p256dh, p_auth: k.auth })).status).toBe(204);
+    await db().query('update private.push_settings set delay_seconds = 0');
+    try {
+      const msg = await one<{ id: string }>(
+        `insert into public.messages (conversation_id, text, direction, source) values ($1, 'Ahoj', 'specialist', 'chatwoot') returning id`,
+        [conv.conversation_id],
+      );
+      const delivery = await until(async () => {
+        const r = await rows<{ status: string; http_status: number | null }>(
+          `select d.status, d.http_status from public.push_deliveries d join public.push_notifications n on n.id = d.notification_id where n.message_id = $1`,
+          [msg.id],
+        );
+        return r[0]?.status === 'failed' ? r[0] : undefined;
+      }, 'the delivery to be refused');
+      expect(delivery).toEqual({ status: 'failed', http_status: 400 });
+      expect(fake.connections()).toBe(0);
+    } finally {
+      await db().query('update private.push_settings set delay_seconds = 10');
+    }
+  });
+});
