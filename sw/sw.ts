@@ -126,11 +126,11 @@ self.addEventListener('activate', (event) => {
 const windows = async (): Promise<readonly WindowLike[]> => self.clients.matchAll({ type: 'window', includeUncontrolled: true });
 
 self.addEventListener('push', (event) => {
-  let raw: unknown = null;
+  let raw: unknown;
   try {
     raw = event.data?.json() ?? null;
   } catch {
-    raw = null;
+    raw = null; // not JSON: handlePush ignores it
   }
   event.waitUntil(
     handlePush(raw, {

@@ -1,6 +1,6 @@
 // The service worker's push handlers (sw/push.ts, sw/push-resubscribe.ts) with injected parts: what a
 // push shows, when it is skipped, the badge, where a click lands, and re-subscription (R11.x).
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi, type Mock } from 'vitest';
 import { applyBadge, handleClick, handlePush, parsePushPayload, safeAppPath, type WindowLike } from '../../../sw/push.ts';
 import { resubscribe, type SubscriptionLike } from '../../../sw/push-resubscribe.ts';
 import type { MirroredSession } from '../../../sync/background/session-store.ts';
@@ -20,7 +20,8 @@ const msg = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-function win(url: string, visibilityState: DocumentVisibilityState = 'visible', extra: Partial<WindowLike> = {}): WindowLike & { focus: ReturnType<typeof vi.fn> } {
+type TestWindow = Omit<WindowLike, 'focus' | 'navigate'> & { focus: Mock<() => Promise<unknown>>; navigate: Mock<(url: string) => Promise<unknown>> };
+function win(url: string, visibilityState: DocumentVisibilityState = 'visible', extra: Partial<WindowLike> = {}): TestWindow {
   return { url, visibilityState, focused: false, focus: vi.fn(async () => undefined), navigate: vi.fn(async () => undefined), ...extra } as never;
 }
 
