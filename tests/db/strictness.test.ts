@@ -127,6 +127,10 @@ const RPC_CALLS: (() => Call)[] = [
     const msg = await one<{ id: string }>(`select id from public.messages where conversation_id = $1 order by created_at desc limit 1`, [conversationId]);
     return rpc(c, 'mark_read', { p_conversation_id: conversationId, p_message_id: msg.id });
   } }),
+  // Web Push (issue 20): the page registers, unregisters and reports the visible chat.
+  () => ({ name: 'push_subscribe', who: [m()], run: (c) => rpc(c, 'push_subscribe', { p_endpoint: `https://push.example/${randomUUID()}`, p_p256dh: 'BKey', p_auth: 'auth', p_user_agent: 'strictness' }) }),
+  () => ({ name: 'push_unsubscribe', who: [m()], run: (c) => rpc(c, 'push_unsubscribe', { p_endpoint: 'https://push.example/none' }) }),
+  () => ({ name: 'push_viewing', who: [m()], run: (c) => rpc(c, 'push_viewing', { p_conversation_id: conversationId }) }),
   // The delete-user function (service key) and a super admin: a throwaway user each time.
   () => ({ name: 'admin_delete_user', who: [a(), service], run: async (c) => rpc(c, 'admin_delete_user', { p_email: (await createUser('strict-doomed')).email }) }),
   // The auth-link function's rate limit (service key only): a fresh client and address each time.
