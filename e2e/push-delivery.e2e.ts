@@ -34,6 +34,10 @@ test('✓ sent and ✓✓ read converge on two devices', async ({ browser, baseU
     await composer.fill(text);
     await composer.press('Enter');
 
+    // R11.1: the first sent message offers notifications once, in a non-blocking prompt (permission is
+    // 'default' here); the other device, which only loaded, was never asked.
+    await expect(pa.getByText('Chceš vedieť, keď ti špecialista odpíše?')).toBeVisible();
+    await expect(pb.getByText('Chceš vedieť, keď ti špecialista odpíše?')).toHaveCount(0);
     for (const p of [pa, pb]) {
       await expect(own(p, text).getByRole('img', { name: 'Odoslané' })).toBeVisible({ timeout: 20_000 });
       await expect(own(p, text).getByRole('img', { name: 'Prečítané' })).toHaveCount(0);
