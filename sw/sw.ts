@@ -7,6 +7,8 @@
 // message or a half-typed draft is never lost to a reload.
 // Background Sync: the 'poradna-outbox' event flushes the outbox with the engine's own push code
 // when no tab leads it (sync/background/flush.ts; the rules are in sw/README.md).
+// Web Push: push, notificationclick and pushsubscriptionchange (push.ts, push-resubscribe.ts; rules
+// R11.x in sync/SPEC.md), all working with no page open.
 import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
@@ -18,6 +20,8 @@ import { OUTBOX_SYNC_TAG } from '../sync/background/tag.ts';
 import { readMirroredSession } from '../sync/background/session-store.ts';
 import { API_PREFIXES, LIST_SNAPSHOT_PATH, MEDIA_CACHE, MEDIA_MAX_AGE_S, MEDIA_MAX_ENTRIES, SW_MESSAGES } from './config.ts';
 import { readListSnapshot, SHELL_HEADERS_KEPT, shellWithSnapshot } from './list-snapshot.ts';
+import { handleClick, handlePush, type WindowLike } from './push.ts';
+import { fetchRpc, resubscribe } from './push-resubscribe.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: { url: string; revision: string | null }[] };
 
@@ -116,4 +120,48 @@ self.addEventListener('activate', (event) => {
   if (event.tag !== OUTBOX_SYNC_TAG) return;
   // A rejection (entries still waiting) makes the browser retry the event later.
   event.waitUntil(backgroundFlush(navigator.locks));
+});
+
+/** Every window of this origin, also those this worker does not control yet. */
+const windows = async (): Promise<readonly WindowLike[]> => self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+
+self.addEventListener('push', (event) => {
+  let raw: unknown;
+  try {
+    raw = event.data?.json() ?? null;
+  } catch {
+    raw = null; // not JSON: handlePush ignores it
+  }
+  event.waitUntil(
+    handlePush(raw, {
+      origin: self.location.origin,
+      windows,
+      show: (title, options) => self.registration.showNotification(title, options),
+      badge: self.navigator,
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  event.waitUntil(handleClick(event.notification.data, { origin: self.location.origin, windows, open: (url) => self.clients.openWindow(url) }));
+});
+
+/** pushsubscriptionchange (not in TypeScript's webworker lib). */
+interface PushSubscriptionChangeEvent extends ExtendableEvent {
+  readonly oldSubscription: PushSubscription | null;
+  readonly newSubscription: PushSubscription | null;
+}
+
+(self as EventTarget).addEventListener('pushsubscriptionchange', (e) => {
+  const event = e as PushSubscriptionChangeEvent;
+  event.waitUntil(
+    resubscribe(event.oldSubscription, event.newSubscription, {
+      session: readMirroredSession,
+      now: () => Date.now(),
+      subscribe: (applicationServerKey) => self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey }),
+      rpc: fetchRpc,
+      userAgent: self.navigator.userAgent,
+    }).catch((err: unknown) => console.warn('pushsubscriptionchange:', err)),
+  );
 });

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { AccountProvider } from '../account/AccountProvider.tsx';
 import { SyncProvider } from '../data/SyncProvider.tsx';
 import { AppLayout } from '../layout/AppLayout.tsx';
+import { PushBridge } from '../pwa/push-bridge.tsx';
 import { preloadUserPages } from './lazy-pages.tsx';
 
 /** Everything behind the sign-in guard shares one account state, one sync engine and the standard layout. */
@@ -12,6 +13,7 @@ export function SignedInArea() {
     <AccountProvider>
       <SyncProvider>
         <AppLayout />
+        <PushBridge />
       </SyncProvider>
     </AccountProvider>
   );

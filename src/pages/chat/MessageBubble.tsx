@@ -12,9 +12,7 @@ import { messageTime } from './message-time.ts';
 import { RichContent } from './RichContent.tsx';
 import { SpecialistCardMessage } from './SpecialistCardMessage.tsx';
 import { SystemNotice } from './SystemNotice.tsx';
-import { useSyncStatus } from '../../data/use-sync-status.ts';
-import { pendingReason } from '../../../sync/views.ts';
-import { TEXT_WAITS_FOR_NETWORK, TEXT_WAITS_FOR_SIGN_IN } from '../../../sync/texts.ts';
+import { DeliveryMark, deliveryOf, PendingLabel } from './DeliveryStatus.tsx';
 
 interface MessageBubbleProps {
   message: LocalMessage;
@@ -22,7 +20,7 @@ interface MessageBubbleProps {
 }
 
 /** The fields a bubble shows or acts on (the card's activation uses serverId). */
-const SHOWN = ['key', 'text', 'type', 'direction', 'createdAt', 'state', 'error', 'serverId'] as const satisfies readonly (keyof LocalMessage)[];
+const SHOWN = ['key', 'text', 'type', 'direction', 'createdAt', 'state', 'error', 'serverId', 'readAt'] as const satisfies readonly (keyof LocalMessage)[];
 
 /** Whether two copies of a message render the same bubble (payloads compared by content). */
 export function sameBubble(a: LocalMessage, b: LocalMessage): boolean {
@@ -53,8 +51,9 @@ function Bubble({ message: m, onRetry }: MessageBubbleProps) {
             {kind === 'rich' && <RichContent attachments={attachmentsOf(m.payload)} />}
           </div>
         )}
-        <p className="mt-0.5 px-1 text-[11px] text-slate-500">
+        <p className="mt-0.5 inline-flex items-center gap-1 px-1 text-[11px] text-slate-500">
           {m.state === 'sending' ? <PendingLabel /> : <time dateTime={m.createdAt}>{messageTime(m.createdAt)}</time>}
+          {own && m.state === 'sent' && <DeliveryMark delivery={deliveryOf(m) === 'read' ? 'read' : 'sent'} />}
         </p>
         {m.state === 'failed' && (
           <p role="alert" className="flex items-center gap-2 px-1 text-xs text-red-700">
@@ -67,10 +66,4 @@ function Bubble({ message: m, onRetry }: MessageBubbleProps) {
       </div>
     </div>
   );
-}
-
-/** R9.5: a queued message says what it waits for (only sending bubbles subscribe to the status). */
-function PendingLabel() {
-  const reason = pendingReason(useSyncStatus());
-  return <span data-testid="pending-label">{reason === 'network' ? TEXT_WAITS_FOR_NETWORK : reason === 'sign-in' ? TEXT_WAITS_FOR_SIGN_IN : sk.chat.sending}</span>;
 }

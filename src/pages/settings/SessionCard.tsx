@@ -5,6 +5,7 @@ import { signOut } from '../../auth/auth-actions.ts';
 import { useSyncEngine } from '../../data/sync-context.ts';
 import { useSyncQuery } from '../../data/use-sync-query.ts';
 import { toastError, toastSuccess } from '../../lib/notify.ts';
+import { unregisterForSignOut } from '../../pwa/push.ts';
 import { sk } from '../../text/sk.ts';
 import { SettingsCard } from './SettingsCard.tsx';
 import { isUnsentText } from './unsent-count.ts';
@@ -29,6 +30,8 @@ export function SessionCard() {
 
   const leave = async () => {
     setBusy(true);
+    // R11.2: the server forgets this device while the session can still say whose it is.
+    await unregisterForSignOut();
     const result = await signOut();
     if (result.error) {
       setBusy(false);

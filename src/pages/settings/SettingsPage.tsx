@@ -3,6 +3,7 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { sk } from '../../text/sk.ts';
 import { AccountCard } from './AccountCard.tsx';
 import { ImpersonationCard } from './ImpersonationCard.tsx';
+import { NotificationsCard } from './NotificationsCard.tsx';
 import { SecurityCard } from './SecurityCard.tsx';
 import { SessionCard } from './SessionCard.tsx';
 
@@ -14,6 +15,7 @@ export function SettingsPage() {
       <ImpersonationCard />
       <AccountCard />
       <SecurityCard />
+      <NotificationsCard />
       <SessionCard />
     </section>
   );
