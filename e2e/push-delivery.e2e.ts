@@ -1,7 +1,9 @@
 // Issue 20, delivery and read states (R11.9) across two devices of one user: an own message shows
 // ✓ 'Odoslané' once the server has it on both, and ✓✓ 'Prečítané' on both once the server sets its
 // read_at (here with the service key, as the specialist's side does) — read state arrives through the
-// change feed like any other column. Axe checks the bubbles' contrast (AA).
+// change feed like any other column. Axe checks the bubbles' contrast (AA). The specialist is a human
+// one (Zuzana): an AI specialist's reply job would mark the message read at once (R10.8), before ✓
+// could be seen.
 import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
 import { freshUser, rest, shootBoth, signIn } from './defects-helpers.ts';
@@ -14,7 +16,7 @@ test('✓ sent and ✓✓ read converge on two devices', async ({ browser, baseU
   const origin = baseURL!;
   const user = await freshUser(origin, 'precitane');
   const link = (await rest(origin, `account_users?select=account_id&user_id=eq.${user.id}`)) as { account_id: string }[];
-  const conv = (await rest(origin, 'conversations', { method: 'POST', body: { account_id: link[0]!.account_id, specialist_id: '00000000-0000-4000-8000-000000000010' } })) as { id: string }[];
+  const conv = (await rest(origin, 'conversations', { method: 'POST', body: { account_id: link[0]!.account_id, specialist_id: '00000000-0000-4000-8000-000000000015' } })) as { id: string }[];
   const chat = `/app/chats/${conv[0]!.id}`;
   await rest(origin, 'messages', { method: 'POST', prefer: 'return=minimal', body: { conversation_id: conv[0]!.id, direction: 'specialist', source: 'chatwoot', text: 'Dobrý deň, ako vám pomôžem?' } });
 

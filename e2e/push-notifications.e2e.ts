@@ -5,9 +5,11 @@
 // - a push delivered to the worker by CDP `ServiceWorker.deliverPushMessage` with no app page open
 //   shows one notification per conversation (R11.4), and none for a chat visible in a window.
 // The vendor's push service cannot run here: the page's PushManager.subscribe/getSubscription are
-// replaced by an init script with a subscription naming a local endpoint, and navigator.setAppBadge
-// is recorded. Needs a build with a VAPID key (see sw/README.md):
-//   VITE_VAPID_PUBLIC_KEY=<key> npx vite build --outDir /tmp/push-dist && E2E_WEB_DIR=/tmp/push-dist npx playwright test … e2e/push-notifications.e2e.ts
+// replaced by an init script with a subscription naming a local https endpoint with well-formed keys
+// (the server takes only https endpoints and base64url keys; nothing listens there, and the stack
+// sends only to known push services' hosts anyway — R10.15), and navigator.setAppBadge
+// is recorded. The VAPID public key reaches the page through the stack's /env.js (generated into
+// DATA_DIR on first start), so the suite's ordinary build serves.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +27,7 @@ function stubPushAndBadge(): void {
     endpoint: s.endpoint,
     expirationTime: null,
     options: { userVisibleOnly: true, applicationServerKey: new Uint8Array(s.key).buffer },
-    toJSON: () => ({ endpoint: s.endpoint, keys: { p256dh: 'BFakeP256dhKeyForTheE2eTest', auth: 'FakeAuthSecret' } }),
+    toJSON: () => ({ endpoint: s.endpoint, keys: { p256dh: 'BAgXLlYn-NuuCItNsDoPcoG70Nc1svq6KTG5_IDWFHHPzyQRjNG6ou-hLTSamIhFeHoA0j4HKGwCM86FMHXCGEc', auth: 'vxoR0LbVkt13RGw7jD6llQ' } }),
     unsubscribe: async () => {
       localStorage.removeItem(KEY);
       return true;
@@ -39,7 +41,7 @@ function stubPushAndBadge(): void {
     PushManager.prototype.subscribe = async function (opts?: PushSubscriptionOptionsInit) {
       const key = opts?.applicationServerKey;
       const bytes = key instanceof Uint8Array ? [...key] : key instanceof ArrayBuffer ? [...new Uint8Array(key)] : [];
-      const s: Saved = { endpoint: `http://127.0.0.1:9/fake-push/${crypto.randomUUID()}`, key: bytes };
+      const s: Saved = { endpoint: `https://127.0.0.1:9/fake-push/${crypto.randomUUID()}`, key: bytes };
       localStorage.setItem(KEY, JSON.stringify(s));
       return make(s) as unknown as PushSubscription;
     };

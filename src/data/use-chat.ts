@@ -11,6 +11,7 @@ import { ONLINE_ONLY } from './online-only/flag.ts';
 import { useOnlineChat } from './online-only/use-online-chat.ts';
 import { useSyncDb, useSyncEngine } from './sync-context.ts';
 import { useSyncQuery } from './use-sync-query.ts';
+import { announceSent } from '../pwa/sent-signal.ts';
 
 export interface ChatData {
   conversation: LocalConversation | undefined;
@@ -125,6 +126,7 @@ function useLocalChat(conversationId: string): ChatData {
       try {
         const handle = await engine.commands.sendMessage({ conversationId, text, correlationId });
         if (!handle) forget();
+        else announceSent();
         return handle !== null;
       } catch (err) {
         forget();

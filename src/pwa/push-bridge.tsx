@@ -4,7 +4,7 @@
 // - R11.7 tell the server which chat is visible (push-viewing.ts);
 // - R11.8 after the user's first sent message, one small non-blocking prompt to turn notifications
 //   on (its button is the user action that may ask for permission); never on load.
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { toast } from 'sonner';
 import { useSyncQuery } from '../data/use-sync-query.ts';
@@ -12,6 +12,7 @@ import { applyBadge } from '../../sw/push.ts';
 import { capability, enablePush, PUSH_ASKED_KEY, readPlatform, registerOnOpen } from './push.ts';
 import { pushText } from './push-texts.ts';
 import { chatOfPath, watchViewing } from './push-viewing.ts';
+import { onSent } from './sent-signal.ts';
 
 const PROMPT_MS = 15_000;
 
@@ -36,14 +37,7 @@ export function PushBridge() {
     if (unread !== undefined) void applyBadge(navigator, unread);
   }, [unread]);
 
-  const sending = useSyncQuery((db) => db.messages.where('state').equals('sending').count(), [])?.value;
-  const seen = useRef<number | undefined>(undefined);
-  useEffect(() => {
-    if (sending === undefined) return;
-    const before = seen.current;
-    seen.current = sending;
-    if (before !== undefined && sending > before) maybePrompt();
-  }, [sending]);
+  useEffect(() => onSent(maybePrompt), []);
 
   return null;
 }
