@@ -65,7 +65,8 @@ describe('ai-reply-worker schedule', () => {
   });
 
   it('with them, the migration scheduled the worker every 30 s, once, however often it is re-run', async () => {
-    const jobs = async () => (await fresh.query<{ jobname: string }>(`select jobname, schedule, command from cron.job`)).rows;
+    // Only this worker's job: other migrations schedule their own (push-dispatch, issue 20).
+    const jobs = async () => (await fresh.query<{ jobname: string }>(`select jobname, schedule, command from cron.job where jobname = 'ai-reply-worker'`)).rows;
     expect(await jobs()).toEqual([{ jobname: 'ai-reply-worker', schedule: '30 seconds', command: 'select private.invoke_ai_reply_worker()' }]);
     expect((await fresh.query(`select private.schedule_ai_reply_worker() as r`)).rows[0]).toEqual({ r: 'scheduled: ai-reply-worker every 30 seconds' });
     expect(await jobs()).toHaveLength(1);
