@@ -116,19 +116,26 @@ function useLocalChat(conversationId: string): ChatData {
   // comes first — and React keeps one element across the swap. A refused or failed write drops it (the
   // composer keeps the text, invariant 1).
   const [pending, setPending] = useState<LocalMessage[]>([]);
+  // A send whose local write failed (e.g. storage full) keeps the text in the composer, but its early
+  // request (R1.12) may already have reached the server. Sending the same text again reuses that
+  // correlation id, so the server answers with the row it has instead of storing a second copy.
+  const unsaved = useRef(new Map<string, string>());
   const send = useCallback(
     async (text: string) => {
       if (!engine || text.trim() === '') return false;
-      const correlationId = globalThis.crypto.randomUUID();
+      const retryOf = `${conversationId}\n${text}`;
+      const correlationId = unsaved.current.get(retryOf) ?? globalThis.crypto.randomUUID();
       const key = correlationKey(correlationId);
       setPending((list) => [...list, pendingBubble(conversationId, key, text)]);
       const forget = () => setPending((list) => list.filter((p) => p.key !== key));
       try {
         const handle = await engine.commands.sendMessage({ conversationId, text, correlationId });
+        unsaved.current.delete(retryOf);
         if (!handle) forget();
         else announceSent();
         return handle !== null;
       } catch (err) {
+        unsaved.current.set(retryOf, correlationId);
         forget();
         throw err;
       }
