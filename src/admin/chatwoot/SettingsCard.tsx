@@ -1,6 +1,6 @@
 // Section 1: view or edit the API base URL and the Account ID; both are required, the URL must be a
 // URL and the account id a positive integer (config-validation.ts; the server checks again).
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { admin } from '../../text/admin.ts';
 import { FunctionCallError } from '../lib/functions.ts';
 import { adminError, adminSuccess } from '../lib/toasts.ts';
@@ -14,7 +14,11 @@ export function SettingsCard({ config, onSaved }: { config: ChatwootConfig | nul
   const [url, setUrl] = useState('');
   const [accountId, setAccountId] = useState('');
   const [saving, setSaving] = useState(false);
+  // The stored values fill the form until the admin types: a config (re)load that arrives later must
+  // not overwrite what they entered (seen as a race in the e2e: 'not a url' replaced by the saved URL).
+  const edited = useRef(false);
   useEffect(() => {
+    if (edited.current) return;
     setUrl(config?.api_base_url ?? '');
     setAccountId(config ? String(config.account_id) : '');
   }, [config]);
@@ -32,6 +36,7 @@ export function SettingsCard({ config, onSaved }: { config: ChatwootConfig | nul
     setSaving(true);
     try {
       await saveConfig(config, check.url, check.accountId);
+      edited.current = false;
       adminSuccess(admin.chatwoot.saved);
       await onSaved();
     } catch (err) {
@@ -49,10 +54,16 @@ export function SettingsCard({ config, onSaved }: { config: ChatwootConfig | nul
   return (
     <Card title={admin.chatwoot.settings} testId="cw-settings">
       <FieldWithError error={errorFor('url')} testId="cw-url-error">
-        <TextField label={admin.chatwoot.apiBaseUrl} value={url} onChange={(e) => setUrl(e.target.value)} inputMode="url" type="url" placeholder="https://chatwoot.example.com" aria-invalid={errorFor('url') !== null} />
+        <TextField label={admin.chatwoot.apiBaseUrl} value={url} onChange={(e) => {
+            edited.current = true;
+            setUrl(e.target.value);
+          }} inputMode="url" type="url" placeholder="https://chatwoot.example.com" aria-invalid={errorFor('url') !== null} />
       </FieldWithError>
       <FieldWithError error={errorFor('accountId')} testId="cw-account-error">
-        <TextField label={admin.chatwoot.accountId} value={accountId} onChange={(e) => setAccountId(e.target.value)} inputMode="numeric" aria-invalid={errorFor('accountId') !== null} />
+        <TextField label={admin.chatwoot.accountId} value={accountId} onChange={(e) => {
+            edited.current = true;
+            setAccountId(e.target.value);
+          }} inputMode="numeric" aria-invalid={errorFor('accountId') !== null} />
       </FieldWithError>
       <div>
         <Button variant="primary" disabled={saving} onClick={() => void save()}>
