@@ -3,58 +3,24 @@
 // gets stand-ins with their real signatures (cron.schedule(text, text, text), net.http_post(url,
 // body, params, headers, timeout_milliseconds), vault.decrypted_secrets) that record the calls; the
 // stack's own database shows the migration is a harmless no-op without them.
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, repoRoot } from '../../supabase/local/migrate.ts';
-import { closeDb, one, stack } from './helpers.ts';
+import { repoRoot } from '../../supabase/local/migrate.ts';
+import { closeDb, one } from './helpers.ts';
+import { hostedExtensionsDb, type HostedExtensionsDb } from './hosted-extensions-db.ts';
 
-const dbName = `cron_${randomBytes(5).toString('hex')}`;
-const admin = new pg.Client({ connectionString: stack.databaseUrl });
+let hosted: HostedExtensionsDb;
 let fresh: pg.Client;
 
-const STAND_INS = `
-  create schema cron;
-  create table cron.job (jobid bigserial, jobname text unique, schedule text, command text, username text default current_user);
-  create function cron.schedule(job_name text, schedule text, command text) returns bigint language sql as $$
-    insert into cron.job (jobname, schedule, command) values (job_name, schedule, command)
-    on conflict (jobname) do update set schedule = excluded.schedule, command = excluded.command returning jobid $$;
-  create schema net;
-  create table net.requests (id bigserial, url text, body jsonb, headers jsonb, timeout_milliseconds int);
-  create function net.http_post(url text, body jsonb default '{}', params jsonb default '{}',
-                                headers jsonb default '{}', timeout_milliseconds integer default 5000)
-  returns bigint language sql as $$
-    insert into net.requests (url, body, headers, timeout_milliseconds) values (url, body, headers, timeout_milliseconds) returning id $$;
-  create schema vault;
-  create table vault.secrets (name text primary key, secret text);
-  create view vault.decrypted_secrets as select name, secret as decrypted_secret from vault.secrets;
-  create function vault.create_secret(new_secret text, new_name text default null, new_description text default '',
-                                      new_key_id uuid default null) returns uuid language sql as $$
-    insert into vault.secrets (name, secret) values (new_name, new_secret) returning gen_random_uuid() $$;
-  grant usage on schema cron, net, vault to migration_owner;
-  grant all on all tables in schema cron, net, vault to migration_owner;
-  grant all on all sequences in schema cron, net to migration_owner;`;
-
 beforeAll(async () => {
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const u = new URL(stack.databaseUrl);
-  u.pathname = `/${dbName}`;
-  fresh = new pg.Client({ connectionString: u.toString() });
-  await fresh.connect();
-  await fresh.query(STAND_INS);
-  const authenticatorPassword = (await admin.query<{ rolpassword: string }>(`select rolpassword from pg_authid where rolname = 'authenticator'`)).rows[0]!
-    .rolpassword;
-  await migrate(u.toString(), { seed: true, authenticatorPassword });
+  hosted = await hostedExtensionsDb('cron');
+  fresh = hosted.db;
 });
 
 afterAll(async () => {
-  await fresh?.end();
-  await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1`, [dbName]);
-  await admin.query(`drop database if exists ${dbName}`);
-  await admin.end();
+  await hosted?.drop();
   await closeDb();
 });
 

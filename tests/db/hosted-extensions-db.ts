@@ -1,0 +1,61 @@
+// A throwaway database with stand-ins for what hosted Supabase has and the local stack does not:
+// pg_cron, pg_net and Vault, with their real signatures (cron.schedule(text, text, text),
+// net.http_post(url, body, params, headers, timeout_milliseconds), vault.decrypted_secrets), that
+// record the calls; then every migration with the seed. Used by the schedule tests of the AI
+// worker and push dispatch.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { migrate } from '../../supabase/local/migrate.ts';
+import { stack } from './helpers.ts';
+
+const STAND_INS = `
+  create schema cron;
+  create table cron.job (jobid bigserial, jobname text unique, schedule text, command text, username text default current_user);
+  create function cron.schedule(job_name text, schedule text, command text) returns bigint language sql as $$
+    insert into cron.job (jobname, schedule, command) values (job_name, schedule, command)
+    on conflict (jobname) do update set schedule = excluded.schedule, command = excluded.command returning jobid $$;
+  create schema net;
+  create table net.requests (id bigserial, url text, body jsonb, headers jsonb, timeout_milliseconds int);
+  create function net.http_post(url text, body jsonb default '{}', params jsonb default '{}',
+                                headers jsonb default '{}', timeout_milliseconds integer default 5000)
+  returns bigint language sql as $$
+    insert into net.requests (url, body, headers, timeout_milliseconds) values (url, body, headers, timeout_milliseconds) returning id $$;
+  create schema vault;
+  create table vault.secrets (name text primary key, secret text);
+  create view vault.decrypted_secrets as select name, secret as decrypted_secret from vault.secrets;
+  create function vault.create_secret(new_secret text, new_name text default null, new_description text default '',
+                                      new_key_id uuid default null) returns uuid language sql as $$
+    insert into vault.secrets (name, secret) values (new_name, new_secret) returning gen_random_uuid() $$;
+  grant usage on schema cron, net, vault to migration_owner;
+  grant all on all tables in schema cron, net, vault to migration_owner;
+  grant all on all sequences in schema cron, net to migration_owner;`;
+
+export interface HostedExtensionsDb {
+  /** A client on the throwaway database. */
+  db: pg.Client;
+  drop(): Promise<void>;
+}
+
+export async function hostedExtensionsDb(prefix: string): Promise<HostedExtensionsDb> {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: stack.databaseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const u = new URL(stack.databaseUrl);
+  u.pathname = `/${name}`;
+  const db = new pg.Client({ connectionString: u.toString() });
+  await db.connect();
+  await db.query(STAND_INS);
+  const authenticatorPassword = (await admin.query<{ rolpassword: string }>(`select rolpassword from pg_authid where rolname = 'authenticator'`)).rows[0]!
+    .rolpassword;
+  await migrate(u.toString(), { seed: true, authenticatorPassword });
+  return {
+    db,
+    async drop() {
+      await db.end();
+      await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1`, [name]);
+      await admin.query(`drop database if exists ${name}`);
+      await admin.end();
+    },
+  };
+}
