@@ -9,8 +9,16 @@ export function kindOfStatus(status: number | null | undefined): ErrorKind {
   return status >= 400 ? 'permanent' : 'transient';
 }
 
+/**
+ * R9.8: `send_message` says a conversation is of another account than the one the caller acts in
+ * (a super admin whose impersonation switched on the server before this engine switched; migration
+ * 20261124001000). Not a final answer: the entry waits and goes out once the engine acts there again.
+ */
+export const CONVERSATION_IN_OTHER_ACCOUNT = 'Conversation is in another account';
+
 export function serverErrorFromStatus(status: number | null | undefined, message: string): ServerError {
-  return new ServerError(kindOfStatus(status), message, status ?? null);
+  const kind = status === 409 && message === CONVERSATION_IN_OTHER_ACCOUNT ? 'transient' : kindOfStatus(status);
+  return new ServerError(kind, message, status ?? null);
 }
 
 /** Anything thrown that is not already a ServerError (fetch TypeError, aborts) is a network problem. */
