@@ -9,7 +9,7 @@ import { revertCursor } from './merge/read-cursor.ts';
 import { pickDue, retryDelay, RetrySchedule, type OutboxEntry, type OutboxOp } from './outbox.ts';
 import { errorText, isTransient, ServerError, type SendResult, type ServerApi } from './server/api.ts';
 import { syncMark } from './marks.ts';
-import { toServerError } from './server/classify.ts';
+import { otherAccountOf, toServerError } from './server/classify.ts';
 import { refreshSummaries } from './summary-store.ts';
 import { TEXT_CONVERSATION_COMPLETED, TEXT_CONVERSATION_GONE, TEXT_REQUEST_FAILED, TEXT_SEND_FAILED, TEXT_START_FAILED } from './texts.ts';
 import { writeOptimisticMessage } from './commands/write-message.ts';
@@ -192,7 +192,11 @@ async function onTransient(d: PushDeps, entry: OutboxEntry, err: unknown): Promi
     const current = await d.db.outbox.get(seq);
     if (!current) return;
     const attempts = current.attempts + 1;
-    await d.db.outbox.update(seq, { attempts, lastError: errorText(err, 'network error'), claim: null });
+    // R9.8: the server named the conversation's account (an entry written before its conversation
+    // was synced had none): from now on the entry waits for the engine to act there.
+    const elsewhere = current.op.kind === 'send' ? otherAccountOf(err) : null;
+    const op = elsewhere && current.op.kind === 'send' ? { ...current.op, accountId: elsewhere } : current.op;
+    await d.db.outbox.update(seq, { op, attempts, lastError: errorText(err, 'network error'), claim: null });
     // R9.6: the retry waits on the monotonic clock, in memory; nothing of it is stored.
     d.schedule?.set(current, mono(d) + retryDelay(attempts, d.timings));
   });

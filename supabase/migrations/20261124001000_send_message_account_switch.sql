@@ -10,8 +10,9 @@
 --      sender_user_id = auth.uid() are found, so nothing of anyone else is revealed.
 --   2. A conversation that exists but is not of the account acted in answers 409 'Conversation is in
 --      another account' when the caller is a super admin (who may act in every account, so its
---      existence is no secret to them). The engine treats it as "wait" (R9.8): the entry stays queued
---      and goes out once the engine acts in that account again. Everyone else still gets the 404: for
+--      existence is no secret to them); `details` names that account. The engine treats it as "wait"
+--      (R9.8): the entry learns its account (an entry written before its conversation was synced
+--      had none) and goes out once the engine acts in that account again. Everyone else still gets the 404: for
 --      a member a conversation of another account is simply missing (no existence oracle).
 create or replace function private.own_sent_message(p_conversation_id uuid, p_client_correlation_id uuid)
 returns public.messages
@@ -27,16 +28,17 @@ comment on function private.own_sent_message(uuid, uuid) is
 revoke all on function private.own_sent_message(uuid, uuid) from public, anon;
 grant execute on function private.own_sent_message(uuid, uuid) to authenticated, service_role;
 
-create or replace function private.conversation_exists_for_admin(p_conversation_id uuid)
-returns boolean
+create or replace function private.conversation_account_for_admin(p_conversation_id uuid)
+returns uuid
 language sql stable security definer set search_path = ''
 as $$
-  select public.is_super_admin() and exists (select 1 from public.conversations c where c.id = p_conversation_id)
+  select c.account_id from public.conversations c
+   where c.id = p_conversation_id and public.is_super_admin()
 $$;
-comment on function private.conversation_exists_for_admin(uuid) is
-  'True for a super admin when the conversation exists in any account (send_message: 409 instead of 404).';
-revoke all on function private.conversation_exists_for_admin(uuid) from public, anon;
-grant execute on function private.conversation_exists_for_admin(uuid) to authenticated, service_role;
+comment on function private.conversation_account_for_admin(uuid) is
+  'For a super admin: the account of the conversation, in any account (send_message: 409 naming it instead of 404).';
+revoke all on function private.conversation_account_for_admin(uuid) from public, anon;
+grant execute on function private.conversation_account_for_admin(uuid) to authenticated, service_role;
 
 create or replace function public.send_message(
   p_conversation_id uuid,
@@ -48,6 +50,7 @@ language plpgsql volatile security invoker set search_path = ''
 as $$
 declare
   v public.messages;
+  v_elsewhere uuid;
 begin
   if p_client_correlation_id is null then
     raise exception 'client_correlation_id is required' using errcode = '22023';
@@ -64,9 +67,12 @@ begin
 
   if not exists (select 1 from public.conversations c where c.id = p_conversation_id) then
     -- 2. Not of the account acted in. PostgREST's own error form (see 20261123001200).
-    if private.conversation_exists_for_admin(p_conversation_id) then
+    v_elsewhere := private.conversation_account_for_admin(p_conversation_id);
+    if v_elsewhere is not null then
       raise sqlstate 'PGRST' using
-        message = '{"code":"P0001","message":"Conversation is in another account","details":null,"hint":"The super admin acts in another account now; send again from that account."}',
+        message = json_build_object(
+          'code', 'P0001', 'message', 'Conversation is in another account', 'details', v_elsewhere::text,
+          'hint', 'The super admin acts in another account now; send again from that account (details names it).')::text,
         detail = '{"status":409,"headers":{}}';
     end if;
     raise sqlstate 'PGRST' using

@@ -19,6 +19,8 @@ export class ServerError extends Error {
     readonly kind: ErrorKind,
     message: string,
     readonly status: number | null = null,
+    /** The server's `details` (PostgREST), where a refusal names something (R9.8: the account). */
+    readonly details: string | null = null,
   ) {
     super(message);
     this.name = 'ServerError';

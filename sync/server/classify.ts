@@ -16,9 +16,15 @@ export function kindOfStatus(status: number | null | undefined): ErrorKind {
  */
 export const CONVERSATION_IN_OTHER_ACCOUNT = 'Conversation is in another account';
 
-export function serverErrorFromStatus(status: number | null | undefined, message: string): ServerError {
+export function serverErrorFromStatus(status: number | null | undefined, message: string, details: string | null = null): ServerError {
   const kind = status === 409 && message === CONVERSATION_IN_OTHER_ACCOUNT ? 'transient' : kindOfStatus(status);
-  return new ServerError(kind, message, status ?? null);
+  return new ServerError(kind, message, status ?? null, details);
+}
+
+/** R9.8: the account a 409 'Conversation is in another account' names (its `details`), else null. */
+export function otherAccountOf(err: unknown): string | null {
+  if (!(err instanceof ServerError) || err.status !== 409 || err.message !== CONVERSATION_IN_OTHER_ACCOUNT) return null;
+  return err.details && /^[0-9a-f-]{36}$/i.test(err.details) ? err.details.toLowerCase() : null;
 }
 
 /** Anything thrown that is not already a ServerError (fetch TypeError, aborts) is a network problem. */

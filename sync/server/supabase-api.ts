@@ -20,7 +20,7 @@ import { serverErrorFromStatus, toServerError } from './classify.ts';
 
 interface PgResult {
   data: unknown;
-  error: { message: string; code?: string } | null;
+  error: { message: string; code?: string; details?: string | null } | null;
   status: number;
 }
 
@@ -35,7 +35,7 @@ function fromPg(r: PgResult): unknown {
   if (!r.error) return r.data;
   // A function PostgREST does not know yet is a deploy in progress, not a refusal.
   if (r.error.code === 'PGRST202') throw new ServerError('transient', r.error.message, r.status);
-  throw serverErrorFromStatus(r.status, r.error.message);
+  throw serverErrorFromStatus(r.status, r.error.message, r.error.details ?? null);
 }
 
 /** A composite-returning RPC answers with an object; a setof one with a list. */

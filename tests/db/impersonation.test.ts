@@ -53,7 +53,11 @@ describe('impersonation', () => {
     expect(ok<unknown[]>(await rest(admin.caller, 'GET', `conversations?id=eq.${convA}`))).toEqual([]);
     expect(ok<unknown[]>(await rest(admin.caller, 'GET', `accounts?id=eq.${a.accountId}`))).toHaveLength(1);
     const refused = await rpc(admin.caller, 'send_message', { p_conversation_id: convA, p_text: 'not yet', p_client_correlation_id: randomUUID() });
-    expect(errorOf(refused).code).toBe('P0002');
+    // Refused, nothing stored; a super admin is told the conversation is of another account (R9.8,
+    // migration 20261124001000), where a member would read 'Conversation not found'.
+    expect(refused.status).toBe(409);
+    expect(errorOf(refused).message).toBe('Conversation is in another account');
+    expect(await rows('select 1 from public.messages where conversation_id = $1 and sender_user_id = $2', [convA, admin.id])).toHaveLength(0);
 
     const started = ok<{ id: string; name: string }>(await rpc(admin.caller, 'start_impersonation', { p_account_id: a.accountId }));
     expect(started.id).toBe(a.accountId);

@@ -53,6 +53,8 @@ describe('R9.8 on the server: a send of the account the admin just left', () => 
     const inWindow = await rpc(admin.caller, 'send_message', { p_conversation_id: ownConv, p_text: 'v okne', p_client_correlation_id: correlation });
     expect(inWindow.status).toBe(409);
     expect(errorOf(inWindow).message).toBe('Conversation is in another account');
+    // It names the account, so the engine's entry learns where it waits (R9.8).
+    expect((inWindow.body as { details?: unknown }).details).toBe(admin.accountId);
     expect(await countOf(ownConv, correlation)).toBe(0);
     ok(await rpc(admin.caller, 'stop_impersonation'));
     const back = ok<Sent>(await rpc(admin.caller, 'send_message', { p_conversation_id: ownConv, p_text: 'v okne', p_client_correlation_id: correlation }));
@@ -87,7 +89,7 @@ describe('R9.8 on the server: a send of the account the admin just left', () => 
   it('the helpers are not callable by anon and not exposed through the API', async () => {
     const anon = await rpc({ kind: 'anon' }, 'own_sent_message', { p_conversation_id: memberConv, p_client_correlation_id: randomUUID() });
     expect(anon.status).toBeGreaterThanOrEqual(400);
-    const viaApi = await rpc(member.caller, 'conversation_exists_for_admin', { p_conversation_id: memberConv });
+    const viaApi = await rpc(member.caller, 'conversation_account_for_admin', { p_conversation_id: memberConv });
     expect(viaApi.status).toBe(404);
   });
 });
