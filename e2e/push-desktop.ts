@@ -49,10 +49,16 @@ function firstLine(child: ChildProcess, what: string, timeoutMs = 10_000): Promi
 
 export async function startDesktop(): Promise<Desktop> {
   const dir = await mkdtemp(join(tmpdir(), 'poradna-bus-'));
+  // The distribution's session-bus configuration on a private socket (stderr kept for errors: it
+  // warns that it cannot raise its fd limit, which is harmless).
   const bus = spawn('dbus-daemon', ['--config-file=/usr/share/dbus-1/session.conf', '--nofork', '--print-address=1', `--address=unix:path=${join(dir, 'bus')}`], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const busAddress = await firstLine(bus, 'dbus-daemon');
+  const busErrors: string[] = [];
+  bus.stderr.on('data', (d: Buffer) => busErrors.push(d.toString()));
+  const busAddress = await firstLine(bus, 'dbus-daemon').catch((err: unknown) => {
+    throw new Error(`${String(err)}: ${busErrors.join('')}`);
+  });
   const daemon = spawn('/usr/bin/python3', [DAEMON], { env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: busAddress }, stdio: ['pipe', 'pipe', 'inherit'] });
   const shown: ShownNotification[] = [];
   const closed: number[] = [];

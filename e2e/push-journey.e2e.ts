@@ -110,7 +110,8 @@ async function openDevice(name: string, email: string, userId: string, registere
     locale: 'sk-SK',
     // HOME in the throwaway profile: installing the app writes its launcher entry and icons there
     // (~/.local/share), as a real install does, never into the machine's home.
-    env: { ...process.env, HOME: profile, DBUS_SESSION_BUS_ADDRESS: desktop.busAddress },
+    // NO_AT_BRIDGE: no accessibility bus is started on that session bus.
+    env: { ...process.env, HOME: profile, NO_AT_BRIDGE: '1', DBUS_SESSION_BUS_ADDRESS: desktop.busAddress },
   });
   await context.grantPermissions(['notifications'], { origin: stack.url });
   const keys = deviceKeys();
