@@ -2,9 +2,10 @@
 // specialist's reply stored on the real server is pushed by the stack's push worker (Web Push, VAPID,
 // aes128gcm) to a fake RFC 8030 push service, which hands it to the browser the way a push service's
 // connection would (CDP ServiceWorker.deliverPushMessage with the decrypted payload); the real service
-// worker shows exactly one notification on the desktop, sets the app badge to the unread total, and a
-// person's click on the notification (ActionInvoked on the desktop's notification server) opens the
-// chat. Reading the chat clears the badge; a reply to the chat while it is on screen is not notified.
+// worker shows exactly one notification on the desktop (a second reply replaces it: same tag), sets the
+// app badge to the unread total, and a person's click on the notification (ActionInvoked on the
+// desktop's notification server) opens the chat. Reading the chat clears the badge; a reply to the
+// chat while it is on screen is not notified.
 //
 // Parts and how each is observed:
 // - notifications: Chromium shows them through a stand-in desktop notification server on a private
@@ -207,6 +208,16 @@ test('app closed: a specialist reply notifies each device once, the badge counts
     // R11.5: the badge of the installed app is the unread total the push carried.
     expect(onPhone.unread).toBeGreaterThanOrEqual(1);
     await expect.poll(() => badgeOf(phone), { timeout: 10_000 }).toBe(onPhone.unread);
+
+    // A second reply in the same chat: the phone's notification is replaced (same tag), not doubled,
+    // and the badge counts both.
+    await rest('messages', { method: 'POST', body: { conversation_id: chatId, direction: 'specialist', source: 'chatwoot', type: 'text', text: 'A posielam aj odkaz.' } });
+    const again = await relay(phone, 2);
+    await expect.poll(() => desktop.shown.length - before, { timeout: 15_000 }).toBe(3);
+    expect(desktop.shown.at(-1)).toMatchObject({ replaces: phoneNote.id, id: phoneNote.id, sender: phoneNote.sender });
+    expect(desktop.shown.at(-1)!.body).toContain('A posielam aj odkaz.');
+    expect(again.unread).toBe(Number(onPhone.unread) + 1);
+    await expect.poll(() => badgeOf(phone), { timeout: 10_000 }).toBe(again.unread);
 
     // R11.6: the person clicks the phone's notification: the worker opens the chat.
     const opened = phone.context.waitForEvent('page', { timeout: 20_000 });
