@@ -26,6 +26,13 @@ let world: ChatwootWorld;
 
 beforeAll(async () => {
   world = await startChatwootWorld();
+  // Chatwoot lets an account webhook subscribe conversation_typing_on (app/models/webhook.rb
+  // ALLOWED_WEBHOOK_EVENTS); the README recommends it for quicker read marks.
+  world.double.addWebhook(
+    `${world.stack.url}/functions/v1/chatwoot-webhook?secret=${world.secret}`,
+    ['conversation_typing_on'],
+    world.secret,
+  );
 });
 
 afterAll(async () => {
@@ -126,11 +133,6 @@ describe('R10.11 Chatwoot agent last seen, end to end', () => {
   });
 
   it('the agent typing after opening carries the view too (conversation_typing_on), and read_at never moves back', async () => {
-    world.double.addWebhook(
-      `${world.stack.url}/functions/v1/chatwoot-webhook?secret=${world.secret}`,
-      ['conversation_typing_on'],
-      world.secret,
-    );
     const chat = await chatWithMessage('Potrebujem poradiť s CV.');
     await nextSecond();
     await agentOpens(chat.displayId);
@@ -145,6 +147,17 @@ describe('R10.11 Chatwoot agent last seen, end to end', () => {
     world.double.assign(chat.displayId, world.double.admin.id);
     await world.double.webhooksIdle();
     expect(await readAt(chat.first)).toEqual(seenAt);
+  });
+
+  it("Chatwoot's one-second resolution: a view in the same second as the message covers it, as Chatwoot's own unread count does", async () => {
+    const chat = await chatWithMessage('Otázka v tej istej sekunde.');
+    const [row] = await sql<{ created_at: Date }>(world.ref, 'select created_at from public.messages where id = $1', [chat.first]);
+    // The agent's view stamped at the start of the message's second (agent_last_seen_at is .to_i).
+    const conv = world.double.actions.conversation(world.double.accountId, chat.displayId);
+    conv.agentLastSeenAtMs = Math.floor(row!.created_at.getTime() / 1000) * 1000;
+    world.double.setTyping(chat.displayId, true);
+    await world.double.webhooksIdle();
+    await waitFor(() => readAt(chat.first), 'the message of the same second to count as seen');
   });
 
   it('Chatwoot throttles a repeated view without unread messages, as it does (once an hour)', async () => {
