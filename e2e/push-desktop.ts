@@ -56,7 +56,9 @@ export async function startDesktop(): Promise<Desktop> {
   });
   const busErrors: string[] = [];
   bus.stderr.on('data', (d: Buffer) => busErrors.push(d.toString()));
-  const busAddress = await firstLine(bus, 'dbus-daemon').catch((err: unknown) => {
+  const busAddress = await firstLine(bus, 'dbus-daemon').catch(async (err: unknown) => {
+    bus.kill();
+    await rm(dir, { recursive: true, force: true });
     throw new Error(`${String(err)}: ${busErrors.join('')}`);
   });
   const daemon = spawn('/usr/bin/python3', [DAEMON], { env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: busAddress }, stdio: ['pipe', 'pipe', 'inherit'] });
@@ -74,7 +76,13 @@ export async function startDesktop(): Promise<Desktop> {
       else if (e.event === 'close') closed.push(e.id);
     });
   });
-  await ready;
+  await ready.catch(async (err: unknown) => {
+    // Never leave a bus or a server behind a failed start.
+    daemon.kill();
+    bus.kill();
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  });
   return {
     busAddress,
     shown,
