@@ -43,8 +43,9 @@ export interface StackConfig {
   /** Auth: sign-up confirms at once and returns a session (GoTrue MAILER_AUTOCONFIRM); off as on hosted Supabase. */
   mailerAutoconfirm: boolean;
   /** Web Push (issue 20): VAPID keys (generated into DATA_DIR when not given), the VAPID subject, and
-   *  whether push endpoints on any host and plain http may be called (tests' fake push service). */
-  push: { publicKey: string | undefined; privateKey: string | undefined; subject: string; allowPrivateEndpoints: boolean };
+   *  whether push endpoints on any host and plain http may be called (tests' fake push service), and
+   *  PUSH_ENDPOINT_HOSTS (extra push-service hosts, comma-separated) for the push worker. */
+  push: { publicKey: string | undefined; privateKey: string | undefined; subject: string; allowPrivateEndpoints: boolean; endpointHosts?: string };
 }
 
 type Env = Record<string, string | undefined>;
@@ -130,6 +131,7 @@ export function readConfig(env: Env = process.env, cwd = process.cwd()): StackCo
       privateKey: env.VAPID_PRIVATE_KEY || undefined,
       subject: env.VAPID_SUBJECT || 'mailto:no-reply@poradna.test',
       allowPrivateEndpoints: /^(1|true|yes)$/i.test(env.PUSH_ALLOW_PRIVATE_ENDPOINTS ?? ''),
+      ...(env.PUSH_ENDPOINT_HOSTS ? { endpointHosts: env.PUSH_ENDPOINT_HOSTS } : {}),
     },
   };
 }

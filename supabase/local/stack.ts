@@ -252,6 +252,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       VAPID_PRIVATE_KEY: vapid.privateKey,
       VAPID_SUBJECT: config.push.subject,
       ...(config.push.allowPrivateEndpoints ? { PUSH_ALLOW_PRIVATE_ENDPOINTS: '1' } : {}),
+      ...(config.push.endpointHosts ? { PUSH_ENDPOINT_HOSTS: config.push.endpointHosts } : {}),
       ...opts.functionEnv,
     });
 

@@ -95,9 +95,14 @@ const handler: FunctionHandler = (req, env) =>
       return json({ ok: true, ignored: 'unknown conversation' });
     }
     // Read by the agent (R10.11): any event of the conversation may carry a newer agent_last_seen_at.
+    // A mere view sends no webhook (Chatwoot writes it with update_columns), so it arrives with the
+    // conversation's next event. Chatwoot's value has one-second resolution (`.to_i`), and Chatwoot
+    // itself counts a message of that same second as seen (Message.unread_since: epoch > seen.to_i + 1),
+    // so the whole second counts here too; mark_read_by_agent caps the stamp at now().
     const seenAt = agentLastSeen(body, event);
     if (seenAt) {
-      const seen = await db.rpc('mark_read_by_agent', { p_conversation_id: conv.id, p_seen_at: seenAt.toISOString() });
+      const endOfSecond = new Date(seenAt.getTime() + 999);
+      const seen = await db.rpc('mark_read_by_agent', { p_conversation_id: conv.id, p_seen_at: endOfSecond.toISOString() });
       if (seen.error) await record(db, `webhook.${event}`, 'warning', { ...base, agent_last_seen_at: seenAt.toISOString(), error: seen.error.message });
     }
     if (event === 'message_created' || event === 'message_updated') {

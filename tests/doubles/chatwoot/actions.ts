@@ -175,6 +175,32 @@ export class ChatwootActions {
     });
   }
 
+  /**
+   * An agent opens the conversation in the dashboard, which calls POST .../conversations/:id/
+   * update_last_seen. Chatwoot (chatwoot/chatwoot app/controllers/api/v1/accounts/
+   * conversations_controller.rb#update_last_seen and #update_last_seen_on_conversation) writes
+   * agent_last_seen_at (and assignee_last_seen_at when the viewer is the assignee) with
+   * `update_columns`, which skips callbacks: no conversation_updated, no webhook, no broadcast to the
+   * contact (only an agents-only unread-count refresh, feature-flagged). So a view is observable only
+   * (a) in the conversation JSON (Application API show, client API conversation: the public
+   * _conversation.json.jbuilder renders agent_last_seen_at.to_i), and (b) in the payload of the
+   * conversation's next event (Conversations::EventDataPresenter#push_timestamps, which every
+   * conversation_* and message_* webhook carries). Without unread messages Chatwoot throttles the write
+   * to once an hour (#should_update_last_seen?).
+   */
+  agentViews(conversation: Conversation, agentId: number): void {
+    const now = Date.now();
+    const unread = this.store
+      .messagesOf(conversation.id)
+      .some((m) => m.messageType === MESSAGE_TYPES.incoming && m.createdAtMs > (conversation.agentLastSeenAtMs ?? 0));
+    const assignee = conversation.assigneeId === agentId;
+    const stale = (t: number | null) => t === null || t < now - 3_600_000;
+    if (!unread && !stale(conversation.agentLastSeenAtMs) && !(assignee && stale(conversation.assigneeLastSeenAtMs))) return;
+    conversation.agentLastSeenAtMs = now;
+    if (assignee) conversation.assigneeLastSeenAtMs = now;
+    // Deliberately no sink.emit: update_columns dispatches nothing.
+  }
+
   typing(conversation: Conversation, on: boolean, user: SenderRef, isPrivate = false): void {
     this.sink.emit({
       name: on ? 'conversation.typing_on' : 'conversation.typing_off',

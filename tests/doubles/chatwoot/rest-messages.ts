@@ -5,7 +5,7 @@ import type { Hono } from 'hono';
 import { FloodError, type ChatwootActions } from './actions.ts';
 import { bool, int, obj, readBody, str } from './http.ts';
 import type { Ctx, Env } from './rest.ts';
-import { agentJson, contactPush, messagePush } from './serialize.ts';
+import { agentJson, contactPush, messagePush, seenSecs } from './serialize.ts';
 import type { ChatwootStore } from './store.ts';
 import {
   MESSAGE_TYPES,
@@ -52,8 +52,8 @@ export function messageRoutes(app: Hono<Env>, { store, actions, conversationOf, 
       additional_attributes: conversation.additionalAttributes,
       contact: contact ? contactPush(contact) : null,
       assignee: assignee ? agentJson(assignee, conversation.accountId) : null,
-      agent_last_seen_at: 0,
-      assignee_last_seen_at: 0,
+      agent_last_seen_at: seenSecs(conversation.agentLastSeenAtMs),
+      assignee_last_seen_at: seenSecs(conversation.assigneeLastSeenAtMs),
     };
     return c.json({ meta, payload: page.map((m) => messagePush(store, m)) });
   });

@@ -5,7 +5,7 @@
 import { Hono, type Context } from 'hono';
 import { FloodError, type ChatwootActions } from './actions.ts';
 import { errorResponse, int, obj, readBody, str } from './http.ts';
-import { attachmentPush, contactPush, isChatMessage } from './serialize.ts';
+import { attachmentPush, contactPush, isChatMessage, seenSecs } from './serialize.ts';
 import type { ChatwootStore } from './store.ts';
 import {
   ChatwootError,
@@ -51,7 +51,7 @@ function publicConversation(store: ChatwootStore, c: Conversation): JsonObject {
     inbox_id: c.inboxId,
     contact_last_seen_at: 0,
     status: c.status,
-    agent_last_seen_at: 0,
+    agent_last_seen_at: seenSecs(c.agentLastSeenAtMs),
     messages: store
       .messagesOf(c.id)
       .filter(isChatMessage)

@@ -169,6 +169,12 @@ export function applicationApi(store: ChatwootStore, actions: ChatwootActions): 
     return c.json({ custom_attributes: conversation.customAttributes });
   });
 
+  // The dashboard calls this whenever an agent opens the conversation (see actions.agentViews).
+  app.post(`${base}/conversations/:id/update_last_seen`, (c) => {
+    actions.agentViews(conversationOf(c), actor(c).id);
+    return c.body(null, 200);
+  });
+
   app.post(`${base}/conversations/:id/toggle_typing_status`, async (c) => {
     const conversation = conversationOf(c);
     const body = await readBody(c);

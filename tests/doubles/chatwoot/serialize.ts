@@ -19,6 +19,8 @@ import {
 } from './types.ts';
 
 const secs = (ms: number): number => Math.floor(ms / 1000);
+/** Chatwoot renders a last-seen time as `.to_i`: Unix seconds, 0 when never seen. */
+export const seenSecs = (ms: number | null): number => (ms === null ? 0 : secs(ms));
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
 export function messageTypeName(code: number): MessageTypeName {
@@ -208,7 +210,7 @@ export function conversationPush(store: ChatwootStore, c: Conversation): JsonObj
     first_reply_created_at: null,
     priority: null,
     waiting_since: 0,
-    agent_last_seen_at: 0,
+    agent_last_seen_at: seenSecs(c.agentLastSeenAtMs),
     contact_last_seen_at: 0,
     last_activity_at: secs(c.lastActivityAtMs),
     timestamp: secs(c.lastActivityAtMs),
@@ -238,8 +240,8 @@ export function conversationRest(store: ChatwootStore, c: Conversation): JsonObj
     account_id: c.accountId,
     uuid: c.uuid,
     additional_attributes: c.additionalAttributes,
-    agent_last_seen_at: 0,
-    assignee_last_seen_at: 0,
+    agent_last_seen_at: seenSecs(c.agentLastSeenAtMs),
+    assignee_last_seen_at: seenSecs(c.assigneeLastSeenAtMs),
     can_reply: true,
     contact_last_seen_at: 0,
     custom_attributes: c.customAttributes,

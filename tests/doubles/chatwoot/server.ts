@@ -93,6 +93,9 @@ export interface ChatwootDouble {
     on: boolean,
     opts?: { agentId?: number; isPrivate?: boolean },
   ): void;
+  /** An agent opening the conversation in the dashboard (update_last_seen): sets agent_last_seen_at,
+   *  sends no webhook and no socket event, as Chatwoot does. */
+  agentOpens(conversationDisplayId: number, opts?: { agentId?: number }): void;
   resolve(conversationDisplayId: number, opts?: { agentId?: number }): void;
   setStatus(conversationDisplayId: number, status: ConversationStatus, opts?: { agentId?: number }): void;
   assign(conversationDisplayId: number, agentId: number | null, opts?: { agentId?: number }): void;
@@ -245,6 +248,7 @@ export async function startChatwootDouble(opts: ChatwootDoubleOptions = {}): Pro
     wipeConversations: () => {
       for (const m of [store.messages, store.conversations, store.contactInboxes, store.contacts]) m.clear();
     },
+    agentOpens: (displayId, o = {}) => actions.agentViews(conv(displayId), agentRef(o.agentId).id),
     resolve: (displayId, o = {}) => actions.changeStatus(conv(displayId), 'resolved', agentRef(o.agentId)),
     setStatus: (displayId, status, o = {}) =>
       actions.changeStatus(conv(displayId), status, agentRef(o.agentId)),

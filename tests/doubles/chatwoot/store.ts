@@ -170,6 +170,8 @@ export class ChatwootStore {
       createdAtMs: now,
       updatedAtMs: now,
       lastActivityAtMs: now,
+      agentLastSeenAtMs: null,
+      assigneeLastSeenAtMs: null,
     };
     this.conversations.set(conversation.id, conversation);
     return conversation;

@@ -90,6 +90,10 @@ export interface Conversation {
   createdAtMs: number;
   updatedAtMs: number;
   lastActivityAtMs: number;
+  /** When an agent last opened the conversation in the dashboard (null = never); the assignee's
+   *  own time beside it. Set only by update_last_seen, which sends no webhook (see actions.ts). */
+  agentLastSeenAtMs: number | null;
+  assigneeLastSeenAtMs: number | null;
 }
 
 export type SenderRef = { type: 'user'; id: number } | { type: 'contact'; id: number };
