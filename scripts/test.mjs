@@ -22,14 +22,26 @@ function run(name, cmd, args, env = {}) {
   console.log(`✔ ${name} (${secs}s)`);
 }
 
-function ensureChromium() {
-  if (existsSync('/usr/bin/chromium')) return;
+/**
+ * The Debian packages the browser steps need: Chromium, and for the push journey's notification click
+ * (e2e/push-desktop.ts) a session D-Bus and the system python's dbus and gi modules. Installed with
+ * apt-get when missing and we are root; otherwise the exact command is printed.
+ */
+function ensureBrowserPackages() {
+  const need = [
+    ['chromium', () => existsSync('/usr/bin/chromium')],
+    ['dbus-daemon', () => existsSync('/usr/bin/dbus-daemon')],
+    ['python3-dbus', () => spawnSync('/usr/bin/python3', ['-c', 'import dbus'], { stdio: 'ignore' }).status === 0],
+    ['python3-gi', () => spawnSync('/usr/bin/python3', ['-c', 'import gi'], { stdio: 'ignore' }).status === 0],
+  ];
+  const missing = need.filter(([, present]) => !present()).map(([name]) => name);
+  if (missing.length === 0) return;
   const isRoot = process.getuid?.() === 0;
   if (!isRoot) {
-    console.error('Debian chromium is missing: run `sudo apt-get install -y chromium` and retry.');
+    console.error(`Debian packages missing for the browser tests: run \`sudo apt-get install -y ${missing.join(' ')}\` and retry.`);
     process.exit(1);
   }
-  run('install chromium', 'sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null']);
+  run(`install ${missing.join(', ')}`, 'sh', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')} >/dev/null`]);
 }
 
 if (want('lint')) run('lint', 'npx', ['eslint', '--max-warnings=0', '.']);
@@ -45,13 +57,13 @@ if (want('deno')) {
 if (want('vitest')) run('vitest', 'npx', ['vitest', 'run']);
 if (want('build')) run('build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 if (want('e2e') && existsSync('e2e') && readdirSync('e2e').some((f) => f.endsWith('.e2e.ts'))) {
-  ensureChromium();
+  ensureBrowserPackages();
   run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']);
 }
 // The short chaos run (scripts/chaos): 4 browser contexts of 2 accounts through a fault-injecting proxy,
 // one kill -9 of the stack and one of PostgreSQL; fails on any lost, doubled or divergent message.
 if (want('chaos') && existsSync('scripts/chaos/run.ts')) {
-  ensureChromium();
+  ensureBrowserPackages();
   run('chaos (short)', 'node', ['--import', 'tsx', 'scripts/chaos/run.ts', '--short', '--seed', process.env.CHAOS_SEED ?? '1'], {
     ...(process.env.E2E_WEB_DIR ? { CHAOS_WEB_DIR: process.env.E2E_WEB_DIR } : {}),
   });
