@@ -9,16 +9,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestStack } from '../helpers/stack.ts';
 import { StartError } from '../../supabase/local/errors.ts';
-
-function alive(pid: number | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { alive } from '../../supabase/local/process-registry.ts';
 
 async function waitFor(cond: () => boolean, ms = 10_000): Promise<boolean> {
   const end = Date.now() + ms;
