@@ -1,49 +1,26 @@
 // /admin/chatwoot and the Chatwoot edge checks against the Chatwoot double: a second local stack whose
 // functions get the double's API token, so every admin-chatwoot-* call reaches the double.
-import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
-import { startChatwootDouble, type ChatwootDouble } from '../tests/doubles/chatwoot/server.ts';
-import { startTestStack, type TestStack } from '../tests/helpers/stack.ts';
+import { expect, test } from '@playwright/test';
+import type pg from 'pg';
+import type { ChatwootDouble } from '../tests/doubles/chatwoot/server.ts';
+import { signInAdmin, sql as query, startChatwootStack, toast, type ChatwootStack } from './admin-helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(120_000);
 
-const ADMIN = { email: 'admin@poradna.test', password: 'poradna123' } as const;
 const WEBHOOK_SECRET = 'e2e-webhook-secret-0123456789abcdefghijklm';
 
+let cw: ChatwootStack | undefined;
 let double: ChatwootDouble;
-let stack: TestStack;
 let origin: string;
 
-async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: stack.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-function toast(page: Page, text: string | RegExp) {
-  return page.locator('[data-sonner-toast]').filter({ hasText: text }).first();
-}
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto(`${origin}/auth/login`);
-  await page.getByLabel('E-mail', { exact: true }).fill(ADMIN.email);
-  await page.getByLabel('Heslo', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\//);
-}
+/** SQL on this file's stack (the one wired to the double). */
+const sql = <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => query<T>(text, params, cw!.stack.databaseUrl);
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  double = await startChatwootDouble();
-  stack = await startTestStack({}, { functionEnv: { CHATWOOT_API_TOKEN: double.apiToken, CHATWOOT_WEBHOOK_SECRET: WEBHOOK_SECRET, CHATWOOT_ALLOW_PRIVATE_URLS: '1' } });
-  const script = await (await fetch(`${stack.url}/env.js`)).text();
-  const announced = /"supabaseUrl"\s*:\s*"([^"]+)"/.exec(script)?.[1];
-  origin = announced ? new URL(announced).origin : stack.url;
+  cw = await startChatwootStack(WEBHOOK_SECRET);
+  ({ double, origin } = cw);
   // The double's three inboxes belong to the first three specialists by name.
   const specialists = await sql<{ id: string }>('select id from public.specialists where not is_assistant order by name limit 3');
   for (const [i, s] of specialists.entries()) {
@@ -52,13 +29,12 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await stack?.destroy();
-  await double?.stop();
+  await cw?.destroy();
 });
 
 test('settings validation and save, webhook URL, diagnostics and function status', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  await signIn(page);
+  await signInAdmin(page, origin);
   await page.goto(`${origin}/admin/chatwoot`);
   const settings = page.getByTestId('cw-settings');
   await settings.getByLabel(/API Base URL/).fill('');
@@ -96,7 +72,7 @@ test('settings validation and save, webhook URL, diagnostics and function status
 });
 
 test('send (with its validations), assign and status against the double', async ({ page }) => {
-  await signIn(page);
+  await signInAdmin(page, origin);
   await page.goto(`${origin}/admin/chatwoot`);
   const send = page.getByTestId('cw-send');
   await send.getByRole('button', { name: 'Odoslať' }).click();
@@ -147,7 +123,7 @@ test('send (with its validations), assign and status against the double', async 
 });
 
 test('edge-function checks: all nine green against the double', async ({ page }) => {
-  await signIn(page);
+  await signInAdmin(page, origin);
   await page.goto(`${origin}/admin/edge-functions`);
   await page.getByRole('button', { name: 'Spustiť všetky testy' }).click();
   await expect(page.getByTestId('edge-result')).toHaveCount(9, { timeout: 30_000 });

@@ -3,24 +3,12 @@
 // full-width table whose headers sort by mouse and keyboard (aria-sort) and stick under the app header;
 // the phone has no sideways scroll to reach the actions; no emoji glyphs; Slovak labels; turning
 // 'Default režim' off asks first and Cancel changes nothing.
-import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
+import { expect, test } from '@playwright/test';
 import { DESKTOP, PHONE, axeViolations, expectWithinViewport, glyphsInText, scrollsSideways, shoot, signInAdmin } from './admin-defects-helpers.ts';
+import { sql, toast } from './admin-helpers.ts';
 import { freshUser } from './defects-helpers.ts';
 
 test.use({ bypassCSP: true });
-
-async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL ?? '' });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text }).first();
 
 test('a failed accounts load shows the error state with a retry, not the empty state', async ({ page }) => {
   await page.setViewportSize(PHONE);

@@ -2,15 +2,11 @@
 // screenshots to e2e/artifacts (never into git), axe (WCAG 2 A/AA) and the layout probes.
 import { createRequire } from 'node:module';
 import { expect, type Page } from '@playwright/test';
-import { DESKTOP, PHONE, signIn } from './defects-helpers.ts';
+import { DESKTOP, PHONE } from './defects-helpers.ts';
 
 export { DESKTOP, PHONE };
+export { signInAdmin } from './admin-helpers.ts';
 export const ADMIN_SHOTS = 'e2e/artifacts/screenshots/admin';
-export const ADMIN_EMAIL = 'admin@poradna.test';
-
-export async function signInAdmin(page: Page): Promise<void> {
-  await signIn(page, ADMIN_EMAIL);
-}
 
 export async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${ADMIN_SHOTS}/${name}.png`, animations: 'disabled' });

@@ -1,35 +1,13 @@
 // Impersonation end to end: the super admin impersonates druhy's account from /admin/accounts, sees
 // exactly that account's conversations (checked against the server), sends a message as it (the
 // server holds it once, in that account, with an audit_log row), then stops and no longer sees them.
-import { expect, test as base, type Page } from '@playwright/test';
-import pg from 'pg';
+import { expect, type Page } from '@playwright/test';
+import { ADMIN, signInAdmin, sql, testAtOrigin as test } from './admin-helpers.ts';
 
-const ADMIN_EMAIL = 'admin@poradna.test';
 const TARGET_EMAIL = 'druhy@poradna.test';
 
-/** The origin the stack announces in /env.js (the app's backend), so the session and CORS match. */
-async function announcedOrigin(baseURL: string): Promise<string> {
-  const script = await (await fetch(`${baseURL}/env.js`)).text();
-  const announced = /"supabaseUrl"\s*:\s*"([^"]+)"/.exec(script)?.[1];
-  return announced ? new URL(announced).origin : baseURL;
-}
-
-const test = base.extend({
-  baseURL: async ({ baseURL }, provide) => provide(await announcedOrigin(baseURL ?? '')),
-});
-
-async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL ?? '' });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 async function ownedAccount(email: string): Promise<{ id: string; name: string }> {
-  const rows = await query<{ id: string; name: string }>(
+  const rows = await sql<{ id: string; name: string }>(
     `select a.id, a.name from public.accounts a join public.account_users au on au.account_id = a.id and au.role = 'owner'
        join auth.users u on u.id = au.user_id where u.email = $1`,
     [email],
@@ -59,15 +37,11 @@ test('impersonate druhy: see its chats, send as it (once, audited), stop and see
   test.setTimeout(90_000);
   const origin = baseURL ?? '';
   const target = await ownedAccount(TARGET_EMAIL);
-  const own = await ownedAccount(ADMIN_EMAIL);
+  const own = await ownedAccount(ADMIN.email);
   const targetConvs = await serverConversations(origin, target.id);
   expect(targetConvs.length).toBeGreaterThan(0);
 
-  await page.goto('/auth/login');
-  await page.getByLabel('E-mail', { exact: true }).fill(ADMIN_EMAIL);
-  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\//);
+  await signInAdmin(page);
 
   await page.goto('/admin/accounts');
   await expect(page.getByTestId('account-row').first()).toBeVisible();
@@ -92,18 +66,18 @@ test('impersonate druhy: see its chats, send as it (once, audited), stop and see
   await expect(bubble).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
 
   // The server: once, in that account's conversation, and the impersonated write is audited.
-  const stored = await query<{ id: string; account_id: string; conversation_id: string }>(
+  const stored = await sql<{ id: string; account_id: string; conversation_id: string }>(
     `select id, account_id, conversation_id from public.messages where text = $1 and direction = 'user'`,
     [text],
   );
   expect(stored).toHaveLength(1);
   expect(stored[0]).toMatchObject({ account_id: target.id, conversation_id: conversationId });
-  const audit = await query<{ account_id: string; action: string; email: string }>(
+  const audit = await sql<{ account_id: string; action: string; email: string }>(
     `select l.account_id, l.action, u.email from public.audit_log l join auth.users u on u.id = l.actor_user_id
       where l.table_name = 'messages' and l.row_id = $1`,
     [stored[0]!.id],
   );
-  expect(audit).toEqual([{ account_id: target.id, action: 'impersonated.insert', email: ADMIN_EMAIL }]);
+  expect(audit).toEqual([{ account_id: target.id, action: 'impersonated.insert', email: ADMIN.email }]);
 
   // Stop: the banner goes, the list is the admin's own again (never druhy's).
   await page.goto('/app/chats');

@@ -2,40 +2,22 @@
 // wired to the Chatwoot double (no specialist has an inbox: a fresh install) and, for item 11, the
 // default stack without Chatwoot. Screenshots go to e2e/artifacts/screenshots (not committed).
 import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
-import { startChatwootDouble, type ChatwootDouble } from '../tests/doubles/chatwoot/server.ts';
-import { startTestStack, type TestStack } from '../tests/helpers/stack.ts';
+import type pg from 'pg';
+import type { ChatwootDouble } from '../tests/doubles/chatwoot/server.ts';
+import { signInAdmin, sql as query, startChatwootStack, toast, type ChatwootStack } from './admin-helpers.ts';
 import { DESKTOP, PHONE, SHOTS } from './defects-helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(150_000);
 
-const ADMIN = { email: 'admin@poradna.test', password: 'poradna123' } as const;
 const WEBHOOK_SECRET = 'e2e-admin-int-secret-0123456789abcdefghij';
 
+let cw: ChatwootStack | undefined;
 let double: ChatwootDouble;
-let stack: TestStack;
 let origin: string;
 
-async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: stack.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-const toast = (page: Page, text: string | RegExp) => page.locator('[data-sonner-toast]').filter({ hasText: text }).first();
-
-async function signIn(page: Page, base: string): Promise<void> {
-  await page.goto(`${base}/auth/login`);
-  await page.getByLabel('E-mail', { exact: true }).fill(ADMIN.email);
-  await page.getByLabel('Heslo', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\//);
-}
+/** SQL on this file's stack (the one wired to the double). */
+const sql = <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => query<T>(text, params, cw!.stack.databaseUrl);
 
 /** No sideways scrolling of the page at the current width. */
 async function expectNoSidewaysScroll(page: Page): Promise<void> {
@@ -45,17 +27,13 @@ async function expectNoSidewaysScroll(page: Page): Promise<void> {
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  double = await startChatwootDouble();
-  stack = await startTestStack({}, { functionEnv: { CHATWOOT_API_TOKEN: double.apiToken, CHATWOOT_WEBHOOK_SECRET: WEBHOOK_SECRET, CHATWOOT_ALLOW_PRIVATE_URLS: '1' } });
-  const script = await (await fetch(`${stack.url}/env.js`)).text();
-  const announced = /"supabaseUrl"\s*:\s*"([^"]+)"/.exec(script)?.[1];
-  origin = announced ? new URL(announced).origin : stack.url;
+  cw = await startChatwootStack(WEBHOOK_SECRET);
+  ({ double, origin } = cw);
   await sql('update public.specialists set chatwoot_inbox_id = null');
 });
 
 test.afterAll(async () => {
-  await stack?.destroy();
-  await double?.stop();
+  await cw?.destroy();
 });
 
 for (const [label, viewport] of [
@@ -64,7 +42,7 @@ for (const [label, viewport] of [
 ] as const) {
   test(`Chatwoot page at ${label}: settings validation, specialists' inboxes, sections laid out (${viewport.width}px)`, async ({ page }) => {
     await page.setViewportSize(viewport);
-    await signIn(page, origin);
+    await signInAdmin(page, origin);
     await page.goto(`${origin}/admin/chatwoot`);
     const settings = page.getByTestId('cw-settings');
 
@@ -131,7 +109,7 @@ test('edge-function checks change no user conversation and say which are not con
   // With Chatwoot: all nine pass, and the user's conversation above stays resolved (the check of
   // toggle-status reopens only the diagnostics conversation).
   await page.setViewportSize(DESKTOP);
-  await signIn(page, origin);
+  await signInAdmin(page, origin);
   const userConv = (await sql<{ id: number }>('select chatwoot_conversation_id::int as id from public.conversations where chatwoot_conversation_id is not null order by created_at desc limit 1'))[0]!;
   const before = double.actions.conversation(double.accountId, userConv.id).status;
   await page.goto(`${origin}/admin/edge-functions`);
@@ -143,7 +121,7 @@ test('edge-function checks change no user conversation and say which are not con
   await page.screenshot({ path: `${SHOTS}/admin-int-edge-chatwoot-desktop.png`, fullPage: true, animations: 'disabled' });
 
   // The default install (the suite's stack, no Chatwoot): not configured, not failed.
-  await signIn(page, baseURL ?? '');
+  await signInAdmin(page, baseURL ?? '');
   for (const [label, viewport] of [
     ['desktop', DESKTOP],
     ['phone', PHONE],

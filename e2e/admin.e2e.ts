@@ -2,47 +2,14 @@
 // (sort, search), account settings (plan, DEFAULT/CUSTOM, assign/unassign checked in the database),
 // impersonation, deleting a member with all their data, the edge-function checks (public ones) and
 // the test runner with Copy All Results.
-import { expect, test as base, type Page } from '@playwright/test';
-import pg from 'pg';
+import { expect, type Page } from '@playwright/test';
+import { ADMIN, sql, testAtOrigin as test, toast } from './admin-helpers.ts';
+import { signIn } from './defects-helpers.ts';
 
-const ADMIN = { email: 'admin@poradna.test', password: 'poradna123' } as const;
 const MEMBER = { email: 'demo@poradna.test', password: 'poradna123' } as const;
 
-/** The origin the stack announces in /env.js (the app's backend), so the session and CORS match. */
-async function announcedOrigin(baseURL: string): Promise<string> {
-  const script = await (await fetch(`${baseURL}/env.js`)).text();
-  const announced = /"supabaseUrl"\s*:\s*"([^"]+)"/.exec(script)?.[1];
-  return announced ? new URL(announced).origin : baseURL;
-}
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('E-mail', { exact: true }).fill(email);
-  await page.getByLabel('Heslo', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\//);
-}
-
-async function query<T extends pg.QueryResultRow>(databaseUrl: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-function toast(page: Page, text: string | RegExp) {
-  return page.locator('[data-sonner-toast]').filter({ hasText: text }).first();
-}
-
-const test = base.extend({
-  baseURL: async ({ baseURL }, provide) => provide(await announcedOrigin(baseURL ?? '')),
-});
 test.describe.configure({ mode: 'serial' });
 
-const db = () => process.env.E2E_DATABASE_URL ?? '';
 const anonKey = () => process.env.E2E_ANON_KEY ?? '';
 
 interface AccountRow {
@@ -54,8 +21,7 @@ interface AccountRow {
 }
 
 async function accountOf(email: string): Promise<AccountRow> {
-  const rows = await query<AccountRow>(
-    db(),
+  const rows = await sql<AccountRow>(
     `select a.id, a.name, a.plan, a.plan_id, a.specialists_mode from public.accounts a
        join public.account_users au on au.account_id = a.id and au.role = 'owner'
        join auth.users u on u.id = au.user_id where u.email = $1`,
@@ -65,12 +31,12 @@ async function accountOf(email: string): Promise<AccountRow> {
 }
 
 async function explicitLinks(accountId: string): Promise<string[]> {
-  const rows = await query<{ specialist_id: string }>(db(), 'select specialist_id from public.account_specialists where account_id = $1 order by 1', [accountId]);
+  const rows = await sql<{ specialist_id: string }>('select specialist_id from public.account_specialists where account_id = $1 order by 1', [accountId]);
   return rows.map((r) => r.specialist_id);
 }
 
 async function planSpecialists(planId: string): Promise<string[]> {
-  const rows = await query<{ specialist_id: string }>(db(), 'select specialist_id from public.plan_specialists where plan_id = $1 order by 1', [planId]);
+  const rows = await sql<{ specialist_id: string }>('select specialist_id from public.plan_specialists where plan_id = $1 order by 1', [planId]);
   return rows.map((r) => r.specialist_id);
 }
 
@@ -91,7 +57,7 @@ test('accounts list: count, sort toggling, search, super-admin row without Delet
   await signIn(page, ADMIN.email, ADMIN.password);
   await openAccounts(page);
   await expect(page.getByRole('navigation', { name: 'Admin sekcie' }).getByRole('link', { name: 'Účty' })).toHaveAttribute('aria-current', 'page');
-  const total = (await query<{ n: number }>(db(), 'select count(*)::int as n from public.accounts'))[0]!.n;
+  const total = (await sql<{ n: number }>('select count(*)::int as n from public.accounts'))[0]!.n;
   await expect(page.getByTestId('accounts-heading')).toHaveText(`Účty (${total})`);
   for (const h of ['Účet', 'Špecialisti', 'Posledná aktivita', 'Akcie']) await expect(page.getByRole('columnheader', { name: h })).toBeVisible();
 
@@ -161,7 +127,7 @@ test('account settings: plan, DEFAULT/CUSTOM, assign and unassign, with the side
   expect(await explicitLinks(before.id)).toEqual([]);
 
   const defaults = await planSpecialists(planned.plan_id);
-  const all = await query<{ id: string; name: string }>(db(), 'select id, name from public.specialists order by name');
+  const all = await sql<{ id: string; name: string }>('select id, name from public.specialists order by name');
   const outsider = all.find((s) => !defaults.includes(s.id));
   const insider = all.find((s) => defaults.includes(s.id));
   expect(outsider, 'a specialist outside the plan').toBeTruthy();
@@ -204,9 +170,7 @@ test('impersonation: the account becomes active, the server records it, stopping
   await expect(toast(page, target.name)).toBeVisible();
   await expect(page).toHaveURL(/\/app\/chats$/);
   await expect(page.getByText(`Impersonating: ${target.name}`)).toBeVisible();
-  const rows = await query<{ account_id: string }>(
-    db(),
-    `select i.account_id from public.impersonations i join auth.users u on u.id = i.admin_user_id where u.email = $1`,
+  const rows = await sql<{ account_id: string }>(`select i.account_id from public.impersonations i join auth.users u on u.id = i.admin_user_id where u.email = $1`,
     [ADMIN.email],
   );
   expect(rows.map((r) => r.account_id)).toEqual([target.id]);
@@ -215,7 +179,7 @@ test('impersonation: the account becomes active, the server records it, stopping
   await page.getByRole('button', { name: 'Stop impersonating' }).click();
   await expect(page.getByText(`Impersonating: ${target.name}`)).toHaveCount(0);
   await expect
-    .poll(async () => (await query(db(), `select 1 from public.impersonations i join auth.users u on u.id = i.admin_user_id where u.email = $1`, [ADMIN.email])).length)
+    .poll(async () => (await sql(`select 1 from public.impersonations i join auth.users u on u.id = i.admin_user_id where u.email = $1`, [ADMIN.email])).length)
     .toBe(0);
 });
 
@@ -234,7 +198,7 @@ test('delete: a freshly registered member and all their data are gone', async ({
   const first = await request.post(`${baseURL}/functions/v1/ensure-first-conversation`, { headers: { apikey: anonKey(), Authorization: `Bearer ${token}` }, data: {} });
   expect(first.ok(), await first.text()).toBe(true);
   const account = await accountOf(email);
-  const convs = await query(db(), 'select id from public.conversations where account_id = $1', [account.id]);
+  const convs = await sql('select id from public.conversations where account_id = $1', [account.id]);
   expect(convs.length).toBeGreaterThan(0);
 
   await signIn(page, ADMIN.email, ADMIN.password);
@@ -251,9 +215,7 @@ test('delete: a freshly registered member and all their data are gone', async ({
   expect(dialogText).toBe(`Naozaj chcete vymazať používateľa ${email} a všetky jeho dáta?`);
   await expect(page.getByTestId('account-row')).toHaveCount(0);
 
-  const left = await query<{ n: number }>(
-    db(),
-    `select (select count(*) from auth.users where email = $1)
+  const left = await sql<{ n: number }>(`select (select count(*) from auth.users where email = $1)
           + (select count(*) from public.accounts where id = $2)
           + (select count(*) from public.account_users where account_id = $2)
           + (select count(*) from public.conversations where account_id = $2)

@@ -36,8 +36,9 @@ export async function rest(baseURL: string, path: string, init: { method?: strin
   return text ? (JSON.parse(text) as unknown) : null;
 }
 
-export async function signIn(page: Page, email: string, password = 'poradna123'): Promise<void> {
-  await page.goto('/auth/login');
+/** Signs in through the login screen on `origin` (default: the page's baseURL). */
+export async function signIn(page: Page, email: string, password = 'poradna123', origin = ''): Promise<void> {
+  await page.goto(`${origin}/auth/login`);
   await page.getByLabel('E-mail', { exact: true }).fill(email);
   await page.getByLabel('Heslo', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();

@@ -9,7 +9,9 @@ interface PidFile {
   children: number[];
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, owned by another user). */
+export function alive(pid: number | undefined): boolean {
+  if (!pid) return false;
   try {
     process.kill(pid, 0);
     return true;

@@ -1,8 +1,9 @@
 // Background workers of the local stack. The AI reply worker wakes on NOTIFY 'ai_reply_jobs' (sent by
-// the job trigger) and polls once a second as a safety net, then drains due jobs one at a time.
+// the job trigger) and polls once a second as a safety net, then drains due jobs one at a time
+// (drain-worker.ts, the loop it shares with the push worker).
 // On Supabase's hosted runtime the same processOneJob would run in a scheduled function (cron or
 // database webhook); none is in supabase/functions yet.
-import pg from 'pg';
+import type pg from 'pg';
 import type { StackConfig } from './config.ts';
 import type { FunctionEnv } from '../functions/_shared/types.ts';
 import { serviceClient } from '../functions/_shared/clients.ts';
@@ -11,6 +12,7 @@ import { localProvider } from '../functions/_shared/ai/local-responder.ts';
 import { openAiProvider } from '../functions/_shared/ai/openai-provider.ts';
 import type { ReplyProvider } from '../functions/_shared/ai/types.ts';
 import { startPushWorker } from './push-worker.ts';
+import { startDrainWorker } from './drain-worker.ts';
 
 export interface Workers {
   stop(): Promise<void>;
@@ -32,98 +34,26 @@ export async function startWorkers(deps: {
   const env = deps.env();
   const db = serviceClient({ ...env, SUPABASE_URL: env.SUPABASE_INTERNAL_URL ?? env.SUPABASE_URL });
   const worker = `local-${process.pid}`;
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let lastError = '';
-
-  const drain = async () => {
-    for (let i = 0; i < 100 && !stopped; i++) {
-      try {
-        const outcome = await processOneJob(db, provider, worker);
-        lastError = '';
-        if (outcome === 'idle') return;
-      } catch (err) {
-        // A persistent problem (database down) would repeat every second: say it once until it changes.
-        const msg = (err as Error).message;
-        if (msg !== lastError) deps.log(`ai worker: ${msg}`);
-        lastError = msg;
-        return;
-      }
-    }
-  };
-  const kick = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = drain().finally(() => {
-      running = undefined;
-      if (again) {
-        again = false;
-        kick();
-      }
-    });
-  };
-
-  // LISTEN on a dedicated connection; reconnect if PostgreSQL restarts (every 1 s while it is down;
-  // the 1 s poll below keeps jobs moving meanwhile). Invariant: at most one connection or retry timer.
-  let listener: pg.Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  const scheduleListen = (ms: number) => {
-    if (stopped || retry) return;
-    retry = setTimeout(() => {
-      retry = undefined;
-      void listen();
-    }, ms);
-  };
-  const listen = async (): Promise<void> => {
-    if (stopped) return;
-    const c = new pg.Client({ connectionString: deps.databaseUrl, application_name: 'poradna-ai-worker' });
-    let lost = false;
-    const onLost = () => {
-      if (lost) return;
-      lost = true;
-      if (listener === c) listener = undefined;
-      void c.end().catch(() => undefined);
-      scheduleListen(1000);
-    };
-    c.on('error', onLost); // an unhandled 'error' on a pg client would crash the stack
-    c.on('end', onLost);
-    c.on('notification', () => kick());
-    try {
-      await c.connect();
-      await c.query('listen ai_reply_jobs');
-      if (lost || stopped) return void c.end().catch(() => undefined);
-      listener = c;
-      kick(); // jobs queued while the connection was down
-    } catch {
-      onLost();
-    }
-  };
-  await listen();
-  const poll = setInterval(kick, 1000);
-  kick();
+  const ai = await startDrainWorker({
+    name: 'ai worker',
+    databaseUrl: deps.databaseUrl,
+    channel: 'ai_reply_jobs',
+    maxSteps: 100,
+    step: () => processOneJob(db, provider, worker),
+    log: deps.log,
+  });
   // Web Push (issue 20) runs beside the AI worker with its own LISTEN and poll.
   const push = await startPushWorker({ databaseUrl: deps.databaseUrl, env: deps.env, log: deps.log });
 
   return {
-    kick,
+    kick: () => ai.kick(),
     reconnectNow: () => {
       push.reconnectNow();
-      if (listener || !retry) return;
-      clearTimeout(retry);
-      retry = undefined;
-      void listen();
+      ai.reconnectNow();
     },
     stop: async () => {
       await push.stop();
-      stopped = true;
-      clearInterval(poll);
-      clearTimeout(retry);
-      await listener?.end().catch(() => undefined);
-      await running;
+      await ai.stop();
     },
   };
 }

@@ -3,10 +3,9 @@
 // net.http_post(url, body, params, headers, timeout_milliseconds), vault.decrypted_secrets), that
 // record the calls; then every migration with the seed. Used by the schedule tests of the AI
 // worker and push dispatch.
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrate } from '../../supabase/local/migrate.ts';
-import { stack } from './helpers.ts';
+import { throwawayDb } from './throwaway-db.ts';
 
 const STAND_INS = `
   create schema cron;
@@ -37,25 +36,16 @@ export interface HostedExtensionsDb {
 }
 
 export async function hostedExtensionsDb(prefix: string): Promise<HostedExtensionsDb> {
-  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: stack.databaseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const u = new URL(stack.databaseUrl);
-  u.pathname = `/${name}`;
-  const db = new pg.Client({ connectionString: u.toString() });
+  const fresh = await throwawayDb(prefix);
+  const db = new pg.Client({ connectionString: fresh.url });
   await db.connect();
   await db.query(STAND_INS);
-  const authenticatorPassword = (await admin.query<{ rolpassword: string }>(`select rolpassword from pg_authid where rolname = 'authenticator'`)).rows[0]!
-    .rolpassword;
-  await migrate(u.toString(), { seed: true, authenticatorPassword });
+  await migrate(fresh.url, { seed: true, authenticatorPassword: fresh.authenticatorPassword });
   return {
     db,
     async drop() {
       await db.end();
-      await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1`, [name]);
-      await admin.query(`drop database if exists ${name}`);
-      await admin.end();
+      await fresh.drop();
     },
   };
 }

@@ -2,16 +2,15 @@
 // changes nothing. The schema is compared through a catalog fingerprint: tables and columns,
 // indexes, constraints, policies, functions (body, security, settings), triggers, grants, the
 // realtime publication and the reference data.
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listMigrations, migrate, repoRoot } from '../../supabase/local/migrate.ts';
 import { stack } from './helpers.ts';
+import { throwawayDb, type ThrowawayDb } from './throwaway-db.ts';
 
-const dbName = `mig_${randomBytes(5).toString('hex')}`;
-const admin = new pg.Client({ connectionString: stack.databaseUrl });
+let target: ThrowawayDb;
 let freshUrl: string;
 let authenticatorPassword: string;
 
@@ -48,21 +47,12 @@ async function fingerprint(url: string): Promise<Record<string, unknown[]>> {
 }
 
 beforeAll(async () => {
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const u = new URL(stack.databaseUrl);
-  u.pathname = `/${dbName}`;
-  freshUrl = u.toString();
-  // Roles are cluster-wide: handing migrate() the stored SCRAM verifier makes its ALTER ROLE store the
-  // very same verifier, so the running stack's PostgREST keeps logging in.
-  authenticatorPassword = (await admin.query<{ rolpassword: string }>(`select rolpassword from pg_authid where rolname = 'authenticator'`)).rows[0]!
-    .rolpassword;
+  target = await throwawayDb('mig');
+  ({ url: freshUrl, authenticatorPassword } = target);
 });
 
 afterAll(async () => {
-  await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1`, [dbName]);
-  await admin.query(`drop database if exists ${dbName}`);
-  await admin.end();
+  await target?.drop();
 });
 
 describe('migrations', () => {

@@ -1,34 +1,25 @@
 // What production gets: a database migrated without the demo seed (as `supabase db push` leaves a
 // hosted project) has the plans, the assistant and the plans' specialists, and no demo login.
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../supabase/local/migrate.ts';
-import { ASSISTANT_ID, stack } from './helpers.ts';
+import { ASSISTANT_ID } from './helpers.ts';
+import { throwawayDb, type ThrowawayDb } from './throwaway-db.ts';
 
-const dbName = `ref_${randomBytes(5).toString('hex')}`;
-const admin = new pg.Client({ connectionString: stack.databaseUrl });
+let target: ThrowawayDb;
 let fresh: pg.Client;
 
 beforeAll(async () => {
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const u = new URL(stack.databaseUrl);
-  u.pathname = `/${dbName}`;
-  // Roles are cluster-wide: keep the running stack's authenticator verifier (see migrations.test.ts).
-  const authenticatorPassword = (await admin.query<{ rolpassword: string }>(`select rolpassword from pg_authid where rolname = 'authenticator'`)).rows[0]!
-    .rolpassword;
-  const result = await migrate(u.toString(), { seed: false, authenticatorPassword });
+  target = await throwawayDb('ref');
+  const result = await migrate(target.url, { seed: false, authenticatorPassword: target.authenticatorPassword });
   expect(result.seeded).toBe(false);
-  fresh = new pg.Client({ connectionString: u.toString() });
+  fresh = new pg.Client({ connectionString: target.url });
   await fresh.connect();
 });
 
 afterAll(async () => {
   await fresh?.end();
-  await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1`, [dbName]);
-  await admin.query(`drop database if exists ${dbName}`);
-  await admin.end();
+  await target?.drop();
 });
 
 describe('reference data without the demo seed', () => {

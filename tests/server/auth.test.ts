@@ -161,6 +161,16 @@ describe('admin API', () => {
     expect(again.error).toMatchObject({ code: 'invalid_credentials' });
   });
 
+  it('creates one user when the same address is created many times at once; the others get 422 email_exists, never a 500', async () => {
+    // Concurrent transactions all find no user, so all but one are refused by the unique index on the
+    // address: supabase/local/auth/db.ts withTxNewEmail answers GoTrue's email_exists for that.
+    const admin = serviceClient(stack);
+    const email = uniqueEmail('race');
+    const results = await Promise.all(Array.from({ length: 6 }, () => admin.auth.admin.createUser({ email, password: PASSWORD })));
+    expect(results.filter((r) => r.error === null)).toHaveLength(1);
+    for (const r of results.filter((x) => x.error !== null)) expect(r.error).toMatchObject({ status: 422, code: 'email_exists' });
+  });
+
   it('refuses the anon key and user JWTs with 403 not_admin, and no JWT with 401', async () => {
     const asAnon = await anonClient(stack).auth.admin.listUsers();
     expect(asAnon.error).toMatchObject({ status: 403, code: 'not_admin' });

@@ -12,6 +12,7 @@ import type { Db } from '../../supabase/functions/_shared/clients.ts';
 import { anonClient, serviceClient, uniqueEmail } from '../helpers/clients.ts';
 import type { ProvidedStack } from '../helpers/global-stack.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
+import { pollFor } from '../helpers/wait.ts';
 
 /** supabase-js without generated types, as the functions use it (RPC arguments stay untyped). */
 export type Client = Db;
@@ -132,18 +133,13 @@ export async function sql<R extends pg.QueryResultRow = Json>(
   return withDb(stack, async (db) => (await db.query<R>(text, params)).rows);
 }
 
-export async function waitFor<T>(
+/** Polls `fn` (every 50 ms, 15 s at most) until it returns a value (not undefined/null/false). */
+export function waitFor<T>(
   fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
   what: string,
   timeoutMs = 15_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return pollFor(fn, what, timeoutMs, 50);
 }
 
 export interface MessageRow {

@@ -5,44 +5,34 @@
 // where a test needs the same event twice or a tampered one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../doubles/chatwoot/webhooks.ts';
-import { startChatwootDouble, type ChatwootDouble } from '../doubles/chatwoot/server.ts';
-import { startTestStack, type TestStack } from '../helpers/stack.ts';
+import type { ChatwootDouble } from '../doubles/chatwoot/server.ts';
 import {
   SPECIALIST,
   call,
   freshUser,
   messagesOf,
-  randomSecret,
   rawPost,
-  refOf,
-  serviceDb,
   sql,
+  startChatwootWorld,
+  type ChatwootWorld,
   type Reply,
   type StackRef,
 } from './functions-helpers.ts';
 
-const SECRET = randomSecret(40);
-const EVENTS = ['message_created', 'message_updated', 'conversation_status_changed', 'conversation_updated'];
-
+let world: ChatwootWorld;
+let SECRET: string;
 let double: ChatwootDouble;
-let stack: TestStack;
 let ref: StackRef;
 let conversationId: string;
 let displayId: number;
 let since: Date;
 
 beforeAll(async () => {
-  double = await startChatwootDouble();
-  stack = await startTestStack(
-    {},
-    { functionEnv: { CHATWOOT_WEBHOOK_SECRET: SECRET, CHATWOOT_API_TOKEN: double.apiToken, CHATWOOT_ALLOW_PRIVATE_URLS: '1' } },
-  );
-  ref = refOf(stack);
+  // The shared Chatwoot world: a stack with the webhook secret, chatwoot_config and the double's
+  // webhook registered for the four events this test follows.
+  world = await startChatwootWorld();
+  ({ double, ref, secret: SECRET } = world);
   since = (await sql<{ now: Date }>(ref, 'select now()'))[0]!.now;
-  const cfg = await serviceDb(ref)
-    .from('chatwoot_config')
-    .insert({ api_base_url: double.url, account_id: double.accountId });
-  expect(cfg.error).toBeNull();
 
   // Our conversation, linked by hand to a conversation of the double's first inbox.
   const u = await freshUser(ref, 'hook');
@@ -54,12 +44,10 @@ beforeAll(async () => {
     conversationId,
     displayId,
   ]);
-  double.addWebhook(`${stack.url}/functions/v1/chatwoot-webhook?secret=${SECRET}`, EVENTS, SECRET);
 });
 
 afterAll(async () => {
-  await double?.stop();
-  await stack?.destroy();
+  await world?.stop();
 });
 
 /** POSTs a raw body to the webhook the way Chatwoot would, optionally signed (or mis-signed). */

@@ -1,22 +1,14 @@
 // keys.ts: a DATA_DIR gets an ES256 signing key beside the legacy secret; one from before signing keys
 // is upgraded in place without changing the secret or the API keys (issued keys keep working);
 // verifyStackJwt picks the key by alg and kid and refuses anything else.
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateKeyPair, importJWK, SignJWT } from 'jose';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../helpers/temp-dirs.ts';
 import { loadOrCreateKeys, postgrestJwks, publicJwks, signApiKey, verifyStackJwt } from '../../supabase/local/keys.ts';
 
-const dirs: string[] = [];
-const tempDir = async () => {
-  const d = await mkdtemp(join(tmpdir(), 'poradna-keys-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('poradna-keys-');
 
 describe('stack keys', () => {
   it('creates a P-256 signing key with a kid, kept with mode 600 and loaded again unchanged', async () => {

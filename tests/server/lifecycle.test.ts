@@ -2,23 +2,14 @@
 // killed with SIGKILL is cleaned up by the next start, and start-up problems end with one clear line.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startTestStack } from '../helpers/stack.ts';
+import { tempDirs } from '../helpers/temp-dirs.ts';
 import { StartError } from '../../supabase/local/errors.ts';
-
-function alive(pid: number | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { alive } from '../../supabase/local/process-registry.ts';
 
 async function waitFor(cond: () => boolean, ms = 10_000): Promise<boolean> {
   const end = Date.now() + ms;
@@ -29,15 +20,7 @@ async function waitFor(cond: () => boolean, ms = 10_000): Promise<boolean> {
   return cond();
 }
 
-const dirs: string[] = [];
-async function tempDir(): Promise<string> {
-  const d = await mkdtemp(join(tmpdir(), 'poradna-life-'));
-  dirs.push(d);
-  return d;
-}
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('poradna-life-');
 
 describe('stack lifecycle', () => {
   it('stops every process and keeps the data for the next start', async () => {

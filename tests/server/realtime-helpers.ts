@@ -11,22 +11,18 @@ import {
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { WebSocket } from 'ws';
+import { pollFor } from '../helpers/wait.ts';
 
 export type Row = { id: string; owner: string | null; n: number | null; label: string | null };
 export type ChangeEventName = '*' | 'INSERT' | 'UPDATE' | 'DELETE';
 
-export async function waitFor<T>(
+/** Polls `fn` (every 15 ms, 5 s at most) until it returns a value (not undefined/null/false). */
+export function waitFor<T>(
   fn: () => T | undefined | false | null | Promise<T | undefined | false | null>,
   what: string,
   timeoutMs = 5_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false && v !== null) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 15));
-  }
+  return pollFor(fn, what, timeoutMs, 15);
 }
 
 export async function signToken(

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
 import { uniqueEmail } from '../helpers/clients.ts';
 import { signUpConfirmed } from '../helpers/signup.ts';
+import { alive } from '../../supabase/local/process-registry.ts';
 
 /** PostgreSQL is back and every part serves again within this (backoffs are 250 ms–5 s). */
 const RECOVERY_MS = 20_000;
@@ -21,16 +22,6 @@ const client = () =>
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     realtime: { transport: WebSocket as never },
   });
-
-function alive(pid: number | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = RECOVERY_MS): Promise<T> {
   const end = Date.now() + ms;

@@ -16,39 +16,35 @@ export function ActionsCard() {
   const [assigneeId, setAssigneeId] = useState('');
   const [resolved, setResolved] = useState(false);
 
-  const assign = async () => {
+  /** Runs an action on the entered conversation: nothing while the id is empty, a toast for an id that is not Chatwoot's, then the action's own toast or the failure's. */
+  const onConversation = async (what: string, run: (id: string) => Promise<string>) => {
     const id = conversationId.trim();
     if (id === '') return;
     if (!isChatwootConversationId(id)) {
       adminError(admin.chatwoot.cwConversationIdInvalid);
       return;
     }
-    const assignee = assigneeId.trim();
     try {
-      await assignConversation(id, assignee === '' ? null : assignee);
-      adminSuccess(assignee === '' ? admin.chatwoot.unassignedOk : admin.chatwoot.assignedOk);
+      adminSuccess(await run(id));
     } catch (err) {
-      console.error('assign:', err);
+      console.error(`${what}:`, err);
       adminError(admin.chatwoot.phaseFailure);
     }
   };
 
-  const setStatus = async () => {
-    const id = conversationId.trim();
-    if (id === '') return;
-    if (!isChatwootConversationId(id)) {
-      adminError(admin.chatwoot.cwConversationIdInvalid);
-      return;
-    }
-    const to = resolved ? 'resolved' : 'open';
-    try {
+  const assign = () =>
+    onConversation('assign', async (id) => {
+      const assignee = assigneeId.trim();
+      await assignConversation(id, assignee === '' ? null : assignee);
+      return assignee === '' ? admin.chatwoot.unassignedOk : admin.chatwoot.assignedOk;
+    });
+
+  const setStatus = () =>
+    onConversation('toggle status', async (id) => {
+      const to = resolved ? 'resolved' : 'open';
       await toggleStatus(id, to);
-      adminSuccess(admin.chatwoot.statusOk(to));
-    } catch (err) {
-      console.error('toggle status:', err);
-      adminError(admin.chatwoot.phaseFailure);
-    }
-  };
+      return admin.chatwoot.statusOk(to);
+    });
 
   return (
     <Card title={admin.chatwoot.actions} testId="cw-actions">

@@ -34,6 +34,7 @@ export const notFound = (code: string, msg: string) => new AuthError(404, code, 
 export const invalidCredentials = () => badRequest('invalid_credentials', 'Invalid login credentials');
 export const otpExpired = () => forbidden('otp_expired', 'Email link is invalid or has expired');
 export const userNotFound = () => notFound('user_not_found', 'User not found');
+export const emailExists = () => unprocessable('email_exists', 'A user with this email address has already been registered');
 
 export const weakPassword = (min: number) =>
   new AuthError(422, 'weak_password', `Password should be at least ${min} characters.`, {

@@ -4,15 +4,14 @@ import type { Hono } from 'hono';
 import { obj, readBody, str, type Json } from './body.ts';
 import { sendMailInBackground, type Services } from './context.ts';
 import { checkPassword, hashPassword, normalizeEmail } from './credentials.ts';
-import { isUniqueViolation, withTx, type Db } from './db.ts';
-import { notFound, unprocessable, validationFailed } from './errors.ts';
+import { withTxNewEmail, type Db } from './db.ts';
+import { emailExists, notFound, validationFailed } from './errors.ts';
 import { renderMail, renderWelcomeMail } from './mail-templates.ts';
 import { issueLink, type LinkType } from './one-time-tokens.ts';
 import { redirectFor } from './redirect.ts';
 import { findUserByEmail, insertUser, userJson, type UserRow } from './users.ts';
 
 const GENERATE_TYPES = new Set<LinkType>(['signup', 'invite', 'magiclink', 'recovery']);
-const emailExists = () => unprocessable('email_exists', 'A user with this email address has already been registered');
 
 async function userForLink(db: Db, type: LinkType, email: string, body: Json, passwordHash: string | undefined): Promise<UserRow> {
   const existing = await findUserByEmail(db, email);
@@ -39,46 +38,36 @@ export function adminLinkRoutes(app: Hono, { deps }: Services): void {
     if (type === 'signup' && password === undefined) throw validationFailed('Password is required for signup links');
     const passwordHash = password === undefined ? undefined : await hashPassword(checkPassword(password));
     const redirectTo = redirectFor(deps, c.req.query('redirect_to') ?? str(body, 'redirect_to') ?? str(body, 'redirectTo'));
-    try {
-      const result = await withTx(deps.pool, async (db) => {
-        const user = await userForLink(db, type, email, body, passwordHash);
-        const link = await issueLink(deps, db, { userId: user.id, type, relatesTo: email, redirectTo, pkce: undefined });
-        const fresh = (await findUserByEmail(db, email)) ?? user;
-        return { user: await userJson(db, fresh), link };
-      });
-      return c.json({
-        ...result.user,
-        action_link: result.link.actionLink,
-        email_otp: result.link.code,
-        hashed_token: result.link.token,
-        verification_type: type,
-        redirect_to: result.link.redirectTo,
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw emailExists();
-      throw err;
-    }
+    const result = await withTxNewEmail(deps.pool, async (db) => {
+      const user = await userForLink(db, type, email, body, passwordHash);
+      const link = await issueLink(deps, db, { userId: user.id, type, relatesTo: email, redirectTo, pkce: undefined });
+      const fresh = (await findUserByEmail(db, email)) ?? user;
+      return { user: await userJson(db, fresh), link };
+    });
+    return c.json({
+      ...result.user,
+      action_link: result.link.actionLink,
+      email_otp: result.link.code,
+      hashed_token: result.link.token,
+      verification_type: type,
+      redirect_to: result.link.redirectTo,
+    });
   });
 
   app.post('/invite', async (c) => {
     const body = await readBody(c);
     const email = normalizeEmail(str(body, 'email'));
     const redirectTo = redirectFor(deps, c.req.query('redirect_to'));
-    try {
-      const result = await withTx(deps.pool, async (db) => {
-        const user = await userForLink(db, 'invite', email, body, undefined);
-        const link = await issueLink(deps, db, { userId: user.id, type: 'invite', relatesTo: email, redirectTo, pkce: undefined });
-        const fresh = (await findUserByEmail(db, email)) ?? user;
-        return { user: await userJson(db, fresh), link };
-      });
-      // auth-link's registrations ask for the welcome mail (mail-templates.ts renderWelcomeMail).
-      const welcome = obj(body, 'data')?.['poradna_mail'] === 'welcome';
-      const mail = welcome ? renderWelcomeMail(result.link.actionLink, result.link.code) : renderMail('invite', result.link.actionLink, result.link.code);
-      sendMailInBackground(deps, { to: email, ...mail });
-      return c.json(result.user);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw emailExists();
-      throw err;
-    }
+    const result = await withTxNewEmail(deps.pool, async (db) => {
+      const user = await userForLink(db, 'invite', email, body, undefined);
+      const link = await issueLink(deps, db, { userId: user.id, type: 'invite', relatesTo: email, redirectTo, pkce: undefined });
+      const fresh = (await findUserByEmail(db, email)) ?? user;
+      return { user: await userJson(db, fresh), link };
+    });
+    // auth-link's registrations ask for the welcome mail (mail-templates.ts renderWelcomeMail).
+    const welcome = obj(body, 'data')?.['poradna_mail'] === 'welcome';
+    const mail = welcome ? renderWelcomeMail(result.link.actionLink, result.link.code) : renderMail('invite', result.link.actionLink, result.link.code);
+    sendMailInBackground(deps, { to: email, ...mail });
+    return c.json(result.user);
   });
 }

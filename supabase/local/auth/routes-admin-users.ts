@@ -3,11 +3,9 @@ import type { Hono } from 'hono';
 import { bool, readBody } from './body.ts';
 import type { Services } from './context.ts';
 import { applyAdminAttrs, readAdminAttrs } from './admin-attrs.ts';
-import { isUniqueViolation, withTx } from './db.ts';
-import { notFound, unprocessable, validationFailed } from './errors.ts';
+import { withTx, withTxNewEmail } from './db.ts';
+import { emailExists, notFound, validationFailed } from './errors.ts';
 import { findUserById, findUserByEmail, insertUser, toUserJson, USER_COLUMNS, userJson, type UserRow } from './users.ts';
-
-const emailExists = () => unprocessable('email_exists', 'A user with this email address has already been registered');
 
 function positiveInt(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw === '') return fallback;
@@ -41,24 +39,19 @@ export function adminUserRoutes(app: Hono, { deps }: Services): void {
     const attrs = await readAdminAttrs(body);
     if (!attrs.email) throw validationFailed('Unable to validate email address: invalid format');
     const email = attrs.email;
-    try {
-      const user = await withTx(deps.pool, async (db) => {
-        if (await findUserByEmail(db, email)) throw emailExists();
-        const created = await insertUser(db, {
-          email,
-          passwordHash: attrs.passwordHash ?? null,
-          userMeta: attrs.userMeta ?? {},
-          appMeta: attrs.appMeta ?? {},
-          confirmed: attrs.emailConfirm === true,
-        });
-        await applyAdminAttrs(db, created, { ...attrs, email: undefined, passwordHash: undefined, userMeta: undefined, appMeta: undefined });
-        return (await findUserById(db, created.id)) ?? created;
+    const user = await withTxNewEmail(deps.pool, async (db) => {
+      if (await findUserByEmail(db, email)) throw emailExists();
+      const created = await insertUser(db, {
+        email,
+        passwordHash: attrs.passwordHash ?? null,
+        userMeta: attrs.userMeta ?? {},
+        appMeta: attrs.appMeta ?? {},
+        confirmed: attrs.emailConfirm === true,
       });
-      return c.json(await userJson(deps.pool, user));
-    } catch (err) {
-      if (isUniqueViolation(err)) throw emailExists();
-      throw err;
-    }
+      await applyAdminAttrs(db, created, { ...attrs, email: undefined, passwordHash: undefined, userMeta: undefined, appMeta: undefined });
+      return (await findUserById(db, created.id)) ?? created;
+    });
+    return c.json(await userJson(deps.pool, user));
   });
 
   app.get('/admin/users/:id', async (c) => {
@@ -70,18 +63,14 @@ export function adminUserRoutes(app: Hono, { deps }: Services): void {
   app.put('/admin/users/:id', async (c) => {
     const body = await readBody(c);
     const attrs = await readAdminAttrs(body);
-    try {
-      const user = await withTx(deps.pool, async (db) => {
-        const found = await findUserById(db, c.req.param('id'));
-        if (!found) throw notFound('user_not_found', 'User not found');
-        await applyAdminAttrs(db, found, attrs);
-        return (await findUserById(db, found.id)) ?? found;
-      });
-      return c.json(await userJson(deps.pool, user));
-    } catch (err) {
-      if (isUniqueViolation(err)) throw emailExists();
-      throw err;
-    }
+    // An e-mail change may take an address another request registered meanwhile.
+    const user = await withTxNewEmail(deps.pool, async (db) => {
+      const found = await findUserById(db, c.req.param('id'));
+      if (!found) throw notFound('user_not_found', 'User not found');
+      await applyAdminAttrs(db, found, attrs);
+      return (await findUserById(db, found.id)) ?? found;
+    });
+    return c.json(await userJson(deps.pool, user));
   });
 
   app.delete('/admin/users/:id', async (c) => {

@@ -13,7 +13,7 @@ import { clientMeta, sendMailInBackground, type Services } from './context.ts';
 import { checkPassword, hashPassword, normalizeEmail, passwordMatches } from './credentials.ts';
 import { withTx } from './db.ts';
 import { requestEmailChange, type Mail } from './email-change.ts';
-import { badRequest, unprocessable, validationFailed } from './errors.ts';
+import { badRequest, emailExists, unprocessable, validationFailed } from './errors.ts';
 import { requireUser } from './guard.ts';
 import { renderMail } from './mail-templates.ts';
 import { issueLink, recordWrongCode, redeemCode } from './one-time-tokens.ts';
@@ -76,7 +76,7 @@ export function userRoutes(app: Hono, { deps, limits }: Services): void {
       }
       if (newEmail !== undefined && newEmail !== user.email?.toLowerCase()) {
         if (await emailTakenByOther(db, newEmail, user.id)) {
-          throw unprocessable('email_exists', 'A user with this email address has already been registered');
+          throw emailExists();
         }
         limits.email('otp', newEmail);
         mails = await requestEmailChange(deps, db, user, newEmail, redirectFor(deps, c.req.query('redirect_to')), pkce);

@@ -6,7 +6,7 @@
 // - an email_change token moves the account to the new address only when it is the last required
 //   confirmation (email-change.ts); before that the answer is "pending" and nobody signs in.
 import type { Db } from './db.ts';
-import { AuthError, badRequest, otpExpired, unprocessable } from './errors.ts';
+import { AuthError, badRequest, emailExists, otpExpired } from './errors.ts';
 import type { RedeemedToken } from './one-time-tokens.ts';
 import type { AmrMethod } from './sessions.ts';
 import { confirmEmail, findUserById, isBanned, emailTakenByOther, type UserRow } from './users.ts';
@@ -27,7 +27,7 @@ async function applyEmailChange(db: Db, user: UserRow, t: RedeemedToken): Promis
     return { kind: 'pending' };
   }
   if (await emailTakenByOther(db, t.relates_to, user.id)) {
-    throw unprocessable('email_exists', 'A user with this email address has already been registered');
+    throw emailExists();
   }
   await db.query(
     `update auth.users set email = $2, email_change = null, email_change_confirm_status = 0,

@@ -49,6 +49,14 @@ function pick(row: Row, cols: readonly string[]): Row {
   return out;
 }
 
+/**
+ * The old row of an UPDATE or DELETE as a WAL-based Realtime has it: the whole row only with
+ * REPLICA IDENTITY FULL, otherwise the primary key alone.
+ */
+function walOldRecord(ev: ChangeEvent, info: TableInfo): Row {
+  return info.replicaFull && ev.oldRecord ? ev.oldRecord : pick(ev.oldRecord ?? ev.pk, info.pk);
+}
+
 export class Dispatcher {
   private tail: Promise<void> = Promise.resolve();
   private backlog = 0;
@@ -118,13 +126,7 @@ export class Dispatcher {
   private async prepare(ev: ChangeEvent, channels: Channel[]): Promise<Delivery[]> {
     const info = await this.catalog.get(ev.schema, ev.table, ev.record ?? ev.oldRecord);
     if (!info) return [];
-    // What a WAL-based Realtime would have for a DELETE: the full old row only with REPLICA IDENTITY FULL.
-    const deleted =
-      ev.type === 'DELETE'
-        ? info.replicaFull && ev.oldRecord
-          ? ev.oldRecord
-          : pick(ev.oldRecord ?? ev.pk, info.pk)
-        : null;
+    const deleted = ev.type === 'DELETE' ? walOldRecord(ev, info) : null;
     const filterSource = ev.type === 'DELETE' ? deleted : ev.record;
     const candidates: Candidate[] = [];
     for (const channel of channels) {
@@ -167,6 +169,7 @@ export class Dispatcher {
       claims,
       wantRows: ev.truncated || !ev.record,
     });
+    const old = ev.type === 'UPDATE' ? walOldRecord(ev, info) : null;
     const out: Delivery[] = [];
     // Serialized `data` per select, shared by every subscriber that gets the event's own record.
     const shared = new Map<string, string>();
@@ -178,12 +181,6 @@ export class Dispatcher {
       if (!record) continue;
       const ids = [...c.sure, ...c.deferred.filter((b) => matches(b.conditions, record) === true)];
       if (ids.length === 0) continue;
-      const old =
-        ev.type === 'UPDATE'
-          ? info.replicaFull && ev.oldRecord
-            ? ev.oldRecord
-            : pick(ev.oldRecord ?? ev.pk, info.pk)
-          : null;
       out.push(
         ...this.frames(
           c.channel,

@@ -86,28 +86,23 @@ export function encode(
   return encodeRaw(vsn, f.joinRef, f.ref, f.topic, f.event, JSON.stringify(f.payload));
 }
 
-export function replyOk(
-  vsn: Vsn,
-  req: Pick<Frame, 'joinRef' | 'ref' | 'topic'>,
-  response: unknown = {},
-): string {
+/** Phoenix's phx_reply to the request `req` (same join ref, ref and topic). */
+function reply(vsn: Vsn, req: Pick<Frame, 'joinRef' | 'ref' | 'topic'>, status: 'ok' | 'error', response: unknown): string {
   return encode(vsn, {
     joinRef: req.joinRef,
     ref: req.ref,
     topic: req.topic,
     event: 'phx_reply',
-    payload: { status: 'ok', response },
+    payload: { status, response },
   });
 }
 
+export function replyOk(vsn: Vsn, req: Pick<Frame, 'joinRef' | 'ref' | 'topic'>, response: unknown = {}): string {
+  return reply(vsn, req, 'ok', response);
+}
+
 export function replyError(vsn: Vsn, req: Pick<Frame, 'joinRef' | 'ref' | 'topic'>, reason: string): string {
-  return encode(vsn, {
-    joinRef: req.joinRef,
-    ref: req.ref,
-    topic: req.topic,
-    event: 'phx_reply',
-    payload: { status: 'error', response: { reason } },
-  });
+  return reply(vsn, req, 'error', { reason });
 }
 
 /** Supabase's `system` message: extension is 'postgres_changes' or 'system'. */

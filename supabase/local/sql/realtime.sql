@@ -38,6 +38,33 @@ begin
   return null;
 end $$;
 
+-- Acting as a subscriber: its role and its claims as PostgREST presents them to policies
+-- (request.jwt.claims and the legacy request.jwt.claim.sub/role), all transaction-local. The role
+-- switch outlives the call (no SET clause), so the caller restores its own role after the check, and
+-- an error inside the caller's subtransaction rolls all of it back. The one place the checks below
+-- take this from: a claim the policies read is added here once.
+create or replace function local_stack.realtime_claims_set(p_claims jsonb) returns void
+language plpgsql
+as $$
+begin
+  perform set_config('role', p_claims ->> 'role', true);
+  perform set_config('request.jwt.claims', p_claims::text, true);
+  perform set_config('request.jwt.claim.sub', coalesce(p_claims ->> 'sub', ''), true);
+  perform set_config('request.jwt.claim.role', coalesce(p_claims ->> 'role', ''), true);
+end $$;
+revoke all on function local_stack.realtime_claims_set(jsonb) from public;
+
+-- No subscriber's claims are left set once a check is done.
+create or replace function local_stack.realtime_claims_clear() returns void
+language plpgsql
+as $$
+begin
+  perform set_config('request.jwt.claims', '', true);
+  perform set_config('request.jwt.claim.sub', '', true);
+  perform set_config('request.jwt.claim.role', '', true);
+end $$;
+revoke all on function local_stack.realtime_claims_clear() from public;
+
 -- Per published table, local_stack.realtime_visible_<table oid>(pk, claims, want_rows) answers which
 -- of several subscribers may see one row, decided by PostgreSQL itself: for each claim set (a jsonb
 -- array; element i = subscriber group i) it switches to the claims' role, sets request.jwt.claims
@@ -76,10 +103,7 @@ begin
     begin
       for v_claims, v_index in select e.value, e.ordinality - 1 from jsonb_array_elements(p_claims) with ordinality e loop
         begin
-          perform set_config('role', v_claims ->> 'role', true);
-          perform set_config('request.jwt.claims', v_claims::text, true);
-          perform set_config('request.jwt.claim.sub', coalesce(v_claims ->> 'sub', ''), true);
-          perform set_config('request.jwt.claim.role', coalesce(v_claims ->> 'role', ''), true);
+          perform local_stack.realtime_claims_set(v_claims);
           select to_jsonb(t) into v_row from %2$I.%3$I t where %4$s;
           perform set_config('role', v_prev_role, true);
           if v_row is not null then
@@ -91,9 +115,7 @@ begin
           null;
         end;
       end loop;
-      perform set_config('request.jwt.claims', '', true);
-      perform set_config('request.jwt.claim.sub', '', true);
-      perform set_config('request.jwt.claim.role', '', true);
+      perform local_stack.realtime_claims_clear();
     end $body$;
     revoke all on function local_stack.%1$I(jsonb, jsonb, boolean) from public;
   $fn$, fn, p_schema, p_table, pk_match);
@@ -191,10 +213,7 @@ begin
           and (0 = any(p.polroles) or exists (select 1 from unnest(p.polroles) r where pg_has_role(v_role_rec.oid, r, 'MEMBER')));
         v_expr := format('(%s) and (%s)', coalesce(v_permissive, 'false'), coalesce(v_restrictive, 'true'));
       end if;
-      perform set_config('role', v_role, true);
-      perform set_config('request.jwt.claims', v_claims::text, true);
-      perform set_config('request.jwt.claim.sub', coalesce(v_claims ->> 'sub', ''), true);
-      perform set_config('request.jwt.claim.role', coalesce(v_role, ''), true);
+      perform local_stack.realtime_claims_set(v_claims);
       execute format('select exists (select 1 from jsonb_populate_record(null::%s, $1) as %I where %s)',
                      p_table, v_rel.relname, v_expr)
         into v_ok using p_old;
@@ -207,9 +226,7 @@ begin
       null;
     end;
   end loop;
-  perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.jwt.claim.sub', '', true);
-  perform set_config('request.jwt.claim.role', '', true);
+  perform local_stack.realtime_claims_clear();
 end $$;
 revoke all on function local_stack.realtime_delete_visible(regclass, jsonb, jsonb) from public;
 
@@ -236,18 +253,13 @@ begin
     return null;
   end if;
   begin
-    perform set_config('role', p_claims ->> 'role', true);
-    perform set_config('request.jwt.claims', p_claims::text, true);
-    perform set_config('request.jwt.claim.sub', coalesce(p_claims ->> 'sub', ''), true);
-    perform set_config('request.jwt.claim.role', coalesce(p_claims ->> 'role', ''), true);
+    perform local_stack.realtime_claims_set(p_claims);
     execute 'select public.realtime_topic_allowed($1)' into v_ok using p_topic;
     perform set_config('role', v_prev_role, true);
   exception when others then
     v_ok := false;
   end;
-  perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.jwt.claim.sub', '', true);
-  perform set_config('request.jwt.claim.role', '', true);
+  perform local_stack.realtime_claims_clear();
   return coalesce(v_ok, false);
 end $$;
 revoke all on function local_stack.realtime_topic_allowed(text, jsonb) from public;
