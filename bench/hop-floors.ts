@@ -1,0 +1,230 @@
+// Row 4's floor column (issue 19: "where a goal cannot be met, show with the breakdown which hop holds
+// it and what the floor of that hop is"): for each hop, the same measurement with no app code, in the
+// same run, on the same stack and browser, interleaved with the sends (sample() after each block):
+//   - Enter → request started: in the sender's page, a keydown listener on a detached element (the
+//     event reaches no app listener) that calls fetch; keydown → CDP Network.requestWillBeSent, as
+//     the hop is read.
+//   - request started → row written: that fetch is a no-op RPC (`bench_floor`, created here, never in
+//     migrations) through the same gateway + PostgREST + PostgreSQL as the user; it answers
+//     clock_timestamp() taken inside the database, the same clock as the hop's commit stamp. Its full
+//     round trip (request started → response read) is kept too.
+//   - commit → NOTIFY received, NOTIFY → frame sent: RealtimeProbe (realtime-floor.ts, the mechanism
+//     of tests/server/realtime-latency.test.ts) against this stack's realtime server.
+//   - frame sent → frame received, frame → event handled, frame → painted: a bare inline page
+//     (data: URL, like row 1b's floor) in the receiver's browser that joins the same realtime server
+//     over a raw Phoenix socket and appends a text node per message; frame read by CDP as the hop is,
+//     painted = the frame after the append (rAF, then a macrotask) as row 4 reads B.
+// There is no floor for B's IndexedDB commit: a data: page has an opaque origin and no IndexedDB.
+import type { CDPSession, Page } from 'playwright-core';
+import type pg from 'pg';
+import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
+import { realtimeUrl, signToken, waitFor } from '../tests/server/realtime-helpers.ts';
+import type { TestStack } from '../tests/helpers/stack.ts';
+import type { Client } from './browser.ts';
+import { isoToEpochMs, NetRecorder, nodeEpoch, type HopKey } from './hops.ts';
+import { RealtimeProbe } from './realtime-floor.ts';
+
+/** Floor samples (ms) per hop key (`from→to` of hops.ts), and the no-op RPC's full round trip. */
+export type FloorSamples = Map<HopKey, number[]>;
+
+export interface FloorSources {
+  stack: TestStack;
+  /** A superuser connection to the stack's database (creates and drops the no-op RPC). */
+  db: pg.Client;
+  /** The signed-in user of the sender's page (the RPC runs as this user, like send_message). */
+  userId: string;
+  /** Adds a listener to the stack's realtime onDelivery hook; answers its removal. */
+  tapDeliveries: (fn: (d: DeliveryTiming) => void) => () => void;
+}
+
+const RPC = 'bench_floor';
+
+export class HopFloors {
+  readonly samples: FloorSamples = new Map();
+  /** Request started → response read of the no-op RPC (what the sender's page waits for). */
+  readonly roundTrip: number[] = [];
+
+  private constructor(
+    private readonly src: FloorSources,
+    private readonly sender: Client,
+    private readonly senderNet: NetRecorder,
+    private readonly token: string,
+    private readonly probe: RealtimeProbe,
+    private readonly untap: () => void,
+    private readonly paint: PaintPage,
+  ) {}
+
+  /** `sender`: the page whose Enter is timed (its NetRecorder too); `receiver`: B's browser. */
+  static async open(src: FloorSources, sender: Client, senderNet: NetRecorder, receiver: Client): Promise<HopFloors> {
+    const { stack, db } = src;
+    // SECURITY: a throwaway function of the bench's throwaway database, callable by signed-in users
+    // only (the strict bootstrap grants nothing by default), dropped in close().
+    await db.query(`create or replace function public.${RPC}() returns double precision
+      language sql volatile set search_path = '' as $$ select extract(epoch from clock_timestamp()) * 1000 $$;
+      revoke all on function public.${RPC}() from public, anon;
+      grant execute on function public.${RPC}() to authenticated;
+      notify pgrst, 'reload schema';`);
+    const token = await signToken(stack.keys.jwtSecret, { sub: src.userId });
+    // PostgREST reloads its schema cache asynchronously: wait until the function answers.
+    await waitFor(async () => {
+      const r = await fetch(`${stack.url}/rest/v1/rpc/${RPC}`, {
+        method: 'POST',
+        headers: { apikey: stack.keys.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      await r.body?.cancel();
+      return r.ok;
+    }, `${RPC} in PostgREST's schema cache`, 30_000);
+    const probe = await RealtimeProbe.open({ databaseUrl: stack.databaseUrl, url: stack.url, anonKey: stack.keys.anonKey, jwtSecret: stack.keys.jwtSecret });
+    const untap = src.tapDeliveries(probe.record);
+    try {
+      const paint = await PaintPage.open(receiver, stack, probe);
+      return new HopFloors(src, sender, senderNet, token, probe, untap, paint);
+    } catch (err) {
+      untap();
+      await probe.close();
+      throw err;
+    }
+  }
+
+  private push(key: HopKey, v: number): void {
+    if (!Number.isFinite(v)) return;
+    const xs = this.samples.get(key) ?? [];
+    xs.push(v);
+    this.samples.set(key, xs);
+  }
+
+  /** `n` samples of every floor, one at a time (nothing else of the bench runs meanwhile). */
+  async sample(n: number): Promise<void> {
+    for (let i = 0; i < n; i++) {
+      this.senderNet.clear();
+      const f = await keydownFetch(this.sender.page, `${this.sender.baseUrl}/rest/v1/rpc/${RPC}`, this.src.stack.keys.anonKey, this.token);
+      const request = this.senderNet.requestAfter(`/rpc/${RPC}`, f.at);
+      this.push('enter→request', request - f.at);
+      this.push('request→commit', f.dbAt - request);
+      if (Number.isFinite(request)) this.roundTrip.push(f.doneAt - request);
+    }
+    for (const { timing } of await this.probe.run(n)) {
+      const commit = isoToEpochMs(timing.commitTimestamp);
+      this.push('commit→notified', nodeEpoch(timing.notifiedAt) - commit);
+      this.push('notified→sent', timing.sentAt - timing.notifiedAt);
+    }
+    for (let i = 0; i < n; i++) {
+      const s = await this.paint.one(i);
+      this.push('sent→frame', s.frame - s.sent);
+      this.push('frame→event', s.event - s.frame);
+      this.push('frame→painted', s.painted - s.frame);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.paint.close().catch(() => undefined);
+    this.untap();
+    await this.probe.close();
+    await this.src.db.query(`drop function if exists public.${RPC}(); notify pgrst, 'reload schema';`);
+  }
+}
+
+/** Keydown on a detached element whose listener calls fetch (POST, as the app's RPC). Epoch ms. */
+async function keydownFetch(page: Page, url: string, apikey: string, token: string): Promise<{ at: number; dbAt: number; doneAt: number }> {
+  return page.evaluate(
+    async ({ url, apikey, token }) => {
+      const el = document.createElement('textarea');
+      let answer: Promise<number> | undefined;
+      el.addEventListener('keydown', () => {
+        answer = fetch(url, {
+          method: 'POST',
+          headers: { apikey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: '{}',
+        }).then((r) => r.json() as Promise<number>);
+      });
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const at = performance.timeOrigin + performance.now();
+      el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+      const dbAt = await answer!;
+      return { at, dbAt, doneAt: performance.timeOrigin + performance.now() };
+    },
+    { url, apikey, token },
+  );
+}
+
+/** The bare page of the receive-side floors, open in the receiver's browser for the whole row. */
+class PaintPage {
+  private constructor(
+    private readonly page: Page,
+    private readonly cdp: CDPSession,
+    private readonly net: NetRecorder,
+    private readonly probe: RealtimeProbe,
+    private readonly owner: string,
+  ) {}
+
+  static async open(receiver: Client, stack: TestStack, probe: RealtimeProbe): Promise<PaintPage> {
+    const owner = crypto.randomUUID();
+    const page = await receiver.context.newPage();
+    const cdp = await receiver.context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    const net = new NetRecorder({ cdp });
+    const cfg = {
+      url: realtimeUrl(stack.url, stack.keys.anonKey),
+      table: probe.table.name,
+      owner,
+      token: await signToken(stack.keys.jwtSecret, { sub: owner }),
+    };
+    const html = `<!doctype html><meta name="viewport" content="width=device-width"><body><script>${paintScript(cfg)}</script>`;
+    await page.goto(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`);
+    await page.waitForFunction(() => (window as unknown as { __floor: { joined: string } }).__floor.joined !== '', null, { timeout: 30_000, polling: 20 });
+    const joined = await page.evaluate(() => (window as unknown as { __floor: { joined: string } }).__floor.joined);
+    if (joined !== 'ok') {
+      net.stop();
+      await page.close();
+      throw new Error(`floor page: realtime join answered ${joined}`);
+    }
+    return new PaintPage(page, cdp, net, probe, owner);
+  }
+
+  /** One row for the page's subscriber: when it was sent, its frame received, handled, painted (epoch ms). */
+  async one(n: number): Promise<{ sent: number; frame: number; event: number; painted: number }> {
+    this.net.clear();
+    const label = `floor ${n} ${crypto.randomUUID()}`;
+    const id = await this.probe.insert(this.owner, n, label);
+    await this.page.waitForFunction((l) => Number.isFinite((window as unknown as { __floor: { got: Record<string, { painted: number }> } }).__floor.got[l]?.painted), label, {
+      timeout: 30_000,
+      polling: 10,
+    });
+    const got = await this.page.evaluate((l) => (window as unknown as { __floor: { got: Record<string, { event: number; painted: number }> } }).__floor.got[l]!, label);
+    const d = await waitFor(() => this.probe.deliveries.find((x) => x.pk.id === id), `delivery of floor row ${n}`);
+    return { sent: nodeEpoch(d.sentAt), frame: this.net.frameWith(label), event: got.event, painted: got.painted };
+  }
+
+  async close(): Promise<void> {
+    this.net.stop();
+    await this.cdp.detach().catch(() => undefined);
+    await this.page.close();
+  }
+}
+
+/** The page's only script: a raw Phoenix (vsn 2.0.0) socket; per change, append the label, then stamp the frame after. */
+function paintScript(cfg: { url: string; table: string; owner: string; token: string }): string {
+  return `
+const cfg = ${JSON.stringify(cfg).replace(/</g, '\\u003c')};
+window.__floor = { joined: '', got: {} };
+let ref = 1;
+const ws = new WebSocket(cfg.url);
+ws.onopen = () => {
+  ws.send(JSON.stringify(['1', '1', 'realtime:floor', 'phx_join', { config: { postgres_changes: [
+    { event: 'INSERT', schema: 'public', table: cfg.table, filter: 'owner=eq.' + cfg.owner }] }, access_token: cfg.token }]));
+  setInterval(() => ws.send(JSON.stringify([null, 'hb' + ref++, 'phoenix', 'heartbeat', {}])), 20000);
+};
+ws.onmessage = (e) => {
+  const event = performance.timeOrigin + performance.now();
+  const f = JSON.parse(e.data);
+  if (f[3] === 'phx_reply' && f[1] === '1') { window.__floor.joined = f[4].status; return; }
+  if (f[3] !== 'postgres_changes') return;
+  const label = f[4].data.record.label;
+  const rec = (window.__floor.got[label] = { event, painted: NaN });
+  const p = document.createElement('p');
+  p.textContent = label;
+  document.body.append(p);
+  requestAnimationFrame(() => setTimeout(() => { rec.painted = performance.timeOrigin + performance.now(); }, 0));
+};`;
+}
