@@ -10,11 +10,14 @@
 //     round trip (request started → response read) is kept too.
 //   - commit → NOTIFY received, NOTIFY → frame sent: RealtimeProbe (realtime-floor.ts, the mechanism
 //     of tests/server/realtime-latency.test.ts) against this stack's realtime server.
-//   - frame sent → frame received, frame → event handled, frame → painted: a bare inline page
-//     (data: URL, like row 1b's floor) in the receiver's browser that joins the same realtime server
+//   - frame sent → frame received, frame → event handled, frame → painted: a bare one-script page
+//     (served from loopback by the bench; row 1b's floor is a data: URL, but see PaintPage.open) in
+//     the receiver's browser that joins the same realtime server
 //     over a raw Phoenix socket and appends a text node per message; frame read by CDP as the hop is,
 //     painted = the frame after the append (rAF, then a macrotask) as row 4 reads B.
-// There is no floor for B's IndexedDB commit: a data: page has an opaque origin and no IndexedDB.
+//     The same page puts each row into its own IndexedDB store as it paints (one-row readwrite
+//     transaction, default durability, as Dexie's): frame → committed is the floor of B's store hop.
+import { createServer } from 'node:http';
 import type { CDPSession, Page } from 'playwright-core';
 import type pg from 'pg';
 import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
@@ -113,6 +116,7 @@ export class HopFloors {
       const s = await this.paint.one(i);
       this.push('sent→frame', s.frame - s.sent);
       this.push('frame→event', s.event - s.frame);
+      this.push('frame→stored', s.stored - s.frame);
       this.push('frame→painted', s.painted - s.frame);
     }
   }
@@ -171,8 +175,23 @@ class PaintPage {
       token: await signToken(stack.keys.jwtSecret, { sub: owner }),
     };
     const html = `<!doctype html><meta name="viewport" content="width=device-width"><body><script>${paintScript(cfg)}</script>`;
-    await page.goto(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`);
-    await page.waitForFunction(() => (window as unknown as { __floor: { joined: string } }).__floor.joined !== '', null, { timeout: 30_000, polling: 20 });
+    // Served from loopback by the bench itself: Chromium's Local Network Access checks refuse a
+    // data: page's (opaque, public) websocket to 127.0.0.1; another port is another origin, so the
+    // app's service worker of this profile does not take the page either.
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(html);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const closeServer = () => new Promise<void>((r) => server.close(() => r()));
+    const addr = server.address();
+    try {
+      await page.goto(`http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/`);
+    } finally {
+      // The page is loaded; it needs its server no more.
+      await closeServer();
+    }
+    await page.waitForFunction(() => (window as unknown as { __floor: { joined: string } }).__floor.joined !== '' && (window as unknown as { db?: unknown }).db !== undefined, null, { timeout: 30_000, polling: 20 });
     const joined = await page.evaluate(() => (window as unknown as { __floor: { joined: string } }).__floor.joined);
     if (joined !== 'ok') {
       net.stop();
@@ -183,17 +202,20 @@ class PaintPage {
   }
 
   /** One row for the page's subscriber: when it was sent, its frame received, handled, painted (epoch ms). */
-  async one(n: number): Promise<{ sent: number; frame: number; event: number; painted: number }> {
+  async one(n: number): Promise<{ sent: number; frame: number; event: number; stored: number; painted: number }> {
     this.net.clear();
     const label = `floor ${n} ${crypto.randomUUID()}`;
     const id = await this.probe.insert(this.owner, n, label);
-    await this.page.waitForFunction((l) => Number.isFinite((window as unknown as { __floor: { got: Record<string, { painted: number }> } }).__floor.got[l]?.painted), label, {
+    await this.page.waitForFunction((l) => {
+      const g = (window as unknown as { __floor: { got: Record<string, { painted: number; stored: number }> } }).__floor.got[l];
+      return g !== undefined && Number.isFinite(g.painted) && Number.isFinite(g.stored);
+    }, label, {
       timeout: 30_000,
       polling: 10,
     });
-    const got = await this.page.evaluate((l) => (window as unknown as { __floor: { got: Record<string, { event: number; painted: number }> } }).__floor.got[l]!, label);
+    const got = await this.page.evaluate((l) => (window as unknown as { __floor: { got: Record<string, { event: number; painted: number; stored: number }> } }).__floor.got[l]!, label);
     const d = await waitFor(() => this.probe.deliveries.find((x) => x.pk.id === id), `delivery of floor row ${n}`);
-    return { sent: nodeEpoch(d.sentAt), frame: this.net.frameWith(label), event: got.event, painted: got.painted };
+    return { sent: nodeEpoch(d.sentAt), frame: this.net.frameWith(label), event: got.event, stored: got.stored, painted: got.painted };
   }
 
   async close(): Promise<void> {
@@ -203,12 +225,16 @@ class PaintPage {
   }
 }
 
-/** The page's only script: a raw Phoenix (vsn 2.0.0) socket; per change, append the label, then stamp the frame after. */
+/** The page's only script: a raw Phoenix (vsn 2.0.0) socket; per change, append the label and stamp the frame after, store the row and stamp its commit. */
 function paintScript(cfg: { url: string; table: string; owner: string; token: string }): string {
   return `
 const cfg = ${JSON.stringify(cfg).replace(/</g, '\\u003c')};
 window.__floor = { joined: '', got: {} };
 let ref = 1;
+var db; // (var: a property of window, which the bench waits on)
+const req = indexedDB.open('floor-' + Date.now(), 1);
+req.onupgradeneeded = () => req.result.createObjectStore('m', { keyPath: 'id' });
+req.onsuccess = () => { db = req.result; };
 const ws = new WebSocket(cfg.url);
 ws.onopen = () => {
   ws.send(JSON.stringify(['1', '1', 'realtime:floor', 'phx_join', { config: { postgres_changes: [
@@ -221,7 +247,11 @@ ws.onmessage = (e) => {
   if (f[3] === 'phx_reply' && f[1] === '1') { window.__floor.joined = f[4].status; return; }
   if (f[3] !== 'postgres_changes') return;
   const label = f[4].data.record.label;
-  const rec = (window.__floor.got[label] = { event, painted: NaN });
+  const rec = (window.__floor.got[label] = { event, painted: NaN, stored: NaN });
+  // Like the app: the write starts with the paint; a one-row transaction, default durability.
+  const tx = db.transaction('m', 'readwrite');
+  tx.objectStore('m').put(f[4].data.record);
+  tx.oncomplete = () => { rec.stored = performance.timeOrigin + performance.now(); };
   const p = document.createElement('p');
   p.textContent = label;
   document.body.append(p);
