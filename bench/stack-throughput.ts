@@ -134,15 +134,19 @@ export async function insertRows(stack: TestStack, notes: string[] = []): Promis
   await db.query('grant insert on public.bench_raw, public.bench_feed to service_role');
   await db.query(`notify pgrst, 'reload schema'`);
   const svc = { apikey: stack.keys.serviceRoleKey, authorization: `Bearer ${stack.keys.serviceRoleKey}`, 'content-type': 'application/json', prefer: 'return=minimal' };
-  // PostgREST reloads its schema cache asynchronously: an empty insert answers 201 once both are known.
+  const row = (i: number) => JSON.stringify({ account_id: members[i]!.accountId, conversation_id: convs[i], text: 'bench' });
+  // PostgREST reloads its schema cache asynchronously: wait until a one-row insert into each table is
+  // answered 201. (Not an empty array: PostgREST 12.0 accepts `[]` before it knows the table, and
+  // answers 404 {} to the first insert with columns; the fixed 500 ms wait this replaces lost that
+  // race on a loaded machine.)
   for (const table of ['bench_raw', 'bench_feed'])
     await waitFor(async () => {
-      const r = await fetch(`${rest}/${table}`, { method: 'POST', headers: svc, body: '[]' });
+      const r = await fetch(`${rest}/${table}`, { method: 'POST', headers: svc, body: row(0) });
       await r.body?.cancel();
       return r.ok;
     }, `${table} in PostgREST's schema cache`, 30_000);
   const insertInto = (table: string) => async (i: number) => {
-    const r = await fetch(`${rest}/${table}`, { method: 'POST', headers: svc, body: JSON.stringify({ account_id: members[i]!.accountId, conversation_id: convs[i], text: 'bench' }) });
+    const r = await fetch(`${rest}/${table}`, { method: 'POST', headers: svc, body: row(i) });
     if (!r.ok) throw new Error(`${table} insert ${r.status}: ${await r.text()}`);
     await r.body?.cancel();
   };
