@@ -12,18 +12,20 @@
 //     of tests/server/realtime-latency.test.ts) against this stack's realtime server.
 //   - frame sent → frame received, frame → event handled, frame → painted: a bare one-script page
 //     (served from loopback by the bench; row 1b's floor is a data: URL, but see PaintPage.open) in
-//     the receiver's browser that joins the same realtime server
+//     a browser of its own (same Chromium, flags and viewport as B's; a second tab in B's browser
+//     made B's app page a background tab, whose timers Chromium throttles to 1 s: B's paint hop read
+//     867 ms) that joins the same realtime server
 //     over a raw Phoenix socket and appends a text node per message; frame read by CDP as the hop is,
 //     painted = the frame after the append (rAF, then a macrotask) as row 4 reads B.
 //     The same page puts each row into its own IndexedDB store as it paints (one-row readwrite
 //     transaction, default durability, as Dexie's): frame → committed is the floor of B's store hop.
 import { createServer } from 'node:http';
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type pg from 'pg';
 import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
 import { realtimeUrl, signToken, waitFor } from '../tests/server/realtime-helpers.ts';
 import type { TestStack } from '../tests/helpers/stack.ts';
-import type { Client } from './browser.ts';
+import { openClient, type Client } from './browser.ts';
 import { isoToEpochMs, NetRecorder, nodeEpoch, type HopKey } from './hops.ts';
 import { RealtimeProbe } from './realtime-floor.ts';
 
@@ -57,8 +59,8 @@ export class HopFloors {
     private readonly paint: PaintPage,
   ) {}
 
-  /** `sender`: the page whose Enter is timed (its NetRecorder too); `receiver`: B's browser. */
-  static async open(src: FloorSources, sender: Client, senderNet: NetRecorder, receiver: Client): Promise<HopFloors> {
+  /** `sender`: the page whose Enter is timed (its NetRecorder too). */
+  static async open(src: FloorSources, sender: Client, senderNet: NetRecorder): Promise<HopFloors> {
     const { stack, db } = src;
     // SECURITY: a throwaway function of the bench's throwaway database, callable by signed-in users
     // only (the strict bootstrap grants nothing by default), dropped in close().
@@ -81,7 +83,7 @@ export class HopFloors {
     const probe = await RealtimeProbe.open({ databaseUrl: stack.databaseUrl, url: stack.url, anonKey: stack.keys.anonKey, jwtSecret: stack.keys.jwtSecret });
     const untap = src.tapDeliveries(probe.record);
     try {
-      const paint = await PaintPage.open(receiver, stack, probe);
+      const paint = await PaintPage.open(stack, probe);
       return new HopFloors(src, sender, senderNet, token, probe, untap, paint);
     } catch (err) {
       untap();
@@ -152,53 +154,54 @@ async function keydownFetch(page: Page, url: string, apikey: string, token: stri
   );
 }
 
-/** The bare page of the receive-side floors, open in the receiver's browser for the whole row. */
+/** The bare page of the receive-side floors, in a browser of its own, open for the whole row. */
 class PaintPage {
   private constructor(
     private readonly page: Page,
-    private readonly cdp: CDPSession,
+    private readonly browser: Client,
     private readonly net: NetRecorder,
     private readonly probe: RealtimeProbe,
     private readonly owner: string,
   ) {}
 
-  static async open(receiver: Client, stack: TestStack, probe: RealtimeProbe): Promise<PaintPage> {
+  static async open(stack: TestStack, probe: RealtimeProbe): Promise<PaintPage> {
     const owner = crypto.randomUUID();
-    const page = await receiver.context.newPage();
-    const cdp = await receiver.context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    const net = new NetRecorder({ cdp });
-    const cfg = {
-      url: realtimeUrl(stack.url, stack.keys.anonKey),
-      table: probe.table.name,
-      owner,
-      token: await signToken(stack.keys.jwtSecret, { sub: owner }),
-    };
-    const html = `<!doctype html><meta name="viewport" content="width=device-width"><body><script>${paintScript(cfg)}</script>`;
-    // Served from loopback by the bench itself: Chromium's Local Network Access checks refuse a
-    // data: page's (opaque, public) websocket to 127.0.0.1; another port is another origin, so the
-    // app's service worker of this profile does not take the page either.
-    const server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(html);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const closeServer = () => new Promise<void>((r) => server.close(() => r()));
-    const addr = server.address();
+    const browser = await openClient('floor', stack.url);
+    const { page } = browser;
+    const net = new NetRecorder(browser);
     try {
-      await page.goto(`http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/`);
-    } finally {
-      // The page is loaded; it needs its server no more.
-      await closeServer();
-    }
-    await page.waitForFunction(() => (window as unknown as { __floor: { joined: string } }).__floor.joined !== '' && (window as unknown as { db?: unknown }).db !== undefined, null, { timeout: 30_000, polling: 20 });
-    const joined = await page.evaluate(() => (window as unknown as { __floor: { joined: string } }).__floor.joined);
-    if (joined !== 'ok') {
+      const cfg = {
+        url: realtimeUrl(stack.url, stack.keys.anonKey),
+        table: probe.table.name,
+        owner,
+        token: await signToken(stack.keys.jwtSecret, { sub: owner }),
+      };
+      const html = `<!doctype html><meta name="viewport" content="width=device-width"><body><script>${paintScript(cfg)}</script>`;
+      // Served from loopback by the bench itself: Chromium's Local Network Access checks refuse a
+      // data: page's (opaque, public) websocket to 127.0.0.1; another port is another origin, so the
+      // app's service worker of this profile does not take the page either.
+      const server = createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(html);
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const closeServer = () => new Promise<void>((r) => server.close(() => r()));
+      const addr = server.address();
+      try {
+        await page.goto(`http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/`);
+      } finally {
+        // The page is loaded; it needs its server no more.
+        await closeServer();
+      }
+      await page.waitForFunction(() => (window as unknown as { __floor: { joined: string } }).__floor.joined !== '' && (window as unknown as { db?: unknown }).db !== undefined, null, { timeout: 30_000, polling: 20 });
+      const joined = await page.evaluate(() => (window as unknown as { __floor: { joined: string } }).__floor.joined);
+      if (joined !== 'ok') throw new Error(`floor page: realtime join answered ${joined}`);
+      return new PaintPage(page, browser, net, probe, owner);
+    } catch (err) {
       net.stop();
-      await page.close();
-      throw new Error(`floor page: realtime join answered ${joined}`);
+      await browser.close();
+      throw err;
     }
-    return new PaintPage(page, cdp, net, probe, owner);
   }
 
   /** One row for the page's subscriber: when it was sent, its frame received, handled, painted (epoch ms). */
@@ -220,8 +223,7 @@ class PaintPage {
 
   async close(): Promise<void> {
     this.net.stop();
-    await this.cdp.detach().catch(() => undefined);
-    await this.page.close();
+    await this.browser.close();
   }
 }
 

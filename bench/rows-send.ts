@@ -201,8 +201,8 @@ export async function crossClientRows(
       await c.page.goto(`${c.baseUrl}${chatPath}`);
       await c.page.waitForSelector('form textarea:not([disabled])');
     }
-    // The floors: Enter in A's page, the receive side in A2's browser (hop-floors.ts).
-    floors = await HopFloors.open(sources.floors, a, ra, a2);
+    // The floors: Enter in A's page, the receive side in a browser of their own (hop-floors.ts).
+    floors = await HopFloors.open(sources.floors, a, ra);
     // Let realtime subscriptions settle before the first send.
     await new Promise((r) => setTimeout(r, 2000));
     // Blocks of five: Poradňa, baseline, the floors; drift on the shared machine falls on all three.
