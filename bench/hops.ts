@@ -11,8 +11,9 @@
 //   online-only baseline) → B painted (MutationObserver, then the frame).
 import type { Page } from 'playwright-core';
 import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
-import type { Client } from './browser.ts';
+import type { CDPSession } from 'playwright-core';
 import { p50p95 } from './stats.ts';
+import type { BenchRow } from './table.ts';
 
 export interface Stamps {
   enter: number;
@@ -53,18 +54,28 @@ export class NetRecorder {
     this.offset = e.wallTime * 1000 - e.timestamp * 1000;
     this.requests.push({ url: e.request.url, postData: e.request.postData ?? '', wall: e.wallTime * 1000 });
   };
+  /** A page that only opens a websocket (row 4's floor page) makes no request: its handshake gives the offset. */
+  private readonly onHandshake = (e: { timestamp: number; wallTime: number }) => {
+    this.offset = e.wallTime * 1000 - e.timestamp * 1000;
+  };
   private readonly onFrame = (e: { timestamp: number; response: { payloadData: string } }) => {
     this.frames.push({ payload: e.response.payloadData, mono: e.timestamp * 1000 });
   };
 
-  constructor(private readonly c: Client) {
+  constructor(private readonly c: { cdp: CDPSession }) {
     c.cdp.on('Network.requestWillBeSent', this.onRequest);
+    c.cdp.on('Network.webSocketWillSendHandshakeRequest', this.onHandshake);
     c.cdp.on('Network.webSocketFrameReceived', this.onFrame);
+  }
+
+  /** Wall-clock time of the first request to a URL containing `path` started at or after `after` (ms). */
+  requestAfter(path: string, after: number): number {
+    return this.requests.find((r) => r.url.includes(path) && r.wall >= after - 1)?.wall ?? NaN;
   }
 
   /** Wall-clock time of the first send_message request started at or after `after` (ms). */
   sendRequestAfter(after: number): number {
-    return this.requests.find((r) => r.url.includes('/rpc/send_message') && r.wall >= after - 1)?.wall ?? NaN;
+    return this.requestAfter('/rpc/send_message', after);
   }
 
   /** Wall-clock time at which the first websocket frame carrying `text` arrived. */
@@ -81,6 +92,7 @@ export class NetRecorder {
 
   stop(): void {
     this.c.cdp.off('Network.requestWillBeSent', this.onRequest);
+    this.c.cdp.off('Network.webSocketWillSendHandshakeRequest', this.onHandshake);
     this.c.cdp.off('Network.webSocketFrameReceived', this.onFrame);
   }
 }
@@ -104,32 +116,90 @@ export function serverStamps(d: DeliveryTiming | undefined): Pick<Stamps, 'commi
   return { commit: isoToEpochMs(d.commitTimestamp), notified: nodeEpoch(d.notifiedAt), sent: nodeEpoch(d.sentAt) };
 }
 
-const HOPS: { label: string; from: keyof Stamps; to: keyof Stamps }[] = [
-  { label: 'Enter on A → A’s send_message request started', from: 'enter', to: 'request' },
-  { label: 'request started → row written, commit (PostgREST + PostgreSQL)', from: 'request', to: 'commit' },
-  { label: 'commit → NOTIFY received (realtime server)', from: 'commit', to: 'notified' },
-  { label: 'NOTIFY received → frame sent (RLS check as B, encode)', from: 'notified', to: 'sent' },
-  { label: 'frame sent → frame received on B (loopback, Chromium network)', from: 'sent', to: 'frame' },
+/** A hop's key: the two timestamps it lies between. */
+export type HopKey = `${keyof Stamps}→${keyof Stamps}`;
+
+interface Hop {
+  label: string;
+  from: keyof Stamps;
+  to: keyof Stamps;
+  /** One of the hops that add up, sample by sample, to Enter → painted (the path of 4a/4b). */
+  path?: true;
+}
+
+const HOPS: Hop[] = [
+  { label: 'Enter on A → A’s send_message request started', from: 'enter', to: 'request', path: true },
+  { label: 'request started → row written, commit (PostgREST + PostgreSQL)', from: 'request', to: 'commit', path: true },
+  { label: 'commit → NOTIFY received (realtime server)', from: 'commit', to: 'notified', path: true },
+  { label: 'NOTIFY received → frame sent (RLS check as B, encode)', from: 'notified', to: 'sent', path: true },
+  { label: 'frame sent → frame received on B (loopback, Chromium network)', from: 'sent', to: 'frame', path: true },
   { label: 'frame received on B → B’s event handled (poradna:recv:event)', from: 'frame', to: 'event' },
   { label: 'frame received on B → B’s IndexedDB commit (poradna:recv:stored)', from: 'frame', to: 'stored' },
-  { label: 'frame received on B → text painted on B', from: 'frame', to: 'painted' },
-  { label: 'total: Enter on A → text painted on B', from: 'enter', to: 'painted' },
+  { label: 'frame received on B → text painted on B', from: 'frame', to: 'painted', path: true },
 ];
+const PATH = HOPS.filter((h) => h.path);
+const key = (h: Hop): HopKey => `${h.from}→${h.to}`;
+
+const f = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(1));
 
 function cell(xs: number[]): string {
   const v = xs.filter(Number.isFinite);
   if (v.length === 0) return '—';
   const { p50, p95 } = p50p95(v);
-  const f = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(1));
   return `${f(p50)} / ${f(p95)} ms${v.length < xs.length ? ` (${v.length}/${xs.length})` : ''}`;
 }
 
-/** Markdown table: each hop's p50 / p95 per build ('—' where a build has no such timestamp). */
-export function renderHops(poradna: Stamps[], baseline: Stamps[]): string {
-  const head = '| row 4 hop (p50 / p95) | Poradňa | online-only baseline |\n|---|---|---|';
-  const body = HOPS.map(({ label, from, to }) => {
-    const d = (s: Stamps[]) => s.map((x) => x[to] - x[from]);
-    return `| ${label} | ${cell(d(poradna))} | ${cell(d(baseline))} |`;
-  });
+const diffs = (s: Stamps[], h: Hop) => s.map((x) => x[h.to] - x[h.from]).filter(Number.isFinite);
+const q = (xs: number[], p: 'p50' | 'p95') => (xs.length ? p50p95(xs)[p] : NaN);
+
+/**
+ * Markdown table: each hop's p50 / p95 per build ('—' where a build has no such timestamp) and, when
+ * given, the hop's floor measured in the same run (hop-floors.ts); the total's floor is the sum of
+ * the floors of the hops on the path (a sum of percentiles: a bound, not a percentile of sums).
+ */
+export function renderHops(poradna: Stamps[], baseline: Stamps[], floors?: Map<HopKey, number[]>): string {
+  const head = floors
+    ? '| row 4 hop (p50 / p95) | Poradňa | online-only baseline | floor (same run) |\n|---|---|---|---|'
+    : '| row 4 hop (p50 / p95) | Poradňa | online-only baseline |\n|---|---|---|';
+  const floorCell = (h: Hop) => (floors ? ` ${cell(floors.get(key(h)) ?? [])} |` : '');
+  const body = HOPS.map((h) => `| ${h.label} | ${cell(diffs(poradna, h))} | ${cell(diffs(baseline, h))} |${floorCell(h)}`);
+  const total = (s: Stamps[]) => cell(s.map((x) => x.painted - x.enter));
+  const sum = (p: 'p50' | 'p95') => PATH.reduce((a, h) => a + q(floors?.get(key(h)) ?? [], p), 0);
+  const totalFloor = floors ? ` Σ ${f(sum('p50'))} / ${f(sum('p95'))} ms |` : '';
+  body.push(`| total: Enter on A → text painted on B | ${total(poradna)} | ${total(baseline)} |${totalFloor}`);
   return [head, ...body].join('\n');
+}
+
+/** "hop X ms (floor Y, +Z)" for the given hops, largest distance from the floor first. */
+function heldBy(stamps: Stamps[], hops: Hop[], floors: Map<HopKey, number[]>, p: 'p50' | 'p95'): string {
+  const rows = hops
+    .map((h) => {
+      const v = q(diffs(stamps, h), p);
+      const fl = q(floors.get(key(h)) ?? [], p);
+      return { h, v, fl, over: v - fl };
+    })
+    .filter((r) => Number.isFinite(r.over))
+    .sort((a, b) => b.over - a.over);
+  return rows.map((r) => `${r.h.label} ${f(r.v)} ms (floor ${f(r.fl)}, ${r.over >= 0 ? '+' : ''}${f(r.over)})`).join('; ');
+}
+
+/**
+ * One line per missed goal of row 4: which hops hold it, each hop's distance from its floor (same
+ * percentile as the goal), and the floor of the whole path, all from this run.
+ */
+export function missedGoalLines(rows: BenchRow[], poradna: Stamps[], baseline: Stamps[], floors: Map<HopKey, number[]>): string[] {
+  const pathFloor = (p: 'p50' | 'p95') => PATH.reduce((a, h) => a + q(floors.get(key(h)) ?? [], p), 0);
+  const out: string[] = [];
+  for (const r of rows) {
+    if (r.met) continue;
+    const head = `- ${r.row} missed (${f(r.poradna)} ms; goal ${r.goal})`;
+    if (r.row === '4a')
+      out.push(`${head}; the path's floor Σ p50 ${f(pathFloor('p50'))} ms; p50 per hop, furthest from its floor first: ${heldBy(poradna, PATH, floors, 'p50')}`);
+    else if (r.row === '4a′')
+      out.push(`${head} — the online-only build's path; floor Σ p50 ${f(pathFloor('p50'))} ms; p50 per hop: ${heldBy(baseline, PATH, floors, 'p50')}`);
+    else if (r.row === '4b')
+      out.push(`${head}; the path's floor Σ p95 ${f(pathFloor('p95'))} ms; p95 per hop: ${heldBy(poradna, PATH, floors, 'p95')}`);
+    else if (r.row === '4c') out.push(`${head}; held by ${heldBy(poradna, PATH.slice(0, 1), floors, 'p50')}`);
+  }
+  return out;
 }

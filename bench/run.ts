@@ -40,7 +40,7 @@ if (wants(10)) {
   log('row 10: stack throughput');
   const stack = await startTestStack({ seed: false });
   try {
-    rows.push(await insertRows(stack, notes));
+    rows.push(...(await insertRows(stack, notes)));
     rows.push(await fanoutRow(stack));
   } finally {
     await stack.destroy();

@@ -31,6 +31,8 @@ export interface BenchWorld {
   sync: InitialSync;
   /** Each stack's realtime deliveries of message INSERTs, by message id (row 4's breakdown). */
   deliveries: { poradna: Map<string, DeliveryTiming>; baseline: Map<string, DeliveryTiming> };
+  /** Adds a listener to the Poradňa stack's realtime onDelivery hook (row 4's floors); answers its removal. */
+  tapDeliveries: (fn: (d: DeliveryTiming) => void) => () => void;
   /** Messages on the server for the account now. */
   serverMessages(): Promise<number>;
   close(): Promise<void>;
@@ -46,19 +48,25 @@ export async function buildBaseline(outDir = join(tmpdir(), 'poradna-bench-onlin
 }
 
 /** Keeps the message INSERTs a stack's realtime server delivered to anyone, by id (bounded). */
-function deliveryLog(): { map: Map<string, DeliveryTiming>; hook: (d: DeliveryTiming) => void } {
+function deliveryLog(): { map: Map<string, DeliveryTiming>; hook: (d: DeliveryTiming) => void; taps: Set<(d: DeliveryTiming) => void> } {
   const map = new Map<string, DeliveryTiming>();
+  const taps = new Set<(d: DeliveryTiming) => void>();
   const hook = (d: DeliveryTiming) => {
+    for (const t of taps) t(d);
     if (d.table !== 'messages' || d.type !== 'INSERT' || d.frames === 0 || typeof d.pk.id !== 'string') return;
     map.set(d.pk.id, d);
     if (map.size > 5000) map.delete(map.keys().next().value!);
   };
-  return { map, hook };
+  return { map, hook, taps };
 }
 
 export async function openWorld(poradnaDir: string, baselineDir: string, log: (s: string) => void): Promise<BenchWorld> {
   const dp = deliveryLog();
   const db_ = deliveryLog();
+  const tapDeliveries = (fn: (d: DeliveryTiming) => void) => {
+    dp.taps.add(fn);
+    return () => void dp.taps.delete(fn);
+  };
   const poradna = await startTestStack({ seed: false, webDir: poradnaDir, logLevel: 'quiet' }, { onRealtimeDelivery: dp.hook });
   const closers: (() => Promise<void>)[] = [() => poradna.destroy()];
   const close = async () => {
@@ -92,7 +100,7 @@ export async function openWorld(poradnaDir: string, baselineDir: string, log: (s
     });
     const sync = { ms, bytes, rows: total + dataset.plan.conversations.length };
     log(`initial sync: ${sync.rows} rows in ${(ms / 1000).toFixed(1)} s, ${(bytes / 2 ** 20).toFixed(1)} MiB`);
-    return { poradna, baseline, db, dataset, a, b, sync, serverMessages, close, deliveries: { poradna: dp.map, baseline: db_.map } };
+    return { poradna, baseline, db, dataset, a, b, sync, serverMessages, close, deliveries: { poradna: dp.map, baseline: db_.map }, tapDeliveries };
   } catch (err) {
     await close();
     throw err;

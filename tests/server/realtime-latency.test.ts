@@ -1,35 +1,29 @@
 // Per-event latency of the realtime path with one RLS-checked subscriber (the stack's own hop of bench
 // rows 4a/4b): the server's hop NOTIFY received → frame sent (its onDelivery timing), and commit
 // acknowledged → frame arrived on the socket. The server has no batching timers and one RLS query per
-// event serves every subscriber, so its hop is one database round trip.
+// event serves every subscriber, so its hop is one database round trip. The mechanism (table,
+// subscriber, one insert at a time) is bench/realtime-floor.ts, which the bench's row-4 floor column
+// runs against the bench's own stack.
 import { createServer, type Server } from 'node:http';
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isoToEpochMs, nodeEpoch } from '../../bench/hops.ts';
-import type { DeliveryTiming } from '../../supabase/local/realtime/deps.ts';
+import { RealtimeProbe } from '../../bench/realtime-floor.ts';
 import { createRealtimeServer } from '../../supabase/local/realtime/server.ts';
-import { RawSocket, createTestTable, realtimeUrl, signToken, waitFor } from './realtime-helpers.ts';
 
 const stack = inject('stack');
 const EVENTS = 60;
-let table: Awaited<ReturnType<typeof createTestTable>>;
-let ws: RawSocket;
+let probe: RealtimeProbe | undefined;
 let stop: () => Promise<void>;
-const owner = randomUUID();
-const timings: DeliveryTiming[] = [];
 
 beforeAll(async () => {
-  table = await createTestTable(stack.databaseUrl);
   const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 4 });
   const rt = await createRealtimeServer({
     pool,
     databaseUrl: stack.databaseUrl,
     keys: { jwtSecret: stack.jwtSecret, anonKey: stack.anonKey, serviceRoleKey: stack.serviceRoleKey },
     log: () => undefined,
-    onDelivery: (d) => {
-      if (d.table === table.name) timings.push(d);
-    },
+    onDelivery: (d) => probe?.record(d),
   });
   const server: Server = createServer();
   server.on('upgrade', (req, socket, head) => rt.handleUpgrade(req, socket, head));
@@ -41,46 +35,23 @@ beforeAll(async () => {
     await new Promise<void>((r) => server.close(() => r()));
     await pool.end();
   };
-  ws = await RawSocket.open(realtimeUrl(base, stack.anonKey));
-  const token = await signToken(stack.jwtSecret, { sub: owner });
-  const ref = ws.push('1', 'realtime:latency', 'phx_join', {
-    config: {
-      postgres_changes: [
-        { event: 'INSERT', schema: 'public', table: table.name, filter: `owner=eq.${owner}` },
-      ],
-    },
-    access_token: token,
-  });
-  expect((await ws.reply(ref)).status).toBe('ok');
+  probe = await RealtimeProbe.open({ databaseUrl: stack.databaseUrl, url: base, anonKey: stack.anonKey, jwtSecret: stack.jwtSecret });
 });
 
 afterAll(async () => {
-  ws.close();
+  await probe?.close();
   await stop();
-  await table.drop();
 });
 
 const quantile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * p)]!;
 
 describe('realtime latency', () => {
   it('sends a change to one RLS-checked subscriber one database round trip after its NOTIFY', async () => {
-    const isEvent = (f: unknown[], n: number) =>
-      f[3] === 'postgres_changes' && (f[4] as { data: { record: { n: number } } }).data.record.n === n;
-    const afterCommit: number[] = [];
-    for (let n = 0; n < EVENTS; n++) {
-      await table.db.query(`insert into public.${table.name} (owner, n, label) values ($1, $2, 'lat')`, [
-        owner,
-        n,
-      ]);
-      const committed = performance.now();
-      const at = await waitFor(() => {
-        const i = ws.frames.findIndex((f) => isEvent(f, n));
-        return i < 0 ? undefined : ws.arrivals[i];
-      }, `event ${n}`);
-      afterCommit.push(Math.max(0, at - committed));
-    }
+    const samples = await probe!.run(EVENTS);
+    const timings = samples.map((s) => s.timing);
     const hop = timings.map((t) => t.sentAt - t.notifiedAt);
-    expect(timings).toHaveLength(EVENTS);
+    const afterCommit = samples.map((s) => s.afterCommit);
+    expect(probe!.deliveries).toHaveLength(EVENTS);
     expect(timings.every((t) => t.frames === 1)).toBe(true);
     // The bench's breakdown (bench/hops.ts) puts the row written (the payload's clock_timestamp) and
     // NOTIFY received on one clock: the first must never come after the second.

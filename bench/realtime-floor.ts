@@ -1,0 +1,92 @@
+// The realtime server's own floor, shared by tests/server/realtime-latency.test.ts and bench row 4's
+// floor column (hop-floors.ts): a throwaway published table with the simplest RLS policy
+// (owner = auth.uid()), ONE subscriber on a raw Phoenix socket joined as that owner, and rows inserted
+// one at a time, each only after the previous one's frame arrived (no queueing behind another event).
+// The realtime server's onDelivery hook hands its timings in through `record`; whoever started the
+// server wires that hook (the test's own server, or startStack's onRealtimeDelivery in the bench).
+import { randomUUID } from 'node:crypto';
+import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
+import { RawSocket, createTestTable, realtimeUrl, signToken, waitFor } from '../tests/server/realtime-helpers.ts';
+
+export interface ProbeTarget {
+  databaseUrl: string;
+  /** The HTTP base URL serving /realtime/v1/websocket. */
+  url: string;
+  anonKey: string;
+  jwtSecret: string;
+}
+
+export class RealtimeProbe {
+  /** The server's deliveries of this probe's table, in order (fed by `record`). */
+  readonly deliveries: DeliveryTiming[] = [];
+  /** Pass to the realtime server's onDelivery hook (it may also see other tables' changes). */
+  readonly record = (d: DeliveryTiming): void => {
+    if (d.table === this.table.name) this.deliveries.push(d);
+  };
+
+  private constructor(
+    readonly table: Awaited<ReturnType<typeof createTestTable>>,
+    readonly ws: RawSocket,
+    /** The subscriber's user id; rows of other owners reach other subscribers (e.g. a bench page). */
+    readonly owner: string,
+  ) {}
+
+  static async open(t: ProbeTarget): Promise<RealtimeProbe> {
+    const table = await createTestTable(t.databaseUrl);
+    // A connection the server ends (a stack stopping under it: 57P01) fails the query that used it;
+    // it must not crash the process through an unhandled 'error' event.
+    table.db.on('error', (err) => console.warn(`realtime probe: database connection: ${err.message}`));
+    try {
+      const ws = await RawSocket.open(realtimeUrl(t.url, t.anonKey));
+      const owner = randomUUID();
+      const ref = ws.push('1', 'realtime:latency', 'phx_join', {
+        config: { postgres_changes: [{ event: 'INSERT', schema: 'public', table: table.name, filter: `owner=eq.${owner}` }] },
+        access_token: await signToken(t.jwtSecret, { sub: owner }),
+      });
+      const reply = await ws.reply(ref);
+      if (reply.status !== 'ok') throw new Error(`realtime probe: join refused: ${JSON.stringify(reply.response)}`);
+      return new RealtimeProbe(table, ws, owner);
+    } catch (err) {
+      await table.drop();
+      throw err;
+    }
+  }
+
+  /** Inserts one row (committed on return) and answers its id. */
+  async insert(owner: string, n: number, label: string): Promise<string> {
+    const { rows } = await this.table.db.query<{ id: string }>(
+      `insert into public.${this.table.name} (owner, n, label) values ($1, $2, $3) returning id`,
+      [owner, n, label],
+    );
+    return rows[0]!.id;
+  }
+
+  /**
+   * `events` rows for the probe's own subscriber, one at a time. Answers, per row, its delivery
+   * timing and the time from the INSERT's acknowledgement (committed) to the frame's arrival on the
+   * socket (performance.now() clock, ms).
+   */
+  async run(events: number): Promise<{ timing: DeliveryTiming; afterCommit: number }[]> {
+    const out: { timing: DeliveryTiming; afterCommit: number }[] = [];
+    for (let n = 0; n < events; n++) {
+      const label = `lat-${n}-${randomUUID()}`;
+      const id = await this.insert(this.owner, n, label);
+      const committed = performance.now();
+      const at = await waitFor(() => {
+        const i = this.ws.frames.findIndex(
+          (f) => f[3] === 'postgres_changes' && (f[4] as { data: { record: { label: string } } }).data.record.label === label,
+        );
+        return i < 0 ? undefined : this.ws.arrivals[i];
+      }, `realtime probe event ${n}`);
+      // The hook runs when the server sent its frames; wait on it rather than assume the order.
+      const timing = await waitFor(() => this.deliveries.find((d) => d.pk.id === id), `delivery timing ${n}`);
+      out.push({ timing, afterCommit: Math.max(0, at - committed) });
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    this.ws.close();
+    await this.table.drop();
+  }
+}

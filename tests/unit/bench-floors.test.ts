@@ -1,0 +1,48 @@
+// Row 4's floor column and missed-goal lines (bench/hops.ts): pure formatting of figures the bench
+// measured, checked here so a wrong subtraction or ordering cannot hide in a noisy run.
+import { describe, expect, it } from 'vitest';
+import { missedGoalLines, renderHops, type HopKey, type Stamps } from '../../bench/hops.ts';
+import type { BenchRow } from '../../bench/table.ts';
+
+const s = (k: number): Stamps => ({
+  enter: 0,
+  request: 20 * k,
+  commit: 30 * k,
+  notified: 32 * k,
+  sent: 40 * k,
+  frame: 41 * k,
+  event: NaN,
+  stored: 50 * k,
+  painted: 60 * k,
+});
+
+const floors = new Map<HopKey, number[]>([
+  ['enter→request', [1, 1]],
+  ['request→commit', [5, 5]],
+  ['commit→notified', [1, 1]],
+  ['notified→sent', [2, 2]],
+  ['sent→frame', [0.5, 0.5]],
+  ['frame→painted', [4, 4]],
+]);
+
+const row = (r: string, poradna: number, met = false): BenchRow => ({ row: r, figure: '', poradna, baseline: 0, unit: 'ms', better: 'lower', goal: 'g', met });
+
+describe('row 4 floors', () => {
+  it('prints each hop floor next to the builds and the sum of the path floors as the total', () => {
+    const out = renderHops([s(1), s(1)], [s(1), s(1)], floors);
+    const line = (label: string) => out.split('\n').find((l) => l.includes(label))!;
+    expect(out.split('\n')[0]).toContain('| floor (same run) |');
+    expect(line('Enter on A →')).toBe('| Enter on A → A’s send_message request started | 20.0 / 20.0 ms | 20.0 / 20.0 ms | 1.0 / 1.0 ms |');
+    expect(line('(poradna:recv:stored)')).toContain('| — |');
+    expect(line('total:')).toContain('| Σ 13.5 / 13.5 ms |');
+  });
+
+  it('pins a missed goal to the hops furthest above their floor, and skips met goals', () => {
+    const lines = missedGoalLines([row('4a', 60), row('4b', 60, true), row('4c', 20)], [s(1)], [s(1)], floors);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^- 4a missed \(60\.0 ms; goal g\); the path's floor Σ p50 13\.5 ms/);
+    // Enter → request is 20 ms over a 1 ms floor (+19): the largest distance comes first.
+    expect(lines[0]).toMatch(/first: Enter on A → A’s send_message request started 20\.0 ms \(floor 1\.0, \+19\.0\); frame received on B → text painted on B 19\.0 ms \(floor 4\.0, \+15\.0\)/);
+    expect(lines[1]).toBe('- 4c missed (20.0 ms; goal g); held by Enter on A → A’s send_message request started 20.0 ms (floor 1.0, +19.0)');
+  });
+});
