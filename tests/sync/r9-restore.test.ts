@@ -3,10 +3,11 @@
 // with triggers off, sequences set back); the change counters go back with the data, so the numbers
 // the client holds are reused by other rows.
 import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStack, type TestStack } from '../helpers/stack.ts';
-import { createConversation, pool, specialistSays, testSpecialists } from './helpers/server-db.ts';
+import { describe, expect, it } from 'vitest';
+import type { TestStack } from '../helpers/stack.ts';
+import { createConversation, specialistSays, testSpecialists } from './helpers/server-db.ts';
 import { Device, localMessages, newUser, serverMessages } from './helpers/real-device.ts';
+import { withRealStack } from './helpers/real-stack.ts';
 import { backup, restore } from './helpers/restore.ts';
 import { waitFor } from '../unit/sync/helpers/wait.ts';
 
@@ -14,18 +15,7 @@ let stack: TestStack;
 let db: pg.Pool;
 const devices: Device[] = [];
 
-beforeAll(async () => {
-  stack = await startTestStack();
-  db = pool(stack.databaseUrl);
-  db.on('error', () => undefined); // idle connections end with the stack
-});
-afterEach(async () => {
-  await Promise.all(devices.splice(0).map((d) => d.stop()));
-});
-afterAll(async () => {
-  await db.end();
-  await stack.destroy();
-});
+withRealStack(devices, (s, p) => ((stack = s), (db = p)));
 
 describe('R9.7 a restored backup (issue 18, row 7)', () => {
   it('R9.7 a backup restored while the client is offline, then new writes: the client resets, re-pulls and equals the server; its unsent messages are delivered', async () => {

@@ -1,33 +1,23 @@
 // R9: the session under the engine, against a dedicated stack whose access tokens live 3 s (real
 // expiry, real refresh and real revocation through the auth server; no self-signed tokens).
 import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SyncEngine } from '../../sync/engine.ts';
 import type { SyncStatus } from '../../sync/status.ts';
 import { TestDevice, waitFor } from '../../sync/testing/index.ts';
 import { TEXT_NEEDS_SIGN_IN } from '../../sync/texts.ts';
-import { startTestStack, type TestStack } from '../helpers/stack.ts';
-import { uniqueEmail } from '../helpers/clients.ts';
-import { createConversation, pool, specialistSays, testSpecialists } from './helpers/server-db.ts';
+import type { TestStack } from '../helpers/stack.ts';
+import { createConversation, specialistSays, testSpecialists } from './helpers/server-db.ts';
+import { newUser as newRealUser, PASSWORD, type RealUser } from './helpers/real-device.ts';
+import { withRealStack } from './helpers/real-stack.ts';
 
 const JWT_EXPIRY_S = 3;
-const PASSWORD = 'heslo12345';
 
 let stack: TestStack;
 let db: pg.Pool;
 const devices: TestDevice[] = [];
 
-beforeAll(async () => {
-  stack = await startTestStack({ jwtExpiry: JWT_EXPIRY_S });
-  db = pool(stack.databaseUrl);
-});
-afterEach(async () => {
-  await Promise.all(devices.splice(0).map((d) => d.stop()));
-});
-afterAll(async () => {
-  await db.end();
-  await stack.destroy();
-});
+withRealStack(devices, (s, p) => ((stack = s), (db = p)), { jwtExpiry: JWT_EXPIRY_S });
 
 /** One device of the user, signed in through the auth server; `rest` logs the REST calls it let out. */
 function deviceOf(user: { id: string; email: string; accountId: string }): TestDevice & { rest: string[] } {
@@ -37,24 +27,8 @@ function deviceOf(user: { id: string; email: string; accountId: string }): TestD
   return d;
 }
 
-async function newUser(): Promise<{ id: string; email: string; accountId: string }> {
-  const email = uniqueEmail('session');
-  const r = await fetch(`${stack.url}/auth/v1/admin/users`, {
-    method: 'POST',
-    headers: {
-      apikey: stack.keys.serviceRoleKey,
-      authorization: `Bearer ${stack.keys.serviceRoleKey}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ email, password: PASSWORD, email_confirm: true }),
-  });
-  const user = (await r.json()) as { id: string };
-  const accountId = (
-    await db.query<{ account_id: string }>('select account_id from public.account_users where user_id = $1', [
-      user.id,
-    ])
-  ).rows[0]!.account_id;
-  return { id: user.id, email, accountId };
+function newUser(): Promise<RealUser> {
+  return newRealUser(stack, db, 'session');
 }
 
 /** The device's engine (polling, no realtime) and every status it reported since it started. */
