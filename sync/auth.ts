@@ -4,7 +4,12 @@
 // anon key); `signed-out` when the refresh token was refused (revoked, sign-out everywhere) or
 // another user is signed in on the client — the engine then stops requesting, keeps its outbox and
 // tells the user to sign in; `unreachable` when the auth server could not be reached.
+//
+// R9.12: auth-js judges a token's expiry by the device's clock; on a phone whose clock is behind the
+// server's it keeps handing out a token the server already refuses. The gate therefore also judges
+// the expiry by the server's clock as the engine learnt it (R9.11), and refreshes after any 401.
 import { isAuthError, isAuthRetryableFetchError, type SupabaseClient } from '@supabase/supabase-js';
+import { ServerError, type ServerApi } from './server/api.ts';
 
 export type AuthState = 'ok' | 'signed-out' | 'unreachable';
 
@@ -13,6 +18,52 @@ export interface AuthGate {
   ensure(): Promise<AuthState>;
   /** Called whenever the client's session changes (signed in again, refreshed, signed out). */
   subscribe(fn: () => void): () => void;
+  /**
+   * R9.12: the server refused a request as unauthenticated (HTTP 401): its access token may have
+   * expired by the server's clock though not by the device's. The next `ensure` refreshes first.
+   */
+  unauthorized?(): void;
+}
+
+/** R9.12: what the gate needs beyond the client: the server's clock as the engine knows it (R9.11). */
+export interface GateClock {
+  /** The current time on the server's clock (ms); default: the device's. */
+  serverNow?: () => number;
+  /** Monotonic ms, to space forced refreshes (default: performance.now()). */
+  monotonic?: () => number;
+}
+
+/** R9.12: at most one forced refresh per this long, whatever refuses requests. */
+const FORCED_REFRESH_GAP_MS = 1000;
+/** R9.12: a token closer than this to its expiry by the server's clock is refreshed (a quarter of its life at most). */
+const SERVER_EXPIRY_MARGIN_MS = 30_000;
+
+/**
+ * R9.12: whether the session's access token has expired by the server's clock, or will within the
+ * margin (at most a quarter of the token's lifetime, so a short-lived token is not refreshed at each
+ * request). The expiry is the server's (the token's `exp`, as GoTrue's `expires_at`); auth-js compares
+ * it with the device's `Date.now()` only.
+ */
+function expiredOnServer(session: { expires_at?: number; access_token: string }, serverNow: number): boolean {
+  const claims = jwtTimes(session.access_token);
+  // The token's own exp first: the server wrote it on its clock (auth-js's expires_at is the same
+  // number from GoTrue, or derived from expires_in on the device's clock when absent).
+  const exp = claims?.exp ?? session.expires_at;
+  if (exp === undefined) return false;
+  const life = claims?.iat !== undefined && claims.exp !== undefined ? (claims.exp - claims.iat) * 1000 : Infinity;
+  return exp * 1000 - Math.min(SERVER_EXPIRY_MARGIN_MS, life / 4) <= serverNow;
+}
+
+function jwtTimes(token: string): { exp?: number; iat?: number } | null {
+  const part = token.split('.')[1];
+  if (!part) return null;
+  try {
+    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/'));
+    const p = JSON.parse(json) as { exp?: unknown; iat?: unknown };
+    return { ...(typeof p.exp === 'number' ? { exp: p.exp } : {}), ...(typeof p.iat === 'number' ? { iat: p.iat } : {}) };
+  } catch {
+    return null;
+  }
 }
 
 type Auth = SupabaseClient['auth'];
@@ -34,7 +85,7 @@ function forgetCachedNetworkFailure(auth: Auth): boolean {
 }
 
 /** The gate over a supabase-js client's own auth; null when the client has none (`accessToken` option). */
-export function supabaseAuthGate(supabase: SupabaseClient, userId: string): AuthGate | null {
+export function supabaseAuthGate(supabase: SupabaseClient, userId: string, clock: GateClock = {}): AuthGate | null {
   let auth: Auth;
   try {
     auth = supabase.auth;
@@ -43,10 +94,35 @@ export function supabaseAuthGate(supabase: SupabaseClient, userId: string): Auth
   } catch {
     return null;
   }
+  const serverNow = clock.serverNow ?? (() => Date.now());
+  const mono = clock.monotonic ?? (() => globalThis.performance.now());
+  /** R9.12: a 401 was seen since the last refresh. */
+  let refused = false;
+  let forcedAt = -Infinity;
+  /**
+   * R9.12: refreshes although auth-js holds the session valid: a device clock behind the server's
+   * makes auth-js keep handing out a token the server already refuses (it judges expiry by
+   * `Date.now()` alone), and a clock 2 h behind would never refresh a 1 h token at all.
+   */
+  const forceRefresh = async (): Promise<AuthState> => {
+    forcedAt = mono();
+    const { data, error } = await auth.refreshSession();
+    if (data.session) {
+      refused = false;
+      return data.session.user.id === userId ? 'ok' : 'signed-out';
+    }
+    if (error && (isAuthRetryableFetchError(error) || !isAuthError(error))) return 'unreachable';
+    return 'signed-out';
+  };
   const check = async (): Promise<AuthState | 'retry'> => {
     const { data, error } = await auth.getSession();
     const session = data.session;
-    if (session) return session.user.id === userId ? 'ok' : 'signed-out';
+    if (session) {
+      if (session.user.id !== userId) return 'signed-out';
+      const stale = refused || expiredOnServer(session, serverNow());
+      if (stale && mono() - forcedAt >= FORCED_REFRESH_GAP_MS) return forceRefresh();
+      return 'ok';
+    }
     if (error && isAuthRetryableFetchError(error))
       return forgetCachedNetworkFailure(auth) ? 'retry' : 'unreachable';
     if (error && !isAuthError(error)) return 'unreachable';
@@ -63,6 +139,9 @@ export function supabaseAuthGate(supabase: SupabaseClient, userId: string): Auth
         return 'unreachable';
       }
     },
+    unauthorized() {
+      refused = true;
+    },
     subscribe(fn) {
       const { data } = auth.onAuthStateChange(() => {
         // Never call auth methods inside the callback (auth-js holds its lock there): defer.
@@ -70,5 +149,32 @@ export function supabaseAuthGate(supabase: SupabaseClient, userId: string): Auth
       });
       return () => data.subscription.unsubscribe();
     },
+  };
+}
+
+/**
+ * R9.12: the server API with every 401 reported to `onRefused` (the gate's `unauthorized`), which
+ * makes the next `ensure` refresh the session; the error itself is rethrown unchanged.
+ */
+export function reportingUnauthorized(server: ServerApi, onRefused: () => void): ServerApi {
+  const watch = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (err) {
+      if (err instanceof ServerError && err.status === 401) onRefused();
+      throw err;
+    }
+  };
+  // Every method delegated by name (not spread: a class instance's methods live on its prototype).
+  return {
+    pull: (since, limit) => watch(() => server.pull(since, limit)),
+    sendMessage: (input) => watch(() => server.sendMessage(input)),
+    markRead: (conversationId, messageId) => watch(() => server.markRead(conversationId, messageId)),
+    setArchived: (conversationId, archivedAt) => watch(() => server.setArchived(conversationId, archivedAt)),
+    startConversation: (input) => watch(() => server.startConversation(input)),
+    ensureFirstConversation: () => watch(() => server.ensureFirstConversation()),
+    fetchAccountId: (userId) => watch(() => server.fetchAccountId(userId)),
+    fetchAccount: (accountId) => watch(() => server.fetchAccount(accountId)),
+    fetchActiveSpecialists: (accountId) => watch(() => server.fetchActiveSpecialists(accountId)),
   };
 }

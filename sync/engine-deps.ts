@@ -1,6 +1,6 @@
 // The engine's options and their defaults.
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { supabaseAuthGate, type AuthGate } from './auth.ts';
+import { supabaseAuthGate, type AuthGate, type GateClock } from './auth.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { SPEC_TIMINGS, type Timings } from './constants.ts';
 import { defaultBackgroundSync, type BackgroundSyncRequest } from './background/register.ts';
@@ -87,7 +87,8 @@ export interface ResolvedOptions {
 
 let instances = 0;
 
-export function resolveOptions(o: SyncEngineOptions): ResolvedOptions {
+/** `gateClock`: the server's clock as the engine learns it, for the default session gate (R9.12). */
+export function resolveOptions(o: SyncEngineOptions, gateClock: GateClock = {}): ResolvedOptions {
   const supabase = o.supabase;
   const timings = { ...SPEC_TIMINGS, ...o.timings };
   const apiOptions = { ...(o.useFunctions === undefined ? {} : { useFunctions: o.useFunctions }), timeoutMs: timings.requestTimeoutMs };
@@ -115,6 +116,6 @@ export function resolveOptions(o: SyncEngineOptions): ResolvedOptions {
     backgroundSync: o.backgroundSync === undefined ? defaultBackgroundSync() : o.backgroundSync,
     markers: o.markers === undefined ? defaultMarkerStore() : o.markers,
     onRestored: o.onRestored === undefined ? defaultRestoreReporter() : o.onRestored,
-    auth: o.auth === undefined ? (supabase ? supabaseAuthGate(supabase, o.userId) : null) : o.auth,
+    auth: o.auth === undefined ? (supabase ? supabaseAuthGate(supabase, o.userId, gateClock) : null) : o.auth,
   };
 }

@@ -3,6 +3,7 @@
 import { createActor, type Actor } from 'xstate';
 import { readFeed, sweepExpiredCopies } from './apply.ts';
 import { scopeToAccount } from './account-scope.ts';
+import { reportingUnauthorized } from './auth.ts';
 import type { SyncCommands } from './commands/api.ts';
 import type { StoredMessages } from './local-types.ts';
 import { archive, unarchive } from './commands/archive.ts';
@@ -96,12 +97,15 @@ function downTransport(reason: string): Transport {
 }
 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
-  const o = resolveOptions(options);
-  const { clock, timings, userId } = o;
   /** R9.11: the server's clock as learnt from replies; stored so a restart offline still knows it. */
   const serverOffset = new ServerOffset();
+  // R9.12: the default session gate judges token expiry by the server's clock too.
+  const o = resolveOptions(options, { serverNow: () => serverTimeNow(), monotonic: () => mono() });
+  const { clock, timings, userId } = o;
   let storedOffsetMs: number | null = null;
-  const server = withServerClock(o.server, clock, (sample) => {
+  const gate = o.auth;
+  const reported = gate?.unauthorized ? reportingUnauthorized(o.server, () => gate.unauthorized?.()) : o.server;
+  const server = withServerClock(reported, clock, (sample) => {
     if (!serverOffset.observe(sample) || stopped) return;
     if (storedOffsetMs !== null && Math.abs(serverOffset.ms - storedOffsetMs) < OFFSET_STORE_STEP_MS) return;
     storedOffsetMs = serverOffset.ms;

@@ -143,7 +143,10 @@ export class ChaosContext {
         r.onerror = () => rej(r.error);
       });
       const box = await all('outbox');
-      const head = box[0] ? { key: box[0].key, attempts: box[0].attempts, dueInMs: box[0].nextAttemptAt - Date.now(), lastError: box[0].lastError } : null;
+      // No due time is stored (R9.6: the retry schedule lives in the engine's memory); what is stored
+      // is the attempts so far, the last error, and a live claim (R9.10: which engine pushes it, until when).
+      const e = box[0];
+      const head = e ? { key: e.key, kind: e.op && e.op.kind, attempts: e.attempts, lastError: e.lastError, claim: e.claim ? { by: e.claim.by, endsInMs: e.claim.until - Date.now() } : null } : null;
       const out = { messages: await all('messages'), conversations: await all('conversations'), outbox: box.length, head };
       db.close();
       return out;

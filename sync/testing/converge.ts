@@ -95,12 +95,19 @@ export interface TypedMessage {
   db: () => SyncDb | null;
   /** A name in the report. */
   who?: string;
+  /**
+   * R9.7: the server had stored it after the backup a restore went back to, so the restore took it
+   * away: absent from the server (and so from the device) is right; stored once is right too (its
+   * device had not heard the server's answer and sent it again); twice is still a duplicate.
+   */
+  lostByRestore?: boolean;
 }
 
 /**
  * Invariants 1 and 2 for typed messages: each is stored on the server exactly once, or failed on
  * the device that typed it with a reason and is not on the server, or its conversation was deleted
- * on the server (it took its messages with it, R2.6; the send must not be left queued). Nothing else:
+ * on the server (it took its messages with it, R2.6; the send must not be left queued), or a restore
+ * took it from the server (`lostByRestore`, R9.7; not left queued either). Nothing else:
  * a message neither stored nor failed is lost, one stored twice is duplicated.
  */
 export async function deliveryProblems(db: Queryable, typed: readonly TypedMessage[]): Promise<string[]> {
@@ -125,6 +132,11 @@ export async function deliveryProblems(db: Queryable, typed: readonly TypedMessa
       const queued = await t.db()?.outbox.filter((o) => JSON.stringify(o).includes(t.key.slice(2))).count();
       if (queued) out.push(`${who}typed "${t.text}" into a deleted conversation is still queued`);
     } else if (local?.state === 'failed' && local.error) continue;
+    else if (t.lostByRestore) {
+      const queued = await t.db()?.outbox.filter((o) => JSON.stringify(o).includes(t.key.slice(2))).count();
+      if (queued) out.push(`${who}typed "${t.text}", lost by a restore, is still queued`);
+      else if (local) out.push(`${who}typed "${t.text}", lost by a restore, still shown ${local.state} on its device`);
+    }
     else out.push(`${who}typed "${t.text}" lost (not on the server; local state ${local?.state ?? 'gone'})`);
   }
   return out;

@@ -62,6 +62,31 @@ export interface StartOptions {
   engine?: Partial<SyncEngineOptions>;
 }
 
+/**
+ * The engine options every simulated device uses: its own IndexedDB, network signal and clock, the
+ * spec's timings scaled down (`SIM_TIMINGS`), no Web Locks, no tab channel, no markers, no Background
+ * Sync, RPCs rather than functions, no first conversation; `opts` over them. TestDevice and the R9
+ * row tests' device (tests/sync/helpers/real-device.ts) both start their engines with it.
+ */
+export function simEngineOptions(
+  base: Pick<SyncEngineOptions, 'userId' | 'accountId' | 'supabase' | 'idb' | 'network' | 'clock'>,
+  opts: StartOptions = {},
+): SyncEngineOptions {
+  return {
+    ...base,
+    timings: { ...SIM_TIMINGS, ...opts.timings },
+    locks: null,
+    channels: null,
+    markers: null,
+    backgroundSync: null,
+    onRestored: null,
+    useFunctions: opts.useFunctions ?? false,
+    ensureFirstConversation: false,
+    ...(opts.realtime === false ? { transports: { realtime: null } } : {}),
+    ...opts.engine,
+  };
+}
+
 export class TestDevice {
   idb = { indexedDB: new IDBFactory(), IDBKeyRange };
   readonly net: FaultyNet;
@@ -108,24 +133,9 @@ export class TestDevice {
 
   async start(opts: StartOptions = {}): Promise<SyncEngine> {
     this.supabase = this.client();
-    const e = createSyncEngine({
-      userId: this.user.id,
-      accountId: this.accountId,
-      supabase: this.supabase,
-      idb: this.idb,
-      network: this.network,
-      clock: this.clock,
-      timings: { ...SIM_TIMINGS, ...opts.timings },
-      locks: null,
-      channels: null,
-      markers: null,
-      backgroundSync: null,
-      onRestored: null,
-      useFunctions: opts.useFunctions ?? false,
-      ensureFirstConversation: false,
-      ...(opts.realtime === false ? { transports: { realtime: null } } : {}),
-      ...opts.engine,
-    });
+    const e = createSyncEngine(
+      simEngineOptions({ userId: this.user.id, accountId: this.accountId, supabase: this.supabase, idb: this.idb, network: this.network, clock: this.clock }, opts),
+    );
     this.engine = e;
     await e.start();
     return e;

@@ -5,6 +5,6 @@ export { manualNetwork, type ManualNetwork } from '../network.ts';
 export { createTestClock, type TestClock } from './clock.ts';
 export { DEFAULT_FAULTS, FaultyNet, sumStats, type FaultRates, type NetMode } from './faulty-net.ts';
 export { rng, type Rng } from './rng.ts';
-export { SIM_TIMINGS, TestDevice, type DeviceOptions, type DeviceUser, type StackInfo, type StartOptions } from './device.ts';
+export { SIM_TIMINGS, simEngineOptions, TestDevice, type DeviceOptions, type DeviceUser, type StackInfo, type StartOptions } from './device.ts';
 export { deliveryProblems, differences, serverUnread, serverView, type Queryable, type ServerConversation, type TypedMessage } from './converge.ts';
 export { converged, waitFor } from './wait.ts';

@@ -2,34 +2,24 @@
 // sign-in through the auth server). The engine's clock is the device's: its wall time is skewed or
 // stepped, its monotonic time is the process's (as performance.now() is in a browser).
 import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { dexieOptions } from '../../sync/db/open.ts';
 import { dbNameFor, SyncDb } from '../../sync/db/schema.ts';
 import { orderKeyOf } from '../../sync/ordering.ts';
 import { msFromTimestamp, timestampFromMs } from '../../sync/timestamps.ts';
 import { formatRelativeTime } from '../../src/lib/relative-time.ts';
 import { sk } from '../../src/text/sk.ts';
-import { startTestStack, type TestStack } from '../helpers/stack.ts';
-import { createConversation, pool, specialistSays, testSpecialists } from './helpers/server-db.ts';
+import type { TestStack } from '../helpers/stack.ts';
+import { createConversation, specialistSays, testSpecialists } from './helpers/server-db.ts';
 import { Device, localMessages, newUser, serverMessages, sleep, SkewedClock, type RealUser } from './helpers/real-device.ts';
+import { withRealStack } from './helpers/real-stack.ts';
 import { waitFor } from '../unit/sync/helpers/wait.ts';
 
 let stack: TestStack;
 let db: pg.Pool;
 const devices: Device[] = [];
 
-beforeAll(async () => {
-  stack = await startTestStack();
-  db = pool(stack.databaseUrl);
-  db.on('error', () => undefined); // idle connections end with the stack
-});
-afterEach(async () => {
-  await Promise.all(devices.splice(0).map((d) => d.stop()));
-});
-afterAll(async () => {
-  await db.end();
-  await stack.destroy();
-});
+withRealStack(devices, (s, p) => ((stack = s), (db = p)));
 
 async function serverCount(conversationId: string, texts: string[]): Promise<number[]> {
   const r = await db.query<{ text: string; n: string }>(

@@ -2,29 +2,19 @@
 // auth server impersonates customers with the real start_impersonation/stop_impersonation RPCs; the
 // server's current_account_id() follows, for every device of that admin.
 import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unsentCount } from '../../sync/queries.ts';
-import { startTestStack, type TestStack } from '../helpers/stack.ts';
-import { createConversation, pool, specialistSays, testSpecialists } from './helpers/server-db.ts';
+import type { TestStack } from '../helpers/stack.ts';
+import { createConversation, specialistSays, testSpecialists } from './helpers/server-db.ts';
 import { Device, localMessages, newUser, serverMessages, sleep, type RealUser } from './helpers/real-device.ts';
+import { withRealStack } from './helpers/real-stack.ts';
 import { waitFor } from '../unit/sync/helpers/wait.ts';
 
 let stack: TestStack;
 let db: pg.Pool;
 const devices: Device[] = [];
 
-beforeAll(async () => {
-  stack = await startTestStack();
-  db = pool(stack.databaseUrl);
-  db.on('error', () => undefined); // idle connections end with the stack
-});
-afterEach(async () => {
-  await Promise.all(devices.splice(0).map((d) => d.stop()));
-});
-afterAll(async () => {
-  await db.end();
-  await stack.destroy();
-});
+withRealStack(devices, (s, p) => ((stack = s), (db = p)));
 
 async function superAdmin(): Promise<RealUser> {
   const admin = await newUser(stack, db, 'admin');

@@ -1,33 +1,23 @@
 // R9: the session under the engine, against a dedicated stack whose access tokens live 3 s (real
 // expiry, real refresh and real revocation through the auth server; no self-signed tokens).
 import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SyncEngine } from '../../sync/engine.ts';
 import type { SyncStatus } from '../../sync/status.ts';
 import { TestDevice, waitFor } from '../../sync/testing/index.ts';
 import { TEXT_NEEDS_SIGN_IN } from '../../sync/texts.ts';
-import { startTestStack, type TestStack } from '../helpers/stack.ts';
-import { uniqueEmail } from '../helpers/clients.ts';
-import { createConversation, pool, testSpecialists } from './helpers/server-db.ts';
+import type { TestStack } from '../helpers/stack.ts';
+import { createConversation, specialistSays, testSpecialists } from './helpers/server-db.ts';
+import { newUser as newRealUser, PASSWORD, type RealUser } from './helpers/real-device.ts';
+import { withRealStack } from './helpers/real-stack.ts';
 
 const JWT_EXPIRY_S = 3;
-const PASSWORD = 'heslo12345';
 
 let stack: TestStack;
 let db: pg.Pool;
 const devices: TestDevice[] = [];
 
-beforeAll(async () => {
-  stack = await startTestStack({ jwtExpiry: JWT_EXPIRY_S });
-  db = pool(stack.databaseUrl);
-});
-afterEach(async () => {
-  await Promise.all(devices.splice(0).map((d) => d.stop()));
-});
-afterAll(async () => {
-  await db.end();
-  await stack.destroy();
-});
+withRealStack(devices, (s, p) => ((stack = s), (db = p)), { jwtExpiry: JWT_EXPIRY_S });
 
 /** One device of the user, signed in through the auth server; `rest` logs the REST calls it let out. */
 function deviceOf(user: { id: string; email: string; accountId: string }): TestDevice & { rest: string[] } {
@@ -37,24 +27,8 @@ function deviceOf(user: { id: string; email: string; accountId: string }): TestD
   return d;
 }
 
-async function newUser(): Promise<{ id: string; email: string; accountId: string }> {
-  const email = uniqueEmail('session');
-  const r = await fetch(`${stack.url}/auth/v1/admin/users`, {
-    method: 'POST',
-    headers: {
-      apikey: stack.keys.serviceRoleKey,
-      authorization: `Bearer ${stack.keys.serviceRoleKey}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ email, password: PASSWORD, email_confirm: true }),
-  });
-  const user = (await r.json()) as { id: string };
-  const accountId = (
-    await db.query<{ account_id: string }>('select account_id from public.account_users where user_id = $1', [
-      user.id,
-    ])
-  ).rows[0]!.account_id;
-  return { id: user.id, email, accountId };
+function newUser(): Promise<RealUser> {
+  return newRealUser(stack, db, 'session');
 }
 
 /** The device's engine (polling, no realtime) and every status it reported since it started. */
@@ -164,6 +138,50 @@ describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     await sleep(300);
     expect(await serverCount(conv, texts)).toEqual([1, 1, 1, 1, 1]);
   });
+
+  it('R9.12 a device clock behind the server by more than a token lives: a token the server refuses (401) is refreshed, and once the offset is known it is refreshed before it expires on the server clock; pulls and sends go on, each send once', async () => {
+    const { humans } = await testSpecialists(db);
+    const user = await newUser();
+    const conv = await createConversation(db, user.accountId, humans[0]!);
+    const d = deviceOf(user);
+    let refreshes = 0;
+    d.net.onRequest = (url) => {
+      if (url.includes('/rest/v1/')) d.rest.push(url);
+      if (url.includes('/auth/v1/token') && url.includes('refresh_token')) refreshes++;
+    };
+    await d.signIn();
+    // 5 min behind: auth-js (90 s margin, device clock) holds the token valid for 3.5 min after the
+    // server stopped taking it (the hostile fuzz's seed 4: the admin, its clock stepped 221 s back).
+    d.clock.setSkew(-5 * 60_000);
+    // PostgREST takes a token up to 30 s after its exp (allowedSkewSeconds, PostgREST
+    // src/PostgREST/Auth.hs); past that it answers 401 'JWT expired'.
+    await sleep(JWT_EXPIRY_S * 1000 + 31_500);
+    expect((await d.client().auth.getSession()).data.session).not.toBeNull(); // auth-js: still valid
+
+    // A fresh install knows no offset yet: the first pull meets a 401, and the refresh follows it.
+    await specialistSays(db, conv, 'pred štartom');
+    const { engine, statuses } = await engineOn(d);
+    await waitFor(async () => (await engine.db.messages.count()) === 1, 'first pull after a refused token', 3000);
+    expect(refreshes).toBeGreaterThanOrEqual(1);
+    expect(engine.serverOffsetMs()).toBeGreaterThan(4 * 60_000); // learnt from the page
+
+    // The offset is known: the next expiry is seen on the server's clock and refreshed before a request
+    // goes with it (PostgREST would still take it here, within its 30 s; auth-js would not refresh).
+    // The refused first pull showed the error status until a pull succeeded; that is over.
+    await waitFor(() => engine.status().connection !== 'error', 'the first pull error cleared', 2000);
+    const before = refreshes;
+    statuses.length = 0;
+    await sleep(JWT_EXPIRY_S * 1000 + 500);
+    await specialistSays(db, conv, 'po expirácii');
+    await engine.commands.sendMessage({ conversationId: conv, text: 'odpoveď' });
+    await waitFor(async () => (await serverCount(conv, ['odpoveď']))[0] === 1, 'sent with a refreshed token', 2000);
+    engine.syncNow();
+    await waitFor(async () => (await engine.db.messages.filter((m) => m.text === 'po expirácii').count()) === 1, 'pulled with a refreshed token', 2000);
+    expect(refreshes).toBeGreaterThan(before);
+    expect(statuses.filter((s) => s.connection === 'error' || s.needsSignIn)).toEqual([]);
+    await waitFor(async () => (await engine.db.outbox.count()) === 0, 'outbox empty', 2000);
+    expect(await serverCount(conv, ['odpoveď'])).toEqual([1]);
+  }, 90_000);
 
   it('kit: a device clock reaches the auth client: 2 h behind, an expired token looks valid (no refresh); corrected, it is refreshed', async () => {
     const user = await newUser();

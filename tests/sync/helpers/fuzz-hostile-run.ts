@@ -2,12 +2,15 @@
 // device signed in through the real auth server of a stack whose access tokens live a few seconds,
 // meet a seeded sequence of what phones meet — token expiry while offline, sign-out everywhere
 // (refresh tokens revoked), conversations deleted or completed on the server, clock skew and steps,
-// black-holed replies, 5xx, lost requests and answers, crashes, and the admin switching accounts by
-// impersonation. Then the network heals (and revoked users sign in again); every typed message must
-// be stored exactly once or have failed with a reason, every device must equal the server, and the
-// time from the reconnect until the outboxes are empty is measured.
+// black-holed replies, 5xx, lost requests and answers, crashes, the admin switching accounts by
+// impersonation, and a backup of the database restored (R9.7). Then the network heals (and revoked
+// users sign in again); every typed message must be stored exactly once, or have failed with a
+// reason, or have been taken away by the restore (stored after the backup: gone from the server and
+// so from every device), every device must equal the server, and the time from the reconnect until
+// the outboxes are empty is measured.
 import type pg from 'pg';
 import { deliveryProblems, differences, rng, serverUnread, serverView, sumStats, TestDevice, type Rng, type StackInfo, type TypedMessage } from '../../../sync/testing/index.ts';
+import { backup, restore } from './restore.ts';
 import { createAccount, createConversation, specialistSays, type TestAccount } from './server-db.ts';
 
 export const PASSWORD = 'heslo12345';
@@ -42,6 +45,8 @@ interface World {
   typed: TypedMessage[];
   log: string[];
   tokenExpiries: number;
+  /** The live conversations when the backup was taken (a restore brings them back). */
+  backedUp: Map<string, string[]> | null;
 }
 
 async function setUp(db: pg.Pool, stack: HostileStack, seed: number): Promise<World> {
@@ -61,7 +66,7 @@ async function setUp(db: pg.Pool, stack: HostileStack, seed: number): Promise<Wo
     if (r.chance(0.5)) d.net.mode = 'faulty';
     await d.start();
   }
-  return { r, a, own, convs, devices, admin: devices[2]!, typed: [], log: [], tokenExpiries: 0 };
+  return { r, a, own, convs, devices, admin: devices[2]!, typed: [], log: [], tokenExpiries: 0, backedUp: null };
 }
 
 /** Server side: a conversation goes (deleted or completed); a fresh one keeps the account usable. */
@@ -106,6 +111,40 @@ async function switchAccount(db: pg.Pool, w: World): Promise<string> {
   const target = w.admin.accountId === w.a.id ? w.own.id : w.a.id;
   await actIn(db, w, target);
   return target === w.a.id ? 'impersonates A' : 'back to own account';
+}
+
+/**
+ * When this seed backs the database up and restores it (step indices; none for some seeds). Drawn
+ * from a stream of its own, so the other operations of a seed stay what they were before restores
+ * joined the fuzz (until the restore changes the world they pick from).
+ */
+function restorePlan(seed: number, ops: number): { backupAt: number; restoreAt: number } | null {
+  const p = rng(seed * 104_729 + 17);
+  if (!p.chance(0.6)) return null;
+  const backupAt = p.int(Math.floor(ops / 2));
+  return { backupAt, restoreAt: backupAt + 1 + p.int(ops - backupAt - 1) };
+}
+
+/**
+ * R9.7: a backup restored on the server while devices are online, offline, mid-request. The data
+ * goes back to the backup: messages stored since are gone (the typed ones among them are marked
+ * `lostByRestore`: the server is the truth for what it confirmed, so their absence is right),
+ * conversations deleted since come back, those created since go, completed ones are active again.
+ * The admin's impersonation is kept as it is now (written inside the restore's transaction): it is
+ * the state of a session, not data, and a server answering for another account is R9.9's case.
+ */
+async function serverRestores(db: pg.Pool, w: World): Promise<number> {
+  const admin = w.admin;
+  const lost = await restore(db, {
+    inside: async (c) => {
+      await c.query('delete from public.impersonations where admin_user_id = $1', [admin.user.id]);
+      if (admin.accountId === w.a.id) await c.query('insert into public.impersonations (admin_user_id, account_id) values ($1, $2)', [admin.user.id, w.a.id]);
+    },
+  });
+  const gone = new Set(lost.filter((m) => m.direction === 'user').map((m) => `${m.conversationId}|${m.text}`));
+  for (const t of w.typed) if (gone.has(`${t.conversationId}|${t.text}`)) t.lostByRestore = true;
+  w.convs = new Map([...w.backedUp!].map(([k, v]) => [k, [...v]]));
+  return lost.length;
 }
 
 async function step(db: pg.Pool, stack: HostileStack, w: World, seed: number, i: number): Promise<void> {
@@ -189,6 +228,15 @@ async function waitUntil(fn: () => Promise<boolean>, ms: number): Promise<boolea
 }
 
 /**
+ * The user answers 'Prihláste sa znova' (R9.2) by signing in. Asked at any time while healing, not
+ * only at its start: a session revoked long before may still look alive then (its access token not
+ * expired, auth-js's last refresh failed on the network and fell back to it) and be refused only later.
+ */
+async function signInWhenAsked(w: World): Promise<void> {
+  for (const d of w.devices) if (d.engine?.status().needsSignIn) await d.signIn();
+}
+
+/**
  * Heals: every device back online on a perfect network (clocks stay as wrong as they are), users
  * whose sessions were revoked sign in again, then the outboxes must drain; the admin then visits the
  * other account so sends queued there go too (R9.8), and comes back.
@@ -204,16 +252,10 @@ async function heal(db: pg.Pool, w: World, budgetMs: number): Promise<{ drainMs:
     const s = await d.supabase!.auth.getSession();
     return !s.data.session;
   };
-  // The user signs in again when the app asks (R9.2), also when it asks only later: a refresh whose
-  // answer a faulty network dropped before the device went offline is presented again after the
-  // reconnect, past the auth server's reuse interval (GoTrue's, 10 s), and ends the session then.
-  const signInWhereAsked = async () => {
-    for (const d of w.devices) if (d.engine?.status().needsSignIn || (await signedOut(d))) await d.signIn();
-  };
   await sleep(200);
-  await signInWhereAsked();
+  for (const d of w.devices) if (d.engine?.status().needsSignIn || (await signedOut(d))) await d.signIn();
   const drained = await waitUntil(async () => {
-    await signInWhereAsked();
+    await signInWhenAsked(w);
     return (await Promise.all(w.devices.map(pendingHere))).every((n) => n === 0);
   }, budgetMs);
   const drainMs = Date.now() - t0;
@@ -235,6 +277,7 @@ async function divergences(db: pg.Pool, w: World, budgetMs: number): Promise<str
   let found: string[] = [];
   await waitUntil(async () => {
     found = [];
+    await signInWhenAsked(w);
     for (const [i, d] of w.devices.entries()) {
       d.engine!.syncNow();
       const accountId = d.accountId!;
@@ -246,7 +289,7 @@ async function divergences(db: pg.Pool, w: World, budgetMs: number): Promise<str
   return found;
 }
 
-export async function runHostileSeed(db: pg.Pool, stack: HostileStack, seed: number, opts: { ops?: number; budgetMs?: number } = {}): Promise<HostileResult> {
+export async function runHostileSeed(db: pg.Pool, stack: HostileStack, seed: number, opts: { ops?: number; budgetMs?: number; restores?: boolean } = {}): Promise<HostileResult> {
   const t0 = Date.now();
   const w = await setUp(db, stack, seed);
   const problems: string[] = [];
@@ -254,7 +297,17 @@ export async function runHostileSeed(db: pg.Pool, stack: HostileStack, seed: num
   const budget = opts.budgetMs ?? 20_000;
   try {
     const n = opts.ops ?? 14 + w.r.int(10);
-    for (let i = 0; i < n; i++) await step(db, stack, w, seed, i);
+    const plan = opts.restores === false ? null : restorePlan(seed, n);
+    for (let i = 0; i < n; i++) {
+      if (i === plan?.backupAt) {
+        await backup(db);
+        w.backedUp = new Map([...w.convs].map(([k, v]) => [k, [...v]]));
+        w.log.push('server backup');
+      }
+      if (i === plan?.restoreAt) w.log.push(`server restores the backup (${await serverRestores(db, w)} messages lost)`);
+      await step(db, stack, w, seed, i);
+    }
+    if (process.env.SYNC_HOSTILE_PAUSE) await sleep(Number(process.env.SYNC_HOSTILE_PAUSE));
     const healed = await heal(db, w, budget);
     drainMs = healed.drainMs;
     problems.push(...healed.problems);

@@ -1,6 +1,7 @@
 // A device for the R9 row tests against a real stack: unmodified supabase-js signed in through the
 // auth server (real tokens), a network that can be cut, its own fake-indexeddb kept across engine
-// restarts (a reload), and an optional clock (skewed or stepped) that reaches the engine.
+// restarts (a reload), and an optional clock (skewed or stepped) that reaches the engine. Its engine
+// starts with the kit's options (simEngineOptions, sync/testing/device.ts), realtime off.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type pg from 'pg';
@@ -10,7 +11,7 @@ import { createSyncEngine, type SyncEngine, type SyncEngineOptions } from '../..
 import { manualNetwork, type ManualNetwork } from '../../../sync/network.ts';
 import type { TestStack } from '../../helpers/stack.ts';
 import { uniqueEmail } from '../../helpers/clients.ts';
-import { SIM_TIMINGS } from '../../../sync/testing/index.ts';
+import { simEngineOptions } from '../../../sync/testing/index.ts';
 
 export const PASSWORD = 'heslo12345';
 
@@ -82,23 +83,9 @@ export class Device {
 
   /** Starts an engine on this device's database (again, after stop: a reload). */
   async start(userId: string, extra: Partial<SyncEngineOptions> = {}): Promise<SyncEngine> {
-    const engine = createSyncEngine({
-      userId,
-      supabase: this.supabase,
-      idb: this.idb,
-      network: this.network,
-      clock: this.clock,
-      timings: SIM_TIMINGS,
-      locks: null,
-      channels: null,
-      useFunctions: false,
-      ensureFirstConversation: false,
-      transports: { realtime: null },
-      markers: null,
-      backgroundSync: null,
-      onRestored: null,
-      ...extra,
-    });
+    const engine = createSyncEngine(
+      simEngineOptions({ userId, supabase: this.supabase, idb: this.idb, network: this.network, clock: this.clock }, { realtime: false, engine: extra }),
+    );
     this.engine = engine;
     await engine.start();
     return engine;
