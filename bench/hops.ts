@@ -17,6 +17,10 @@ import type { BenchRow } from './table.ts';
 
 export interface Stamps {
   enter: number;
+  /** Poradňa only (sync/marks.ts): sendMessage entered, its write transaction started, its first reads answered. */
+  command: number;
+  tx: number;
+  reads: number;
   request: number;
   commit: number;
   notified: number;
@@ -110,6 +114,17 @@ export async function markFor(page: Page, name: string, key: 'id' | 'correlation
   );
 }
 
+/** The first mark of `name` at or after `at` (epoch ms, the page's clock); NaN when none. */
+export async function markAfter(page: Page, name: string, at: number): Promise<number> {
+  return page.evaluate(
+    ({ name, at }) => {
+      const m = performance.getEntriesByName(name).find((e) => performance.timeOrigin + e.startTime >= at);
+      return m ? performance.timeOrigin + m.startTime : NaN;
+    },
+    { name, at },
+  );
+}
+
 /** The realtime server's part for one row: NOTIFY received, frame sent, row written. */
 export function serverStamps(d: DeliveryTiming | undefined): Pick<Stamps, 'commit' | 'notified' | 'sent'> {
   if (!d) return { commit: NaN, notified: NaN, sent: NaN };
@@ -129,6 +144,10 @@ interface Hop {
 
 const HOPS: Hop[] = [
   { label: 'Enter on A → A’s send_message request started', from: 'enter', to: 'request', path: true },
+  { label: '… Enter → send command entered (poradna:send:command)', from: 'enter', to: 'command' },
+  { label: '… command → its IndexedDB write transaction started (poradna:send:tx)', from: 'command', to: 'tx' },
+  { label: '… transaction started → its first reads answered (poradna:send:reads)', from: 'tx', to: 'reads' },
+  { label: '… reads answered → request started', from: 'reads', to: 'request' },
   { label: 'request started → row written, commit (PostgREST + PostgreSQL)', from: 'request', to: 'commit', path: true },
   { label: 'commit → NOTIFY received (realtime server)', from: 'commit', to: 'notified', path: true },
   { label: 'NOTIFY received → frame sent (RLS check as B, encode)', from: 'notified', to: 'sent', path: true },

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
 import type { Client } from './browser.ts';
 import { HopFloors, type FloorSources } from './hop-floors.ts';
-import { markFor, missedGoalLines, NetRecorder, renderHops, serverStamps, type Stamps } from './hops.ts';
+import { markAfter, markFor, missedGoalLines, NetRecorder, renderHops, serverStamps, type Stamps } from './hops.ts';
 import { p50p95 } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
@@ -163,6 +163,9 @@ async function crossClient(
     if (!Number.isFinite(request)) request = await lastSendRequestAt(sender.page);
     out.push({
       enter: at,
+      command: await markAfter(sender.page, 'poradna:send:command', at),
+      tx: await markAfter(sender.page, 'poradna:send:tx', at),
+      reads: await markAfter(sender.page, 'poradna:send:reads', at),
       request,
       ...serverStamps(id ? deliveries.get(id) : undefined),
       frame: rx.frameWith(text),

@@ -4,6 +4,7 @@ import type { JsonObject } from '../json.ts';
 import type { EarlySend, EarlyStarted } from '../early-send.ts';
 import { writeOptimisticMessage, type WrittenMessage } from './write-message.ts';
 import type { CommandContext } from './context.ts';
+import { syncMark } from '../marks.ts';
 
 export interface SendMessageInput {
   conversationId: string;
@@ -25,6 +26,8 @@ export async function sendMessage(ctx: CommandContext, input: SendMessageInput):
   if (text === '') return null;
   if (input.correlationId !== undefined && !UUID.test(input.correlationId)) throw new Error('correlationId must be a UUID');
   const { db } = ctx;
+  const correlationId = input.correlationId ?? ctx.newId();
+  syncMark('poradna:send:command', { correlationId: correlationId.toLowerCase() });
   // R1.12: the request may start inside the transaction; it learns whether the write committed.
   let started: EarlyStarted | null = null;
   const offer = ctx.early;
@@ -35,7 +38,7 @@ export async function sendMessage(ctx: CommandContext, input: SendMessageInput):
       writeOptimisticMessage(db, {
         conversationId: input.conversationId,
         text,
-        correlationId: input.correlationId ?? ctx.newId(),
+        correlationId,
         payload: input.payload ?? null,
         userId: ctx.userId,
         now: ctx.now(),

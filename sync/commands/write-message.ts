@@ -7,6 +7,7 @@ import type { LocalMessage } from '../local-types.ts';
 import { correlationKey } from '../merge/message.ts';
 import { orderKeyOf } from '../ordering.ts';
 import { queue, type OutboxEntry, type OutboxOp } from '../outbox.ts';
+import { syncMark } from '../marks.ts';
 import { refreshSummaries } from '../summary-store.ts';
 import { msFromTimestamp, timestampFromMs } from '../timestamps.ts';
 
@@ -43,6 +44,7 @@ function nextLocalTime(last: LocalMessage | undefined, now: number): number {
  */
 export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput): Promise<WrittenMessage | null> {
   const correlationId = input.correlationId.toLowerCase();
+  syncMark('poradna:send:tx', { correlationId });
   const [last, conversation, outbox, clock] = await Promise.all([
     db.messages.where('[conversationId+orderKey]').between([input.conversationId, ''], [input.conversationId, '\uffff']).last(),
     db.conversations.get(input.conversationId),
@@ -50,6 +52,7 @@ export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput)
     input.early ? db.outbox.toArray() : undefined,
     db.meta.get('clock'),
   ]);
+  syncMark('poradna:send:reads', { correlationId });
   if (input.onlyIfActive && conversation && conversation.status !== 'active') return null;
   // R9.11: the message's time on the server's clock (the offset the engine learnt), so it sorts and
   // reads right on a device whose clock is off; the outbox and typing keep device time.

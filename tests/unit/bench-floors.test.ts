@@ -6,6 +6,9 @@ import type { BenchRow } from '../../bench/table.ts';
 
 const s = (k: number): Stamps => ({
   enter: 0,
+  command: NaN,
+  tx: NaN,
+  reads: NaN,
   request: 20 * k,
   commit: 30 * k,
   notified: 32 * k,

@@ -97,6 +97,9 @@ describe('row 4 per-hop breakdown', () => {
   it('prints each hop per build and a dash for timestamps a build does not have', () => {
     const s = (k: number, stored: number): Stamps => ({
       enter: 0,
+      command: NaN,
+      tx: NaN,
+      reads: NaN,
       request: 5 * k,
       commit: 10 * k,
       notified: 11 * k,
