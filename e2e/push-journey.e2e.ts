@@ -21,14 +21,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, expect, test, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import pg from 'pg';
 import { readConfig } from '../supabase/local/config.ts';
 import { startTestStack, type TestStack } from '../tests/helpers/stack.ts';
 import { decryptPush, deviceKeys, startFakePushService, type DeviceKeys, type FakePushService } from '../tests/server/push-helpers.ts';
-import { CHROMIUM_ARGS } from './playwright.config.ts';
 import { startDesktop, type Desktop } from './push-desktop.ts';
-import { registrationId } from './pwa-helpers.ts';
+import { launchProfile, registrationId } from './pwa-helpers.ts';
 
 const ZUZANA = '00000000-0000-4000-8000-000000000015'; // a human specialist: no AI reply job reads the message
 
@@ -103,17 +102,10 @@ async function signIn(page: Page, email: string): Promise<void> {
 /** A browser profile (a device) signed in with notifications allowed, registered at the fake service. */
 async function openDevice(name: string, email: string, userId: string, registered: number): Promise<Device> {
   const profile = await mkdtemp(join(tmpdir(), `poradna-${name}-`));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    baseURL: stack.url,
-    viewport: { width: 360, height: 640 },
-    locale: 'sk-SK',
-    // HOME in the throwaway profile: installing the app writes its launcher entry and icons there
-    // (~/.local/share), as a real install does, never into the machine's home.
-    // NO_AT_BRIDGE: no accessibility bus is started on that session bus.
-    env: { ...process.env, HOME: profile, NO_AT_BRIDGE: '1', DBUS_SESSION_BUS_ADDRESS: desktop.busAddress },
-  });
+  // HOME in the throwaway profile: installing the app writes its launcher entry and icons there
+  // (~/.local/share), as a real install does, never into the machine's home.
+  // NO_AT_BRIDGE: no accessibility bus is started on that session bus.
+  const context = await launchProfile(profile, stack.url, { ...process.env, HOME: profile, NO_AT_BRIDGE: '1', DBUS_SESSION_BUS_ADDRESS: desktop.busAddress });
   await context.grantPermissions(['notifications'], { origin: stack.url });
   const keys = deviceKeys();
   const path = `/d/${name}-${randomUUID()}`;

@@ -3,13 +3,15 @@
 import { chromium, expect, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
 
-export async function launchProfile(profile: string, baseURL: string): Promise<BrowserContext> {
+/** A phone-sized persistent profile (a device); `env`: the browser process's environment, when it needs its own. */
+export async function launchProfile(profile: string, baseURL: string, env?: Record<string, string | undefined>): Promise<BrowserContext> {
   return chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
     baseURL,
     viewport: { width: 360, height: 640 },
     locale: 'sk-SK',
+    ...(env ? { env } : {}),
   });
 }
 

@@ -5,9 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { startTestStack, type TestStack } from '../tests/helpers/stack.ts';
-import { CHROMIUM_ARGS } from './playwright.config.ts';
+import { launchProfile } from './pwa-helpers.ts';
 
 const WEB_A = process.env.E2E_WEB_A ?? '';
 const WEB_B = process.env.E2E_WEB_B ?? '';
@@ -40,13 +40,7 @@ test('a new build updates the app exactly once, after the queued message and the
   const dataDir = join(root, 'data');
   const profile = join(root, 'profile');
   let stack = await startTestStack({ webDir: webA }, { dataDir });
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    baseURL: stack.url,
-    viewport: { width: 360, height: 640 },
-    locale: 'sk-SK',
-  });
+  const context = await launchProfile(profile, stack.url);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto('/auth/login');

@@ -9,6 +9,7 @@
 // server's it keeps handing out a token the server already refuses. The gate therefore also judges
 // the expiry by the server's clock as the engine learnt it (R9.11), and refreshes after any 401.
 import { isAuthError, isAuthRetryableFetchError, type SupabaseClient } from '@supabase/supabase-js';
+import { decodeJwt } from 'jose';
 import { ServerError, type ServerApi } from './server/api.ts';
 
 export type AuthState = 'ok' | 'signed-out' | 'unreachable';
@@ -54,12 +55,10 @@ function expiredOnServer(session: { expires_at?: number; access_token: string },
   return exp * 1000 - Math.min(SERVER_EXPIRY_MARGIN_MS, life / 4) <= serverNow;
 }
 
+/** The token's own exp and iat (decoded, not verified: the server verifies; this only schedules). */
 function jwtTimes(token: string): { exp?: number; iat?: number } | null {
-  const part = token.split('.')[1];
-  if (!part) return null;
   try {
-    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/'));
-    const p = JSON.parse(json) as { exp?: unknown; iat?: unknown };
+    const p = decodeJwt(token);
     return { ...(typeof p.exp === 'number' ? { exp: p.exp } : {}), ...(typeof p.iat === 'number' ? { iat: p.iat } : {}) };
   } catch {
     return null;
