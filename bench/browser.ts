@@ -105,6 +105,24 @@ export async function openAndPaint(c: Client, path: string, identifier: string, 
     (id) => Math.min(...((globalThis as unknown as { __elementPaints: { id: string; t: number }[] }).__elementPaints.filter((e) => e.id === id).map((e) => e.t))),
     identifier,
   );
+  // BENCH_DEBUG_NAV=1: where each open's time went (bench/README.md, row 1).
+  if (process.env.BENCH_DEBUG_NAV) {
+    const nav = await c.page.evaluate(() => {
+      const n = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      const ms = (v: number) => Math.round(v);
+      return {
+        workerStart: ms(n.workerStart),
+        fetchStart: ms(n.fetchStart),
+        responseStart: ms(n.responseStart),
+        responseEnd: ms(n.responseEnd),
+        domInteractive: ms(n.domInteractive),
+        domContentLoaded: ms(n.domContentLoadedEventStart),
+        fcp: ms(performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN),
+        resources: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).slice(0, 8).map((r) => `${r.name.split('/').pop() ?? ''} ${ms(r.startTime)}–${ms(r.responseEnd)}`),
+      };
+    });
+    console.error(`[nav ${c.name}] paint ${paint.toFixed(0)} ${JSON.stringify(nav)}`);
+  }
   return { paint, live };
 }
 

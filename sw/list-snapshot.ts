@@ -16,8 +16,8 @@
 //   so its evaluation cannot hold the frame that shows the snapshot;
 // - no inline script: the loader is /snapshot-boot.js (snapshot-boot.ts), and the page keeps the
 //   shell's security headers (CSP), so the snapshot page runs under the same policy as the app.
-import { LIST_SNAPSHOT_KEY, type MirroredSession } from '../sync/background/session-store.ts';
-import { runKv } from '../sync/background/worker-db.ts';
+import { asMirroredSession, LIST_SNAPSHOT_KEY, SESSION_KEY, type MirroredSession } from '../sync/background/session-store.ts';
+import { readKvMany, runKv } from '../sync/background/worker-db.ts';
 import { SNAPSHOT_BOOT_PATH, SNAPSHOT_HOST_ID } from './config.ts';
 
 export const SNAPSHOT_MAX_BYTES = 256 * 1024;
@@ -37,9 +37,10 @@ function isSnapshot(v: unknown): v is ListSnapshot {
   return !!s && typeof s.userId === 'string' && typeof s.css === 'string' && typeof s.html === 'string' && typeof s.savedAt === 'number';
 }
 
-export async function readListSnapshot(): Promise<ListSnapshot | null> {
-  const v = await runKv<unknown>('readonly', (store) => store.get(LIST_SNAPSHOT_KEY));
-  return isSnapshot(v) ? v : null;
+/** The snapshot and the mirrored session in one read (a navigation to the list needs both, at once). */
+export async function readListSnapshotAndSession(): Promise<[ListSnapshot | null, MirroredSession | null]> {
+  const [snap, session] = await readKvMany([LIST_SNAPSHOT_KEY, SESSION_KEY]);
+  return [isSnapshot(snap) ? snap : null, asMirroredSession(session)];
 }
 
 export async function writeListSnapshot(s: ListSnapshot): Promise<void> {

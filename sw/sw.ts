@@ -19,7 +19,7 @@ import { backgroundFlush } from '../sync/background/flush.ts';
 import { OUTBOX_SYNC_TAG } from '../sync/background/tag.ts';
 import { readMirroredSession } from '../sync/background/session-store.ts';
 import { API_PREFIXES, LIST_SNAPSHOT_PATH, MEDIA_CACHE, MEDIA_MAX_AGE_S, MEDIA_MAX_ENTRIES, SW_MESSAGES } from './config.ts';
-import { readListSnapshot, SHELL_HEADERS_KEPT, shellWithSnapshot } from './list-snapshot.ts';
+import { readListSnapshotAndSession, SHELL_HEADERS_KEPT, shellWithSnapshot } from './list-snapshot.ts';
 import { handleClick, handlePush, type WindowLike } from './push.ts';
 import { fetchRpc, resubscribe } from './push-resubscribe.ts';
 
@@ -56,21 +56,45 @@ function withinDeadline<T>(p: Promise<T>, fallback: T): Promise<T> {
   });
 }
 
+interface Shell {
+  html: string;
+  headers: Headers;
+}
+
+/**
+ * The precached shell's text and the headers the snapshot page keeps, read once per worker: the
+ * precache of a worker version never changes (a new build is a new worker), so it cannot go stale.
+ * A failed read is not kept.
+ */
+let shellText: Promise<Shell | null> | null = null;
+
+function precachedShell(): Promise<Shell | null> {
+  shellText ??= (async () => {
+    const res = await matchPrecache('/index.html');
+    if (!res) return null;
+    // The shell's security headers (CSP, frame-ancestors…) hold for the snapshot page too.
+    const headers = new Headers({ 'content-type': 'text/html; charset=utf-8' });
+    for (const name of SHELL_HEADERS_KEPT) {
+      const v = res.headers.get(name);
+      if (v !== null) headers.set(name, v);
+    }
+    return { html: await res.text(), headers };
+  })().then((s) => {
+    if (!s) shellText = null;
+    return s;
+  });
+  return shellText;
+}
+
 async function shellWithListSnapshot(): Promise<Response | null> {
-  const [res, [snap, session]] = await Promise.all([
-    matchPrecache('/index.html'),
-    withinDeadline(Promise.all([readListSnapshot(), readMirroredSession()]), [null, null] as const),
+  const [shellCopy, [snap, session]] = await Promise.all([
+    precachedShell().catch(() => null),
+    withinDeadline(readListSnapshotAndSession(), [null, null] as const),
   ]);
-  if (!res || !snap) return null;
-  const html = shellWithSnapshot(await res.text(), snap, session);
+  if (!shellCopy || !snap) return null;
+  const html = shellWithSnapshot(shellCopy.html, snap, session);
   if (html === null) return null;
-  // The shell's security headers (CSP, frame-ancestors…) hold for the snapshot page too.
-  const headers = new Headers({ 'content-type': 'text/html; charset=utf-8' });
-  for (const name of SHELL_HEADERS_KEPT) {
-    const v = res.headers.get(name);
-    if (v !== null) headers.set(name, v);
-  }
-  return new Response(html, { headers });
+  return new Response(html, { headers: new Headers(shellCopy.headers) });
 }
 
 registerRoute(

@@ -5,7 +5,8 @@
 // (auth-js serialises those under its own lock) and refresh-token reuse detection cannot trip.
 import { runKv } from './worker-db.ts';
 
-const KEY = 'session';
+export const SESSION_KEY = 'session';
+const KEY = SESSION_KEY;
 /** The chat list's paint snapshot (sw/list-snapshot.ts) lives beside the session and dies with it. */
 export const LIST_SNAPSHOT_KEY = 'list-snapshot';
 
@@ -28,8 +29,13 @@ export async function writeMirroredSession(s: MirroredSession | null): Promise<v
 }
 
 export async function readMirroredSession(): Promise<MirroredSession | null> {
-  const v = await runKv<MirroredSession>('readonly', (store) => store.get(KEY));
-  return v && typeof v.accessToken === 'string' && typeof v.userId === 'string' ? v : null;
+  return asMirroredSession(await runKv<unknown>('readonly', (store) => store.get(KEY)));
+}
+
+/** A stored value as a session, or null when it is none (absent, or an older shape). */
+export function asMirroredSession(value: unknown): MirroredSession | null {
+  const v = value as Partial<MirroredSession> | null | undefined;
+  return v && typeof v.accessToken === 'string' && typeof v.userId === 'string' ? (v as MirroredSession) : null;
 }
 
 /** A token the server will still accept for a while (the worker never refreshes one). */

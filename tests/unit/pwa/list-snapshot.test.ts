@@ -4,7 +4,7 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readMirroredSession, writeMirroredSession, type MirroredSession } from '../../../sync/background/session-store.ts';
-import { deferEntryModule, readListSnapshot, shellWithSnapshot, SNAPSHOT_MAX_BYTES, writeListSnapshot, type ListSnapshot } from '../../../sw/list-snapshot.ts';
+import { deferEntryModule, readListSnapshotAndSession, shellWithSnapshot, SNAPSHOT_MAX_BYTES, writeListSnapshot, type ListSnapshot } from '../../../sw/list-snapshot.ts';
 import { captureListSnapshot } from '../../../src/pwa/list-snapshot.ts';
 
 const SHELL =
@@ -90,9 +90,42 @@ describe('captureListSnapshot (the page side)', () => {
   });
 });
 
+const readListSnapshot = async () => (await readListSnapshotAndSession())[0];
+
 describe('storage', () => {
   beforeEach(() => vi.stubGlobal('indexedDB', new IDBFactory()));
   afterEach(() => vi.unstubAllGlobals());
+
+  it('the worker reads the snapshot and the session together, through one kept connection', async () => {
+    const factory = indexedDB as IDBFactory;
+    const opens = vi.spyOn(factory, 'open');
+    await writeMirroredSession(session);
+    await writeListSnapshot(snap);
+    expect(await readListSnapshotAndSession()).toEqual([snap, session]);
+    expect(await readListSnapshotAndSession()).toEqual([snap, session]);
+    // Kept across reads and writes: one open for all of them (an open per read was most of the
+    // worker's answer to a navigation, bench row 1b).
+    expect(opens).toHaveBeenCalledTimes(1);
+    await writeMirroredSession(null);
+    expect(await readListSnapshotAndSession()).toEqual([null, null]);
+  });
+
+  it('the kept connection never blocks a deletion of the database, and is opened again after it', async () => {
+    await writeMirroredSession(session);
+    await writeListSnapshot(snap);
+    expect(await readListSnapshot()).toEqual(snap);
+    // Storage cleared by another context (e.g. "clear site data"): a kept connection that ignored the
+    // version change would leave this request blocked forever.
+    await new Promise<void>((resolve, reject) => {
+      const req = indexedDB.deleteDatabase('poradna-worker');
+      req.onsuccess = () => resolve();
+      req.onerror = () => reject(req.error ?? new Error('delete failed'));
+      req.onblocked = () => reject(new Error('blocked by the kept connection'));
+    });
+    expect(await readListSnapshotAndSession()).toEqual([null, null]);
+    await writeListSnapshot(snap);
+    expect(await readListSnapshot()).toEqual(snap);
+  });
 
   it('a sign-out (session null) deletes the snapshot with the session', async () => {
     await writeMirroredSession(session);
