@@ -97,7 +97,7 @@ describe('storage', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('the worker reads the snapshot and the session together, through one kept connection', async () => {
-    const factory = indexedDB as IDBFactory;
+    const factory = indexedDB;
     const opens = vi.spyOn(factory, 'open');
     await writeMirroredSession(session);
     await writeListSnapshot(snap);
