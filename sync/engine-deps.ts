@@ -1,15 +1,15 @@
 // The engine's options and their defaults.
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { supabaseAuthGate, type AuthGate, type GateClock } from './auth.ts';
-import { systemClock, type Clock } from './clock.ts';
-import { SPEC_TIMINGS, type Timings } from './constants.ts';
+import { supabaseAuthGate, type AuthGate, type GateClock } from './session/auth.ts';
+import { systemClock, type Clock } from './model/clock.ts';
+import { SPEC_TIMINGS, type Timings } from './model/constants.ts';
 import { defaultBackgroundSync, type BackgroundSyncRequest } from './background/register.ts';
 import { defaultMarkerStore, defaultRestoreReporter, type KeyValueStore, type RestoreReport } from './background/restore.ts';
 import type { IdbEnvironment } from './db/open.ts';
 import type { SyncDb } from './db/schema.ts';
-import { randomId, type IdSource } from './ids.ts';
-import { defaultChannelFactory, defaultLocks, type ChannelFactory, type LockManagerLike } from './leader.ts';
-import { browserNetwork, type NetworkSource } from './network.ts';
+import { randomId, type IdSource } from './model/ids.ts';
+import { defaultChannelFactory, defaultLocks, type ChannelFactory, type LockManagerLike } from './session/leader.ts';
+import { browserNetwork, type NetworkSource } from './session/network.ts';
 import type { ServerApi } from './server/api.ts';
 import { createSupabaseServerApi } from './server/supabase-api.ts';
 import { createSupabaseRealtimeTransport } from './transports/supabase-realtime.ts';

@@ -1,11 +1,11 @@
 // createSyncEngine: the one entry point of sync/. It owns the user's database, binds the commands,
 // runs the machine while this tab leads, and publishes the debounced status.
 import { createActor, type Actor } from 'xstate';
-import { readFeed, sweepExpiredCopies } from './apply.ts';
-import { scopeToAccount } from './account-scope.ts';
-import { reportingUnauthorized } from './auth.ts';
+import { readFeed, sweepExpiredCopies } from './receive/apply.ts';
+import { scopeToAccount } from './session/account-scope.ts';
+import { reportingUnauthorized } from './session/auth.ts';
 import type { SyncCommands } from './commands/api.ts';
-import type { StoredMessages } from './local-types.ts';
+import type { StoredMessages } from './model/local-types.ts';
 import { archive, unarchive } from './commands/archive.ts';
 import type { CommandContext } from './commands/context.ts';
 import { markRead } from './commands/mark-read.ts';
@@ -16,19 +16,19 @@ import { sendMessage } from './commands/send-message.ts';
 import { ensureFirstConversation, startConversation } from './commands/start-conversation.ts';
 import { forgetDatabase, markDatabase, mirrorUnsent, requeueUnsent, wasEvicted, type RestoreReport } from './background/restore.ts';
 import { leaderLockName } from './background/tag.ts';
-import { monotonicNow } from './clock.ts';
+import { monotonicNow } from './model/clock.ts';
 import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
-import { createPublications, type Arriving } from './published.ts';
-import { electLeader, openTabChannel, type Leadership, type TabChannel } from './leader.ts';
+import { createPublications, type Arriving } from './receive/published.ts';
+import { electLeader, openTabChannel, type Leadership, type TabChannel } from './session/leader.ts';
 import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
-import { pullFeed, pullReference } from './pull.ts';
-import { flushOutbox, type PushDeps } from './push.ts';
-import { createEarlySend } from './early-send.ts';
-import { RetrySchedule } from './outbox.ts';
+import { pullFeed, pullReference } from './receive/pull.ts';
+import { flushOutbox, type PushDeps } from './send/push.ts';
+import { createEarlySend } from './send/early-send.ts';
+import { RetrySchedule } from './send/outbox.ts';
 import { ServerError } from './server/api.ts';
-import { installServerNow, ServerOffset, withServerClock } from './server-time.ts';
+import { installServerNow, ServerOffset, withServerClock } from './session/server-time.ts';
 import { createStatusStore, rawStatus, type SyncStatus } from './status.ts';
 import { createPollingTransport } from './transports/polling.ts';
 import { statusCell, type Transport } from './transports/transport.ts';
@@ -76,7 +76,7 @@ export interface SyncEngine {
   subscribeArriving(fn: (a: Arriving) => void): () => void;
 }
 
-export type { Arriving } from './published.ts';
+export type { Arriving } from './receive/published.ts';
 
 const REFERENCE_MAX_AGE_MS = 5 * 60_000;
 /** R9.11: a learnt offset is stored when it moved at least this much (no write per request). */

@@ -24,9 +24,9 @@
 //                                                                              │ FLUSH, onTick    │
 //                                                                              └─────────────────┘
 import { assign, enqueueActions, fromCallback, fromPromise, setup, type AnyActorRef } from 'xstate';
-import { monotonicNow, type Clock } from './clock.ts';
-import type { Timings } from './constants.ts';
-import type { EventOutcome } from './events.ts';
+import { monotonicNow, type Clock } from './model/clock.ts';
+import type { Timings } from './model/constants.ts';
+import type { EventOutcome } from './receive/events.ts';
 import type { Activity } from './transports/polling.ts';
 import { statusCell, type Transport, type TransportEvent } from './transports/transport.ts';
 

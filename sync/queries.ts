@@ -1,11 +1,11 @@
 // Read-only queries for the UI, made for dexie-react-hooks' useLiveQuery: each takes the engine's
 // `db` and returns a promise of plain rows (R4.2/R4.3).
 import { Dexie } from 'dexie';
-import { ASSISTANT_SPECIALIST_ID, UNREAD_BADGE_CAP } from './constants.ts';
+import { ASSISTANT_SPECIALIST_ID, UNREAD_BADGE_CAP } from './model/constants.ts';
 import type { SyncDb } from './db/schema.ts';
-import type { FeedMeta, LocalAccount, LocalConversation, LocalMessage, LocalSpecialist, LocalTyping, ReferenceMeta } from './local-types.ts';
-import { compareConversations } from './ordering.ts';
-import { conversationMessages } from './summary-store.ts';
+import type { FeedMeta, LocalAccount, LocalConversation, LocalMessage, LocalSpecialist, LocalTyping, ReferenceMeta } from './model/local-types.ts';
+import { compareConversations } from './model/ordering.ts';
+import { conversationMessages } from './db/summary-store.ts';
 
 export type ConversationFilter = 'all' | 'unread' | 'active' | 'completed';
 

@@ -1,8 +1,8 @@
 // R7.7: what the banners need, from the machine's context, published only once a new value has
 // held for the debounce time so a brief blip does not flash a banner.
-import type { Clock, TimerId } from './clock.ts';
+import type { Clock, TimerId } from './model/clock.ts';
 import type { SyncContext } from './machine.ts';
-import { TEXT_LOAD_FAILED, TEXT_LOAD_FAILED_AFTER_RECONNECT, TEXT_NEEDS_SIGN_IN, TEXT_OFFLINE } from './texts.ts';
+import { TEXT_LOAD_FAILED, TEXT_LOAD_FAILED_AFTER_RECONNECT, TEXT_NEEDS_SIGN_IN, TEXT_OFFLINE } from './model/texts.ts';
 
 export type Connection = 'online' | 'offline' | 'fallback' | 'error';
 

@@ -1,6 +1,6 @@
 // The client view of a message as user-area.md section 3 names it, for the chat screen.
-import type { JsonObject } from './json.ts';
-import type { LocalMessage, MessageState, Sender } from './local-types.ts';
+import type { JsonObject } from './model/json.ts';
+import type { LocalMessage, MessageState, Sender } from './model/local-types.ts';
 import { senderOf } from './merge/message.ts';
 
 export interface MessageView {

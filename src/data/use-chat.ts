@@ -2,11 +2,11 @@
 // online-only baseline build from the server (online-only/). The choice is a build-time constant.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { conversation as conversationQuery, messagesAround, recentSplit } from '../../sync/queries.ts';
-import type { LocalConversation, LocalMessage } from '../../sync/local-types.ts';
+import type { LocalConversation, LocalMessage } from '../../sync/model/local-types.ts';
 import { correlationKey } from '../../sync/merge/message.ts';
-import { orderKeyOf } from '../../sync/ordering.ts';
-import { nextRecent, overlayRecent, type Recent } from '../../sync/recent.ts';
-import { timestampFromMs } from '../../sync/timestamps.ts';
+import { orderKeyOf } from '../../sync/model/ordering.ts';
+import { nextRecent, overlayRecent, type Recent } from '../../sync/receive/recent.ts';
+import { timestampFromMs } from '../../sync/model/timestamps.ts';
 import { ONLINE_ONLY } from './online-only/flag.ts';
 import { useOnlineChat } from './online-only/use-online-chat.ts';
 import { useSyncDb, useSyncEngine } from './sync-context.ts';

@@ -1,7 +1,7 @@
 // The conversation list the chats screens render: from IndexedDB, or in the online-only baseline
 // build from the server (online-only/). The choice is a build-time constant.
 import { conversationList, type ConversationListOptions } from '../../sync/queries.ts';
-import type { LocalConversation } from '../../sync/local-types.ts';
+import type { LocalConversation } from '../../sync/model/local-types.ts';
 import { ONLINE_ONLY } from './online-only/flag.ts';
 import { useOnlineConversationList } from './online-only/use-online-list.ts';
 import { useSyncQuery, type QueryResult } from './use-sync-query.ts';

@@ -3,7 +3,7 @@
 // "Now" is the server's clock as the sync engine learnt it (sync/SPEC.md R9.11), so a phone whose
 // clock is hours off still reads '3h' for a message three hours old, not 'Teraz' or '1h'.
 import { format } from 'date-fns';
-import { serverNow } from '../../sync/server-time.ts';
+import { serverNow } from '../../sync/session/server-time.ts';
 import { sk as skLocale } from 'date-fns/locale';
 import { sk } from '../text/sk.ts';
 

@@ -5,10 +5,10 @@
 // - it never creates a user's database (a missing one is the page's to restore, see restore.ts);
 // - it only uses an unexpired access token from the mirrored session (session-store.ts);
 // - it rejects when entries are still waiting, so the browser retries the sync event later.
-import { SPEC_TIMINGS } from '../constants.ts';
+import { SPEC_TIMINGS } from '../model/constants.ts';
 import { userDbExists } from '../db/open.ts';
 import { dbNameFor, SyncDb } from '../db/schema.ts';
-import { flushOutbox } from '../push.ts';
+import { flushOutbox } from '../send/push.ts';
 import { createSupabaseServerApi } from '../server/supabase-api.ts';
 import { createWorkerClient } from './worker-client.ts';
 import { readMirroredSession, usableToken, type MirroredSession } from './session-store.ts';

@@ -10,7 +10,7 @@
 // are counted and reported instead of silently dropped; read cursors and archive flags are not
 // counted: the pull brings the server's state and the user can redo them.
 import type { SyncDb } from '../db/schema.ts';
-import type { JsonObject } from '../json.ts';
+import type { JsonObject } from '../model/json.ts';
 import { writeOptimisticMessage } from '../commands/write-message.ts';
 import { RESTORED_EVENT } from './tag.ts';
 

@@ -1,7 +1,7 @@
 // The Background Sync tag the page registers and the service worker answers.
 export const OUTBOX_SYNC_TAG = 'poradna-outbox';
 
-/** The lock the engine's leader holds for a user's database (sync/leader.ts via engine.ts). */
+/** The lock the engine's leader holds for a user's database (sync/session/leader.ts via engine.ts). */
 export const leaderLockName = (dbName: string): string => `${dbName}:leader`;
 
 /** The window event announcing a restore after eviction (restore.ts). Here, in a module without

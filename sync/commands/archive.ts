@@ -1,8 +1,8 @@
 // R1.6: archive and unarchive show at once; the queued value is pushed later and reverted silently if
 // the server refuses it for good (user-area.md section 4).
 import { withLocalArchive } from '../merge/conversation.ts';
-import { queue } from '../outbox.ts';
-import { timestampFromMs } from '../timestamps.ts';
+import { queue } from '../send/outbox.ts';
+import { timestampFromMs } from '../model/timestamps.ts';
 import type { CommandContext } from './context.ts';
 
 async function setArchived(ctx: CommandContext, conversationId: string, archive: boolean): Promise<boolean> {

@@ -1,8 +1,8 @@
 // What every command needs. Commands only touch IndexedDB; `notify` tells whoever pushes (this tab's
 // engine or, through the tab channel, the leader tab) that the outbox changed.
 import type { SyncDb } from '../db/schema.ts';
-import type { EarlySend } from '../early-send.ts';
-import type { IdSource } from '../ids.ts';
+import type { EarlySend } from '../send/early-send.ts';
+import type { IdSource } from '../model/ids.ts';
 
 export interface CommandContext {
   db: SyncDb;

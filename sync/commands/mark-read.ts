@@ -1,8 +1,8 @@
 // R1.7: markRead moves this user's cursor forward at once; the outbox holds one read entry per
 // conversation with the newest message, so a burst of reads pushes once.
 import { moveCursor } from '../merge/read-cursor.ts';
-import { queue } from '../outbox.ts';
-import { refreshSummaries } from '../summary-store.ts';
+import { queue } from '../send/outbox.ts';
+import { refreshSummaries } from '../db/summary-store.ts';
 import type { CommandContext } from './context.ts';
 
 export async function markRead(ctx: CommandContext, conversationId: string, messageId: string): Promise<boolean> {

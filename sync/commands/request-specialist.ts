@@ -1,9 +1,9 @@
 // R1.10: request a (human) specialist: the text 'Mám záujem o vytvorenie projektu s {name}' goes to
 // the assistant's conversation; when the account has none yet, it is started first and the message
 // waits in the start entry (in IndexedDB, invariant 1) until the conversation exists.
-import { ASSISTANT_SPECIALIST_ID } from '../constants.ts';
-import { queue } from '../outbox.ts';
-import { REQUEST_SPECIALIST_PREFIX, TEXT_REQUEST_NO_ACCOUNT } from '../texts.ts';
+import { ASSISTANT_SPECIALIST_ID } from '../model/constants.ts';
+import { queue } from '../send/outbox.ts';
+import { REQUEST_SPECIALIST_PREFIX, TEXT_REQUEST_NO_ACCOUNT } from '../model/texts.ts';
 import type { CommandContext } from './context.ts';
 import { waitForResult, type StartOutcome } from './results.ts';
 import { writeOptimisticMessage } from './write-message.ts';

@@ -3,7 +3,7 @@
 // other tabs) as 'storagemutated'; the row is looked up again whenever the results table changed.
 import { Dexie } from 'dexie';
 import type { SyncDb } from '../db/schema.ts';
-import type { CommandResult } from '../local-types.ts';
+import type { CommandResult } from '../model/local-types.ts';
 
 export interface StartOutcome {
   conversationId: string;

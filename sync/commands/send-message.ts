@@ -1,7 +1,7 @@
 // R1.2: sendMessage. Blank text is ignored, text is trimmed, a completed conversation takes no new
 // message (user-area.md section 5); otherwise the message is stored as sending before this returns.
-import type { JsonObject } from '../json.ts';
-import type { EarlySend, EarlyStarted } from '../early-send.ts';
+import type { JsonObject } from '../model/json.ts';
+import type { EarlySend, EarlyStarted } from '../send/early-send.ts';
 import { writeOptimisticMessage, type WrittenMessage } from './write-message.ts';
 import type { CommandContext } from './context.ts';
 import { syncMark } from '../marks.ts';

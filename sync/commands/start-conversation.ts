@@ -1,6 +1,6 @@
 // R1.10: startConversation and ensureFirstConversation queue a request; `done` settles with the
 // server's {conversationId, created} or rejects with the spec's text when refused for good.
-import { queue } from '../outbox.ts';
+import { queue } from '../send/outbox.ts';
 import type { CommandContext } from './context.ts';
 import { waitForResult, type StartOutcome } from './results.ts';
 

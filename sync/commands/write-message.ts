@@ -1,15 +1,15 @@
 // The optimistic message and its send entry, written together (R1.1/R1.2). Runs inside the caller's
 // transaction (a command's, or push.ts's when request-specialist's conversation has just been made).
 import type { SyncDb } from '../db/schema.ts';
-import type { EarlySend, EarlyStarted } from '../early-send.ts';
-import type { JsonObject } from '../json.ts';
-import type { LocalMessage } from '../local-types.ts';
+import type { EarlySend, EarlyStarted } from '../send/early-send.ts';
+import type { JsonObject } from '../model/json.ts';
+import type { LocalMessage } from '../model/local-types.ts';
 import { correlationKey } from '../merge/message.ts';
-import { orderKeyOf } from '../ordering.ts';
-import { queue, type OutboxEntry, type OutboxOp } from '../outbox.ts';
+import { orderKeyOf } from '../model/ordering.ts';
+import { queue, type OutboxEntry, type OutboxOp } from '../send/outbox.ts';
 import { syncMark } from '../marks.ts';
-import { refreshSummaries } from '../summary-store.ts';
-import { msFromTimestamp, timestampFromMs } from '../timestamps.ts';
+import { refreshSummaries } from '../db/summary-store.ts';
+import { msFromTimestamp, timestampFromMs } from '../model/timestamps.ts';
 
 export interface OptimisticInput {
   conversationId: string;

@@ -17,8 +17,8 @@ import type {
   LocalSpecialist,
   LocalTyping,
   MetaRow,
-} from '../local-types.ts';
-import type { OutboxEntry } from '../outbox.ts';
+} from '../model/local-types.ts';
+import type { OutboxEntry } from '../send/outbox.ts';
 
 export const DB_PREFIX = 'poradna-sync-';
 

@@ -1,8 +1,8 @@
 // R2.1–R2.3: a server conversation merged into the stored one. Pure.
-import type { LocalConversation, LocalSpecialistSummary } from '../local-types.ts';
-import { laterOf } from '../ordering.ts';
-import type { RemoteConversation } from '../remote-types.ts';
-import { normalizeTimestamp, requireTimestamp } from '../timestamps.ts';
+import type { LocalConversation, LocalSpecialistSummary } from '../model/local-types.ts';
+import { laterOf } from '../model/ordering.ts';
+import type { RemoteConversation } from '../model/remote-types.ts';
+import { normalizeTimestamp, requireTimestamp } from '../model/timestamps.ts';
 import { specialistSummary } from './specialist.ts';
 
 /**

@@ -1,8 +1,8 @@
 // R2.4, R3.1: a server message into the stored form. Pure.
-import type { LocalMessage, Sender } from '../local-types.ts';
-import { orderKeyOf } from '../ordering.ts';
-import type { RemoteMessage } from '../remote-types.ts';
-import { requireTimestamp, normalizeTimestamp } from '../timestamps.ts';
+import type { LocalMessage, Sender } from '../model/local-types.ts';
+import { orderKeyOf } from '../model/ordering.ts';
+import type { RemoteMessage } from '../model/remote-types.ts';
+import { requireTimestamp, normalizeTimestamp } from '../model/timestamps.ts';
 
 /** R3.1: the same message always gets the same key, so a second delivery overwrites the first. */
 export function messageKeyOf(r: Pick<RemoteMessage, 'id' | 'client_correlation_id'>): string {

@@ -1,8 +1,8 @@
 // R2.5: read cursors only move forward; a local move waits for the server, and is undone when the
 // server refuses it for good. Pure.
-import type { LocalReadCursor } from '../local-types.ts';
-import type { RemoteReadCursor } from '../remote-types.ts';
-import { normalizeTimestamp } from '../timestamps.ts';
+import type { LocalReadCursor } from '../model/local-types.ts';
+import type { RemoteReadCursor } from '../model/remote-types.ts';
+import { normalizeTimestamp } from '../model/timestamps.ts';
 
 export function emptyCursor(conversationId: string): LocalReadCursor {
   return {

@@ -1,6 +1,6 @@
 // R2.3: specialist rows from the server into the local list and the conversation summaries. Pure.
-import type { LocalSpecialist, LocalSpecialistSummary } from '../local-types.ts';
-import type { RemoteSpecialist } from '../remote-types.ts';
+import type { LocalSpecialist, LocalSpecialistSummary } from '../model/local-types.ts';
+import type { RemoteSpecialist } from '../model/remote-types.ts';
 
 export function specialistSummary(r: RemoteSpecialist): LocalSpecialistSummary {
   return { id: r.id, name: r.name, role: r.role, avatarUrl: r.avatar_url, seniority: r.seniority, isAi: r.is_ai };

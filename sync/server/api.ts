@@ -1,6 +1,6 @@
 // What the engine needs from the server, as one injected interface: the engine's own Supabase
 // implementation (supabase-api.ts) in the app, anything in tests. Every method throws ServerError.
-import type { JsonObject } from '../json.ts';
+import type { JsonObject } from '../model/json.ts';
 import type {
   RemoteAccount,
   RemoteConversation,
@@ -9,7 +9,7 @@ import type {
   RemoteReadCursor,
   RemoteSpecialist,
   RemoteStartResult,
-} from '../remote-types.ts';
+} from '../model/remote-types.ts';
 
 /** transient: retry later (network, timeouts, 5xx, 401/408/429); permanent: the server said no. */
 export type ErrorKind = 'transient' | 'permanent';

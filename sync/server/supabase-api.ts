@@ -3,7 +3,7 @@
 // retry of GETs is switched off so back-off stays with the outbox and the machine).
 import { FunctionsHttpError } from '@supabase/functions-js';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { isJsonObject } from '../json.ts';
+import { isJsonObject } from '../model/json.ts';
 import {
   parseAccount,
   parseConversation,
@@ -13,8 +13,8 @@ import {
   parseSpecialist,
   parseStartResult,
   RemoteShapeError,
-} from '../parse-remote.ts';
-import type { RemoteSpecialist } from '../remote-types.ts';
+} from '../receive/parse-remote.ts';
+import type { RemoteSpecialist } from '../model/remote-types.ts';
 import { ServerError, type ServerApi } from './api.ts';
 import { serverErrorFromStatus, toServerError } from './classify.ts';
 

@@ -3,7 +3,7 @@
 // reaches the supabase-js auth client through `authStorage()`, so its token-expiry decisions are the
 // ones that phone would make.
 import type { SupportedStorage } from '@supabase/supabase-js';
-import { systemClock, type Clock } from '../clock.ts';
+import { systemClock, type Clock } from '../model/clock.ts';
 
 export interface TestClock extends Clock {
   /** How far this device's wall clock is off the real one (ms; positive: ahead). */

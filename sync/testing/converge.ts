@@ -3,7 +3,7 @@
 // the differences between them, and whether every typed message was delivered exactly once or
 // failed with a reason.
 import type { SyncDb } from '../db/schema.ts';
-import { conversationMessages } from '../summary-store.ts';
+import { conversationMessages } from '../db/summary-store.ts';
 
 /** What the checks need of a database connection (a `pg` Pool or client fits). */
 export interface Queryable {

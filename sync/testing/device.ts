@@ -9,8 +9,8 @@ import { createClient, type SupabaseClient, type SupportedStorage } from '@supab
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { createSyncEngine, type SyncEngine } from '../engine.ts';
 import type { SyncEngineOptions } from '../engine-deps.ts';
-import type { Timings } from '../constants.ts';
-import { manualNetwork, type ManualNetwork } from '../network.ts';
+import type { Timings } from '../model/constants.ts';
+import { manualNetwork, type ManualNetwork } from '../session/network.ts';
 import { createTestClock, type TestClock } from './clock.ts';
 import { FaultyNet, type FaultRates } from './faulty-net.ts';
 import { rng, type Rng } from './rng.ts';

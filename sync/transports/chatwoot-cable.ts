@@ -3,8 +3,8 @@
 // reconnects by the spec's policy (cable-backoff.ts) rather than ActionCable's own; after 10 failed
 // attempts it reports 'error' and the engine carries on with the other transports.
 import type { Consumer, Subscription } from '@rails/actioncable';
-import type { Clock, TimerId } from '../clock.ts';
-import { PRESENCE_PING_MS, REALTIME_SOCKET_TIMEOUT_MS } from '../constants.ts';
+import type { Clock, TimerId } from '../model/clock.ts';
+import { PRESENCE_PING_MS, REALTIME_SOCKET_TIMEOUT_MS } from '../model/constants.ts';
 import { cableReconnectDelay, mayReconnect } from './cable-backoff.ts';
 import { chatwootEvents } from './chatwoot-events.ts';
 import { statusCell, type Transport } from './transport.ts';

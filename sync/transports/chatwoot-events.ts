@@ -1,7 +1,7 @@
 // R6.2: Chatwoot RoomChannel broadcasts (reference/chatwoot.md) as transport events. Private notes
 // never become user-visible; message_type 0 is the contact (our user), 1 the agent (the specialist),
 // 2 an activity (a system notice).
-import { isJsonObject, type JsonObject } from '../json.ts';
+import { isJsonObject, type JsonObject } from '../model/json.ts';
 import type { TransportEvent } from './transport.ts';
 
 function idOf(v: unknown): string | null {

@@ -4,8 +4,8 @@
 // conversation yet (nothing to listen to). Pass it as `transports.auxiliary` when Chatwoot is on.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Consumer } from '@rails/actioncable';
-import type { Clock } from '../clock.ts';
-import { isJsonObject } from '../json.ts';
+import type { Clock } from '../model/clock.ts';
+import { isJsonObject } from '../model/json.ts';
 import { createChatwootCableTransport } from './chatwoot-cable.ts';
 import { statusCell, type Transport, type TransportStatus } from './transport.ts';
 

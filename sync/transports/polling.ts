@@ -1,8 +1,8 @@
 // R6.3: polling, the fallback while realtime is down. It asks for a pull once the engine has been
 // idle (no event, no fetch) longer than 5 s, then every 2000 ms × 1.5 up to 15 s; activity resets the
 // back-off.
-import { monotonicNow, type Clock, type TimerId } from '../clock.ts';
-import type { Timings } from '../constants.ts';
+import { monotonicNow, type Clock, type TimerId } from '../model/clock.ts';
+import type { Timings } from '../model/constants.ts';
 import { statusCell, type Transport } from './transport.ts';
 
 export interface Activity {

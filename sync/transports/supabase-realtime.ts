@@ -2,7 +2,7 @@
 // messages and read_cursors filtered by account_id (the server also applies RLS). One transport per
 // subscription attempt; the machine makes a new one to resubscribe.
 import { REALTIME_SUBSCRIBE_STATES, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
-import type { RemoteTable } from '../remote-types.ts';
+import type { RemoteTable } from '../model/remote-types.ts';
 import { statusCell, type Transport } from './transport.ts';
 
 const TABLES: RemoteTable[] = ['conversations', 'messages', 'read_cursors'];

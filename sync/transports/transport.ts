@@ -1,6 +1,6 @@
 // R6: every source of server news behind one interface. A transport reports its status and events;
 // it never writes IndexedDB itself (events.ts does, and decides when a pull is needed).
-import type { RemoteTable } from '../remote-types.ts';
+import type { RemoteTable } from '../model/remote-types.ts';
 
 export type TransportStatus = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'error' | 'closed';
 

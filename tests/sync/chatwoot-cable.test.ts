@@ -2,7 +2,7 @@
 import type { Consumer } from '@rails/actioncable';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../sync/clock.ts';
+import { systemClock } from '../../sync/model/clock.ts';
 import { createChatwootCableTransport } from '../../sync/transports/chatwoot-cable.ts';
 import { createChatwootFeed } from '../../sync/transports/chatwoot-feed.ts';
 import type { Transport, TransportEvent, TransportStatus } from '../../sync/transports/transport.ts';

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createSyncEngine, type SyncEngine } from '../../sync/engine.ts';
-import { manualNetwork } from '../../sync/network.ts';
+import { manualNetwork } from '../../sync/session/network.ts';
 import { conversationList, lastServerMessage, messages, typing } from '../../sync/queries.ts';
 import { serviceClient, uniqueEmail } from '../helpers/clients.ts';
 import type { ProvidedStack } from '../helpers/global-stack.ts';

@@ -2,7 +2,7 @@
 // and replies that never come back.
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { TEXT_CONVERSATION_COMPLETED } from '../../sync/texts.ts';
+import { TEXT_CONVERSATION_COMPLETED } from '../../sync/model/texts.ts';
 import type { ProvidedStack } from '../helpers/global-stack.ts';
 import { createTestClock, rng, TestDevice, waitFor } from '../../sync/testing/index.ts';
 import { createAccount, createConversation, pool } from './helpers/server-db.ts';

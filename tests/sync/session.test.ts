@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SyncEngine } from '../../sync/engine.ts';
 import type { SyncStatus } from '../../sync/status.ts';
 import { TestDevice, waitFor } from '../../sync/testing/index.ts';
-import { TEXT_NEEDS_SIGN_IN } from '../../sync/texts.ts';
+import { TEXT_NEEDS_SIGN_IN } from '../../sync/model/texts.ts';
 import type { TestStack } from '../helpers/stack.ts';
 import { createConversation, specialistSays, testSpecialists } from './helpers/server-db.ts';
 import { newUser as newRealUser, PASSWORD, type RealUser } from './helpers/real-device.ts';

@@ -6,7 +6,7 @@ import { loadSupabase } from '../../auth/lazy-supabase.ts';
 // The client through the app's one lazy import (already loading for auth by the time a screen
 // fetches), so this module adds nothing to the default build's list chunk.
 const client = async () => (await loadSupabase()).supabase;
-import type { LocalConversation, LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalConversation, LocalMessage } from '../../../sync/model/local-types.ts';
 import { localConversation, localMessage } from './rows.ts';
 
 const MESSAGE_COLUMNS = 'id, conversation_id, account_id, text, type, direction, source, chatwoot_message_id, created_at, read_at, payload, client_correlation_id, sender_user_id, change_seq';

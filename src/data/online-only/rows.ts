@@ -2,9 +2,9 @@
 // engine's own pure parsers and merges, so both builds draw identical bubbles and rows.
 import { mergeConversation } from '../../../sync/merge/conversation.ts';
 import { fromRemoteMessage, messageKeyOf } from '../../../sync/merge/message.ts';
-import { laterOf } from '../../../sync/ordering.ts';
-import { parseConversation, parseMessage } from '../../../sync/parse-remote.ts';
-import type { LocalConversation, LocalMessage } from '../../../sync/local-types.ts';
+import { laterOf } from '../../../sync/model/ordering.ts';
+import { parseConversation, parseMessage } from '../../../sync/receive/parse-remote.ts';
+import type { LocalConversation, LocalMessage } from '../../../sync/model/local-types.ts';
 
 export function localMessage(row: unknown): LocalMessage {
   const r = parseMessage(row);

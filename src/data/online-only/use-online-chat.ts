@@ -2,9 +2,9 @@
 // messages from a realtime INSERT subscription on this conversation (as the spec's app did), and
 // sends straight to send_message with an optimistic bubble that the server row replaces (same key).
 import { useCallback, useEffect, useState } from 'react';
-import { orderKeyOf } from '../../../sync/ordering.ts';
-import { timestampFromMs } from '../../../sync/timestamps.ts';
-import type { LocalConversation, LocalMessage } from '../../../sync/local-types.ts';
+import { orderKeyOf } from '../../../sync/model/ordering.ts';
+import { timestampFromMs } from '../../../sync/model/timestamps.ts';
+import type { LocalConversation, LocalMessage } from '../../../sync/model/local-types.ts';
 import { supabase } from '../../supabase.ts';
 import type { ChatData } from '../use-chat.ts';
 import { fetchConversation, fetchMessages, sendOnline } from './fetch.ts';

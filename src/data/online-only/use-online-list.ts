@@ -2,8 +2,8 @@
 // by the same rules as the local list; undefined until the server answered.
 import { useEffect, useMemo, useState } from 'react';
 import { matchesFilter, matchesSearch, type ConversationListOptions } from '../../../sync/queries.ts';
-import { compareConversations } from '../../../sync/ordering.ts';
-import type { LocalConversation } from '../../../sync/local-types.ts';
+import { compareConversations } from '../../../sync/model/ordering.ts';
+import type { LocalConversation } from '../../../sync/model/local-types.ts';
 import type { QueryResult } from '../use-sync-query.ts';
 import { fetchConversations } from './fetch.ts';
 

@@ -1,6 +1,6 @@
 // The chat's own top bar (the layout hides the app header here): back to the list, avatar, name and
 // role ('Neznámy špecialista' when unknown) and the status.
-import type { LocalConversation } from '../../../sync/local-types.ts';
+import type { LocalConversation } from '../../../sync/model/local-types.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { BackButton } from '../../components/BackButton.tsx';
 import { sk } from '../../text/sk.ts';

@@ -1,7 +1,7 @@
 // The chat's connection boxes (user-area.md section 8): offline, fallback mode (realtime down,
 // polling), or a load error with a retry.
 import type { SyncStatus } from '../../../sync/status.ts';
-import { TEXT_LOAD_FAILED_AFTER_RECONNECT } from '../../../sync/texts.ts';
+import { TEXT_LOAD_FAILED_AFTER_RECONNECT } from '../../../sync/model/texts.ts';
 import { sk } from '../../text/sk.ts';
 
 export function ChatNotice({ status, onRetry }: { status: SyncStatus; onRetry: () => void }) {

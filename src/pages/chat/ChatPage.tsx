@@ -2,7 +2,7 @@
 // network only shows as the notice box. The composer's text is per conversation (remounted per id)
 // and kept as a draft, so switching conversation starts with that conversation's own draft.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { useParams } from 'react-router-dom';
 import { useAuth } from '../../auth/auth-context.ts';
 import { useSyncEngine } from '../../data/sync-context.ts';

@@ -3,9 +3,9 @@
 // sent (✓ 'Odoslané': the server has it), read (✓✓ 'Prečítané': the server's read_at, which only
 // moves forward). A failed send keeps its reason and retry in the bubble (R9.3). Icons are inline SVG,
 // decorative (aria-hidden); the label is the accessible name, also shown as a tooltip.
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { pendingReason } from '../../../sync/views.ts';
-import { TEXT_WAITS_FOR_NETWORK, TEXT_WAITS_FOR_SIGN_IN } from '../../../sync/texts.ts';
+import { TEXT_WAITS_FOR_NETWORK, TEXT_WAITS_FOR_SIGN_IN } from '../../../sync/model/texts.ts';
 import { useSyncStatus } from '../../data/use-sync-status.ts';
 import { sk } from '../../text/sk.ts';
 

@@ -4,7 +4,7 @@
 // Memoised on what it shows: the live query answers new objects for unchanged rows, and the virtual
 // list re-renders every mounted row whenever a row is measured or the list changes.
 import { memo } from 'react';
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { Markdown } from '../../components/Markdown.tsx';
 import { sk } from '../../text/sk.ts';
 import { attachmentsOf, isOwn, messageKind } from './message-kinds.ts';

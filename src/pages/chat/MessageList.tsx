@@ -3,7 +3,7 @@
 // (new messages, images that load); a message the user sends always scrolls into view.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { markAfterPaint } from '../../data/perf-marks.ts';
 import { sk } from '../../text/sk.ts';
 import { estimateRowPx } from './estimate-row.ts';

@@ -1,7 +1,7 @@
 // Screen readers hear each message that arrives while the chat is open (not the history, and not
 // rows the virtual list re-renders while scrolling): a visually hidden polite log.
 import { useEffect, useRef, useState } from 'react';
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { renderMarkdown } from '../../lib/markdown.ts';
 import { sk } from '../../text/sk.ts';
 

@@ -2,7 +2,7 @@
 // skills and 'Aktivovať špecialistu' ('Aktivujem...' while the server starts the conversation).
 import { useState } from 'react';
 import { specialists } from '../../../sync/queries.ts';
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { useStartConversation } from '../../data/use-start-conversation.ts';
 import { useSyncQuery } from '../../data/use-sync-query.ts';

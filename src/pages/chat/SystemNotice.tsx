@@ -1,4 +1,4 @@
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { messageTime } from './message-time.ts';
 import { systemTone } from './message-kinds.ts';
 

@@ -2,7 +2,7 @@
 // the less the list corrects offsets and the scroll position as rows mount (each correction
 // recomputes the offsets of every row after it). Plain text only: cards, attachments and markdown
 // blocks are measured like everything else, the guess just starts further off.
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 
 /** Row padding (py-1), bubble padding (py-2) and the time line under the bubble (mt-0.5 and 11 px text), as laid out. */
 const ROW_CHROME_PX = 42;

@@ -1,7 +1,7 @@
 // How a stored message is shown (user-area.md section 3): system notices, specialist cards
 // (type json or payload.kind rich_content with a specialist_id), rich messages (attachments), text.
-import type { Json, JsonObject } from '../../../sync/json.ts';
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import type { Json, JsonObject } from '../../../sync/model/json.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { safeAttachmentUrl } from './attachment-url.ts';
 
 export type MessageKind = 'system' | 'card' | 'rich' | 'text';

@@ -3,7 +3,7 @@
 // - a completed conversation (status other than 'active') is locked: 'uzamknuté';
 // - an AI specialist answers at any time: 'online';
 // - a human specialist is 'online' when they wrote within the last 10 minutes, else 'zaneprázdnený'.
-import type { LocalConversation, LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalConversation, LocalMessage } from '../../../sync/model/local-types.ts';
 
 export type Presence = 'online' | 'busy' | 'locked';
 

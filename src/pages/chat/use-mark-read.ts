@@ -1,7 +1,7 @@
 // Marks the conversation read up to its newest server message whenever the message list changes
 // (user-area.md section 4); optimistic copies are skipped. The engine only moves the cursor forward.
 import { useEffect } from 'react';
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import type { SyncEngine } from '../../../sync/engine.ts';
 
 export function lastServerMessageId(messages: readonly LocalMessage[]): string | null {

@@ -2,7 +2,7 @@
 // specialist, cleared when its message arrives) within the UI timeout of 30 s.
 import { useEffect, useState } from 'react';
 import { typing } from '../../../sync/queries.ts';
-import { SPEC_TIMINGS } from '../../../sync/constants.ts';
+import { SPEC_TIMINGS } from '../../../sync/model/constants.ts';
 import { useSyncQuery } from '../../data/use-sync-query.ts';
 
 export function useAiTyping(conversationId: string, isAi: boolean): boolean {

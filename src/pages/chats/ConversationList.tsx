@@ -2,7 +2,7 @@
 // small DOM: only the rows near the viewport are rendered (list semantics kept with setsize/posinset).
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { LocalConversation } from '../../../sync/local-types.ts';
+import type { LocalConversation } from '../../../sync/model/local-types.ts';
 import { markAfterPaint } from '../../data/perf-marks.ts';
 import { sk } from '../../text/sk.ts';
 import { ConversationRow } from './ConversationRow.tsx';

@@ -1,7 +1,7 @@
 // One conversation in the list: avatar, name, status, time, unread badge and a two-line snippet,
 // linking to the chat; swiping or dragging left reveals 'Archivovať' ('Obnoviť' when archived).
 import { Link } from 'react-router-dom';
-import type { LocalConversation } from '../../../sync/local-types.ts';
+import type { LocalConversation } from '../../../sync/model/local-types.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { SwipeableRow } from '../../components/SwipeableRow.tsx';

@@ -1,6 +1,6 @@
 // One specialist: name, role, 'AI ŠPECIALISTA' for AI, seniority, a two-line bio, skill chips, and
 // 'Chatovať' (AI) or 'Požiadať o špecialistu' (human); 'Spúšťa sa konverzácia...' while busy.
-import type { LocalSpecialist } from '../../../sync/local-types.ts';
+import type { LocalSpecialist } from '../../../sync/model/local-types.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { sk } from '../../text/sk.ts';
 

@@ -1,7 +1,7 @@
 // /app/specialists: the account's specialists from the local store (1 column, 2 from sm up).
 import { useState } from 'react';
 import { reference, specialists } from '../../../sync/queries.ts';
-import type { LocalSpecialist } from '../../../sync/local-types.ts';
+import type { LocalSpecialist } from '../../../sync/model/local-types.ts';
 import { useStartConversation } from '../../data/use-start-conversation.ts';
 import { useSyncQuery } from '../../data/use-sync-query.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';

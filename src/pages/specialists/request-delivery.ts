@@ -2,7 +2,7 @@
 // request is an ordinary message in the assistant's conversation (R1.10); this watches its state:
 // 'sent' → the spec's success toast; 'failed' → the spec's failure toast; still queued after
 // QUEUED_AFTER_MS (offline, a slow server) → say it waits, rather than claim it was sent.
-import { REQUEST_SPECIALIST_PREFIX } from '../../../sync/texts.ts';
+import { REQUEST_SPECIALIST_PREFIX } from '../../../sync/model/texts.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
 
 export const QUEUED_AFTER_MS = 6_000;

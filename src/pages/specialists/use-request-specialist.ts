@@ -3,7 +3,7 @@
 // once the message is sent (request-delivery.ts), not while it still says 'Odosiela sa…'.
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { TEXT_REQUEST_NO_ACCOUNT } from '../../../sync/texts.ts';
+import { TEXT_REQUEST_NO_ACCOUNT } from '../../../sync/model/texts.ts';
 import { useSyncEngine } from '../../data/sync-context.ts';
 import { toastError, toastInfo, toastSuccess } from '../../lib/notify.ts';
 import { sk } from '../../text/sk.ts';

@@ -3,11 +3,11 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSyncEngine, type Arriving, type SyncEngine } from '../../../sync/engine.ts';
-import { arrivingMessage } from '../../../sync/events.ts';
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import { arrivingMessage } from '../../../sync/receive/events.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { fromRemoteMessage, messageKeyOf } from '../../../sync/merge/message.ts';
-import { manualNetwork } from '../../../sync/network.ts';
-import { nextRecent, overlayRecent, type Recent } from '../../../sync/recent.ts';
+import { manualNetwork } from '../../../sync/session/network.ts';
+import { nextRecent, overlayRecent, type Recent } from '../../../sync/receive/recent.ts';
 import { statusCell, type Transport } from '../../../sync/transports/transport.ts';
 import { FakeServer } from './helpers/fake-server.ts';
 import { FAST_TIMINGS, waitFor } from './helpers/wait.ts';

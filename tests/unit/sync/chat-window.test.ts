@@ -3,7 +3,7 @@
 // only the recent part's live query is Dexie's range tracking; Dexie's liveQuery does not run under
 // Node here, so the chat e2e journeys and bench row 4 cover it in Chromium.)
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyRemoteChanges } from '../../../sync/apply.ts';
+import { applyRemoteChanges } from '../../../sync/receive/apply.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
 import { messages, messagesAround, RECENT_WINDOW, recentSplit } from '../../../sync/queries.ts';
 import { FakeServer } from './helpers/fake-server.ts';

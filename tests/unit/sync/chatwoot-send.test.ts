@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyRemoteChanges } from '../../../sync/apply.ts';
+import { applyRemoteChanges } from '../../../sync/receive/apply.ts';
 import { sendMessage } from '../../../sync/commands/send-message.ts';
-import { SPEC_TIMINGS } from '../../../sync/constants.ts';
+import { SPEC_TIMINGS } from '../../../sync/model/constants.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
-import { flushOutbox } from '../../../sync/push.ts';
+import { flushOutbox } from '../../../sync/send/push.ts';
 import type { SendInput } from '../../../sync/server/api.ts';
 import { commandContext, freshDb } from './helpers/local-db.ts';
 import { FakeServer } from './helpers/fake-server.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyRemoteChanges } from '../../../sync/apply.ts';
+import { applyRemoteChanges } from '../../../sync/receive/apply.ts';
 import { archive, unarchive } from '../../../sync/commands/archive.ts';
 import { markRead } from '../../../sync/commands/mark-read.ts';
 import { retryMessage } from '../../../sync/commands/retry-message.ts';

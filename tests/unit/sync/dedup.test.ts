@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { expiredCopies, planRemoteMessage, type MessageCandidates } from '../../../sync/dedup.ts';
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import { expiredCopies, planRemoteMessage, type MessageCandidates } from '../../../sync/merge/dedup.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { fromRemoteMessage, messageKeyOf } from '../../../sync/merge/message.ts';
-import { orderKeyOf } from '../../../sync/ordering.ts';
-import type { RemoteMessage } from '../../../sync/remote-types.ts';
+import { orderKeyOf } from '../../../sync/model/ordering.ts';
+import type { RemoteMessage } from '../../../sync/model/remote-types.ts';
 
 const ME = 'user-1';
 const remote = (p: Partial<RemoteMessage> = {}): RemoteMessage => ({

@@ -6,7 +6,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSyncEngine, type SyncEngine } from '../../../sync/engine.ts';
-import { manualNetwork } from '../../../sync/network.ts';
+import { manualNetwork } from '../../../sync/session/network.ts';
 import type { SendResult, ServerApi } from '../../../sync/server/api.ts';
 import { FakeServer } from './helpers/fake-server.ts';
 import { FAST_TIMINGS, waitFor } from './helpers/wait.ts';

@@ -1,8 +1,8 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSyncEngine, type SyncEngine } from '../../../sync/engine.ts';
-import type { StoredMessages } from '../../../sync/local-types.ts';
-import { manualNetwork } from '../../../sync/network.ts';
+import type { StoredMessages } from '../../../sync/model/local-types.ts';
+import { manualNetwork } from '../../../sync/session/network.ts';
 import { statusCell, type Transport } from '../../../sync/transports/transport.ts';
 import { FakeServer } from './helpers/fake-server.ts';
 import { FAST_TIMINGS, waitFor } from './helpers/wait.ts';

@@ -1,8 +1,8 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSyncEngine, type SyncEngine } from '../../../sync/engine.ts';
-import type { LockManagerLike } from '../../../sync/leader.ts';
-import { manualNetwork } from '../../../sync/network.ts';
+import type { LockManagerLike } from '../../../sync/session/leader.ts';
+import { manualNetwork } from '../../../sync/session/network.ts';
 import { conversationList, messages, specialists } from '../../../sync/queries.ts';
 import { FakeServer } from './helpers/fake-server.ts';
 import { FAST_TIMINGS, waitFor } from './helpers/wait.ts';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyRemoteChanges, sweepExpiredCopies } from '../../../sync/apply.ts';
+import { applyRemoteChanges, sweepExpiredCopies } from '../../../sync/receive/apply.ts';
 import { sendMessage } from '../../../sync/commands/send-message.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
-import { handleTransportEvent } from '../../../sync/events.ts';
+import { handleTransportEvent } from '../../../sync/receive/events.ts';
 import { messages, typing } from '../../../sync/queries.ts';
 import type { ExternalMessage } from '../../../sync/transports/transport.ts';
 import { commandContext, freshDb } from './helpers/local-db.ts';

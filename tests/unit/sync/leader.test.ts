@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { electLeader, openTabChannel, type LockManagerLike, type TabMessage } from '../../../sync/leader.ts';
+import { electLeader, openTabChannel, type LockManagerLike, type TabMessage } from '../../../sync/session/leader.ts';
 
 /** A Web Locks stand-in: exclusive, queued, aborts leave the queue. */
 function fakeLocks(): LockManagerLike {

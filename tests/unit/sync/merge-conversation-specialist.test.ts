@@ -2,7 +2,7 @@
 // local list does not know, e.g. the assistant) gets its specialist when the pull brings the same version.
 import { describe, expect, it } from 'vitest';
 import { mergeConversation } from '../../../sync/merge/conversation.ts';
-import type { RemoteConversation } from '../../../sync/remote-types.ts';
+import type { RemoteConversation } from '../../../sync/model/remote-types.ts';
 
 const base: RemoteConversation = {
   id: 'c1',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { LocalConversation } from '../../../sync/local-types.ts';
+import type { LocalConversation } from '../../../sync/model/local-types.ts';
 import { mergeConversation, revertArchive, withLocalArchive } from '../../../sync/merge/conversation.ts';
-import type { RemoteConversation } from '../../../sync/remote-types.ts';
+import type { RemoteConversation } from '../../../sync/model/remote-types.ts';
 
 const remote = (p: Partial<RemoteConversation> = {}): RemoteConversation => ({
   id: 'c1',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareConversations, compareMessages, orderKeyOf } from '../../../sync/ordering.ts';
-import { msFromTimestamp, normalizeTimestamp, timestampFromMs } from '../../../sync/timestamps.ts';
+import { compareConversations, compareMessages, orderKeyOf } from '../../../sync/model/ordering.ts';
+import { msFromTimestamp, normalizeTimestamp, timestampFromMs } from '../../../sync/model/timestamps.ts';
 
 describe('R4 ordering', () => {
   it('R4.1 timestamps in any server form normalize to one sortable UTC form with microseconds', () => {

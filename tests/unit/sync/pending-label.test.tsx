@@ -4,9 +4,9 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncEngine } from '../../../sync/engine.ts';
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import type { SyncStatus } from '../../../sync/status.ts';
-import { TEXT_WAITS_FOR_NETWORK, TEXT_WAITS_FOR_SIGN_IN } from '../../../sync/texts.ts';
+import { TEXT_WAITS_FOR_NETWORK, TEXT_WAITS_FOR_SIGN_IN } from '../../../sync/model/texts.ts';
 import { MessageBubble } from '../../../src/pages/chat/MessageBubble.tsx';
 import { SyncContext } from '../../../src/data/sync-context.ts';
 import { sk } from '../../../src/text/sk.ts';

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { scopeToAccount } from '../../../sync/account-scope.ts';
-import { applyRemoteChanges, readFeed } from '../../../sync/apply.ts';
+import { scopeToAccount } from '../../../sync/session/account-scope.ts';
+import { applyRemoteChanges, readFeed } from '../../../sync/receive/apply.ts';
 import { sendMessage } from '../../../sync/commands/send-message.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
-import { handleTransportEvent } from '../../../sync/events.ts';
-import { ForeignFeedError, pullFeed, pullReference } from '../../../sync/pull.ts';
+import { handleTransportEvent } from '../../../sync/receive/events.ts';
+import { ForeignFeedError, pullFeed, pullReference } from '../../../sync/receive/pull.ts';
 import { conversationList, messages, specialists } from '../../../sync/queries.ts';
 import { commandContext, freshDb } from './helpers/local-db.ts';
 import { FakeServer } from './helpers/fake-server.ts';

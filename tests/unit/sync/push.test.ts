@@ -1,24 +1,24 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyRemoteChanges } from '../../../sync/apply.ts';
+import { applyRemoteChanges } from '../../../sync/receive/apply.ts';
 import { archive } from '../../../sync/commands/archive.ts';
 import { markRead } from '../../../sync/commands/mark-read.ts';
 import { requestSpecialist } from '../../../sync/commands/request-specialist.ts';
 import { sendMessage } from '../../../sync/commands/send-message.ts';
 import { startConversation } from '../../../sync/commands/start-conversation.ts';
-import { ASSISTANT_SPECIALIST_ID, SPEC_TIMINGS } from '../../../sync/constants.ts';
+import { ASSISTANT_SPECIALIST_ID, SPEC_TIMINGS } from '../../../sync/model/constants.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
-import { pickDue, retryDelay, RetrySchedule, type OutboxEntry } from '../../../sync/outbox.ts';
-import { flushOutbox, type PushDeps } from '../../../sync/push.ts';
+import { pickDue, retryDelay, RetrySchedule, type OutboxEntry } from '../../../sync/send/outbox.ts';
+import { flushOutbox, type PushDeps } from '../../../sync/send/push.ts';
 import { messages } from '../../../sync/queries.ts';
 import {
   TEXT_CONVERSATION_COMPLETED,
   TEXT_REQUEST_NO_ACCOUNT,
   TEXT_SEND_FAILED,
   TEXT_START_FAILED,
-} from '../../../sync/texts.ts';
+} from '../../../sync/model/texts.ts';
 import { commandContext, freshDb } from './helpers/local-db.ts';
 import { FakeServer } from './helpers/fake-server.ts';
-import { scopeToAccount } from '../../../sync/account-scope.ts';
+import { scopeToAccount } from '../../../sync/session/account-scope.ts';
 
 let db: SyncDb;
 let server: FakeServer;

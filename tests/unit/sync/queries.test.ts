@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyRemoteChanges } from '../../../sync/apply.ts';
+import { applyRemoteChanges } from '../../../sync/receive/apply.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
 import { archivedCount, conversationList, foldText, lastServerMessage, unreadBadge, unsentCount } from '../../../sync/queries.ts';
 import { sendMessage } from '../../../sync/commands/send-message.ts';
@@ -23,7 +23,7 @@ beforeEach(async () => {
   ids = { ai: ai.id, human: human.id, done: done.id, archived: archived.id };
   await applyRemoteChanges(db, server.page(0, 100), 'user-1');
   await db.readCursors.put({ conversationId: done.id, messageId: null, orderKey: '\uffff', lastReadAt: null, changeSeq: 0, pending: 0, serverMessageId: null, serverOrderKey: '' });
-  const { refreshSummaries } = await import('../../../sync/summary-store.ts');
+  const { refreshSummaries } = await import('../../../sync/db/summary-store.ts');
   await db.transaction('rw', db.syncTables, () => refreshSummaries(db, [done.id]));
 });
 afterEach(() => db.close());

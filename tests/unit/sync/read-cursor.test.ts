@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { emptyCursor, mergeReadCursor, moveCursor, revertCursor } from '../../../sync/merge/read-cursor.ts';
-import type { RemoteReadCursor } from '../../../sync/remote-types.ts';
-import { summarize, unreadCount } from '../../../sync/summary.ts';
+import type { RemoteReadCursor } from '../../../sync/model/remote-types.ts';
+import { summarize, unreadCount } from '../../../sync/merge/summary.ts';
 
 const rc = (p: Partial<RemoteReadCursor> = {}): RemoteReadCursor => ({
   user_id: 'u',

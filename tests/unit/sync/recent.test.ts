@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LocalMessage } from '../../../sync/local-types.ts';
-import { overlayRecent, type Recent } from '../../../sync/recent.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
+import { overlayRecent, type Recent } from '../../../sync/receive/recent.ts';
 
 function msg(key: string, at: string, p: Partial<LocalMessage> = {}): LocalMessage {
   return {

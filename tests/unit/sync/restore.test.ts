@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { markerKey, readUnsent, unsentKey, type KeyValueStore, type RestoreReport } from '../../../sync/background/restore.ts';
 import { dbNameFor } from '../../../sync/db/schema.ts';
 import { createSyncEngine, type SyncEngine } from '../../../sync/engine.ts';
-import { manualNetwork, type ManualNetwork } from '../../../sync/network.ts';
+import { manualNetwork, type ManualNetwork } from '../../../sync/session/network.ts';
 import { restoreNoticeText } from '../../../src/pwa/restore-notice.ts';
 import { FakeServer } from './helpers/fake-server.ts';
 import { FAST_TIMINGS, waitFor } from './helpers/wait.ts';

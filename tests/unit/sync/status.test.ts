@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { systemClock } from '../../../sync/clock.ts';
+import { systemClock } from '../../../sync/model/clock.ts';
 import { createStatusStore, rawStatus, type SyncStatus } from '../../../sync/status.ts';
-import { TEXT_LOAD_FAILED, TEXT_LOAD_FAILED_AFTER_RECONNECT, TEXT_OFFLINE } from '../../../sync/texts.ts';
+import { TEXT_LOAD_FAILED, TEXT_LOAD_FAILED_AFTER_RECONNECT, TEXT_OFFLINE } from '../../../sync/model/texts.ts';
 
 const base = { online: true, pullFailed: false, pullReason: 'other' as const, linkUp: true, hasLink: true, everConnected: true, linkFailures: 0 };
 

@@ -1,7 +1,7 @@
 import type { Consumer, Mixin, Subscription } from '@rails/actioncable';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { systemClock } from '../../../sync/clock.ts';
-import { SPEC_TIMINGS } from '../../../sync/constants.ts';
+import { systemClock } from '../../../sync/model/clock.ts';
+import { SPEC_TIMINGS } from '../../../sync/model/constants.ts';
 import { cableReconnectDelay } from '../../../sync/transports/cable-backoff.ts';
 import { createChatwootCableTransport } from '../../../sync/transports/chatwoot-cable.ts';
 import { chatwootEvents } from '../../../sync/transports/chatwoot-events.ts';

@@ -1,7 +1,7 @@
 // The chat's pure rules: message kinds, system notice colours, attachments, the header status, and
 // which message is marked read.
 import { describe, expect, it, vi } from 'vitest';
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { attachmentsOf, cardInfo, messageKind, systemTone } from '../../../src/pages/chat/message-kinds.ts';
 import { chatPresence, HUMAN_RECENT_MS } from '../../../src/pages/chat/presence.ts';
 import { lastServerMessageId } from '../../../src/pages/chat/use-mark-read.ts';

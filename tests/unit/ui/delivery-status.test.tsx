@@ -4,7 +4,7 @@
 // others' bubbles show no mark; a failed one keeps its reason and retry.
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { MessageBubble, sameBubble } from '../../../src/pages/chat/MessageBubble.tsx';
 import { deliveryOf } from '../../../src/pages/chat/DeliveryStatus.tsx';
 

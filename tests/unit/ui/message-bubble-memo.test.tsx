@@ -3,7 +3,7 @@
 // answer) must not re-render it, and every change it shows (state, error, text, payload) must.
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LocalMessage } from '../../../sync/local-types.ts';
+import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { MessageBubble, sameBubble } from '../../../src/pages/chat/MessageBubble.tsx';
 import { estimateRowPx } from '../../../src/pages/chat/estimate-row.ts';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { isUnsentText } from '../../../src/pages/settings/unsent-count.ts';
 import { sk } from '../../../src/text/sk.ts';
-import type { OutboxEntry, OutboxOp } from '../../../sync/outbox.ts';
+import type { OutboxEntry, OutboxOp } from '../../../sync/send/outbox.ts';
 
 const entry = (op: OutboxOp): OutboxEntry => ({ key: 'k', op, rev: 0, attempts: 0, createdAt: 0, lastError: null });
 const start = (thenSend: { correlationId: string; text: string } | null): OutboxOp => ({

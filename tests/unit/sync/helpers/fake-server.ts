@@ -2,7 +2,7 @@
 // idempotent send by correlation id, forward-only read cursors, paged sync_pull) and a queue of
 // injected failures. For unit tests of the engine's rules without the real stack.
 import { randomUUID } from 'node:crypto';
-import type { RemoteConversation, RemoteMessage, RemotePullPage, RemoteReadCursor, RemoteSpecialist } from '../../../../sync/remote-types.ts';
+import type { RemoteConversation, RemoteMessage, RemotePullPage, RemoteReadCursor, RemoteSpecialist } from '../../../../sync/model/remote-types.ts';
 import { ServerError, type SendResult, type ServerApi } from '../../../../sync/server/api.ts';
 
 export const SPECIALIST: RemoteSpecialist = { id: 'sp-1', name: 'Zuzana AI', role: 'Copywriter', avatar_url: null, seniority: 'senior', is_ai: true };

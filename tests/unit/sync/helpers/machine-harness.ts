@@ -1,8 +1,8 @@
 // Drives the sync machine with fake transports and recorded deps; use with vi.useFakeTimers().
 import { createActor } from 'xstate';
-import { systemClock } from '../../../../sync/clock.ts';
-import { SPEC_TIMINGS } from '../../../../sync/constants.ts';
-import type { EventOutcome } from '../../../../sync/events.ts';
+import { systemClock } from '../../../../sync/model/clock.ts';
+import { SPEC_TIMINGS } from '../../../../sync/model/constants.ts';
+import type { EventOutcome } from '../../../../sync/receive/events.ts';
 import { syncMachine, type MachineDeps } from '../../../../sync/machine.ts';
 import { createPollingTransport } from '../../../../sync/transports/polling.ts';
 import { statusCell, type Transport, type TransportEvent, type TransportHandlers } from '../../../../sync/transports/transport.ts';

@@ -2,11 +2,11 @@
 // de-duplication plan of dedup.ts. A server row is always stored under its own key (R3.1), so the
 // candidates of a whole batch come from one bulkGet (plus Chatwoot ids when there are any), not
 // from queries per message: an initial sync brings thousands. Inside the caller's transaction.
-import type { SyncDb } from './db/schema.ts';
-import { planRemoteMessage } from './dedup.ts';
-import type { LocalMessage, StoredMessages } from './local-types.ts';
-import { messageKeyOf } from './merge/message.ts';
-import type { RemoteMessage } from './remote-types.ts';
+import type { SyncDb } from '../db/schema.ts';
+import { planRemoteMessage } from '../merge/dedup.ts';
+import type { LocalMessage, StoredMessages } from '../model/local-types.ts';
+import { messageKeyOf } from '../merge/message.ts';
+import type { RemoteMessage } from '../model/remote-types.ts';
 
 export interface MessagesApplied {
   /** Conversations whose stored messages changed. */

@@ -1,7 +1,7 @@
 // R2.7/R2.8: what the conversation list shows for a conversation, derived from its stored messages
 // and the caller's read cursor. Pure.
-import type { LocalConversation, LocalLastMessage, LocalMessage } from './local-types.ts';
-import { laterOf } from './ordering.ts';
+import type { LocalConversation, LocalLastMessage, LocalMessage } from '../model/local-types.ts';
+import { laterOf } from '../model/ordering.ts';
 
 export interface ConversationSummary {
   lastMessage: LocalLastMessage | null;

@@ -2,7 +2,7 @@
 // lock's queue, so when the leader's tab closes the next one takes over. Followers still run commands
 // (IndexedDB is shared) and tell the leader over a BroadcastChannel that the outbox changed; the
 // leader mirrors its status to them. Where navigator.locks is missing (Node), every engine leads.
-import type { SyncStatus } from './status.ts';
+import type { SyncStatus } from '../status.ts';
 
 export interface LockManagerLike {
   request(name: string, options: { mode?: 'exclusive' | 'shared'; signal?: AbortSignal }, callback: (lock: unknown) => Promise<unknown>): Promise<unknown>;

@@ -3,9 +3,9 @@
 // last message; a count of specialist messages after the cursor), so a chat with thousands of
 // messages costs no more than a short one.
 import { Dexie } from 'dexie';
-import type { SyncDb } from './db/schema.ts';
-import type { LocalMessage } from './local-types.ts';
-import { sameSummary, summarize } from './summary.ts';
+import type { SyncDb } from './schema.ts';
+import type { LocalMessage } from '../model/local-types.ts';
+import { sameSummary, summarize } from '../merge/summary.ts';
 
 export function conversationMessages(db: SyncDb, conversationId: string): Promise<LocalMessage[]> {
   return db.messages.where('[conversationId+orderKey]').between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey]).toArray();

@@ -1,18 +1,18 @@
 // Applies server rows (a pull page, a realtime record, a command's reply) to IndexedDB in one
 // transaction, through the pure merges, then refreshes the touched conversations' summaries.
 // Rows of another account are never stored (defence in depth behind RLS, invariant 5).
-import { OPTIMISTIC_KEEP_MS } from './constants.ts';
-import type { SyncDb } from './db/schema.ts';
+import { OPTIMISTIC_KEEP_MS } from '../model/constants.ts';
+import type { SyncDb } from '../db/schema.ts';
 import { applyRemoteMessages } from './apply-messages.ts';
-import { expiredCopies } from './dedup.ts';
-import type { FeedMeta, LocalConversation, LocalSpecialist, StoredMessages } from './local-types.ts';
-import { mergeConversation } from './merge/conversation.ts';
-import { mergeReadCursor } from './merge/read-cursor.ts';
-import { summaryOfLocal } from './merge/specialist.ts';
-import type { RemoteConversation, RemoteDeleted, RemoteMessage, RemoteReadCursor } from './remote-types.ts';
-import { orderKeyOf } from './ordering.ts';
-import { refreshSummaries } from './summary-store.ts';
-import { normalizeTimestamp } from './timestamps.ts';
+import { expiredCopies } from '../merge/dedup.ts';
+import type { FeedMeta, LocalConversation, LocalSpecialist, StoredMessages } from '../model/local-types.ts';
+import { mergeConversation } from '../merge/conversation.ts';
+import { mergeReadCursor } from '../merge/read-cursor.ts';
+import { summaryOfLocal } from '../merge/specialist.ts';
+import type { RemoteConversation, RemoteDeleted, RemoteMessage, RemoteReadCursor } from '../model/remote-types.ts';
+import { orderKeyOf } from '../model/ordering.ts';
+import { refreshSummaries } from '../db/summary-store.ts';
+import { normalizeTimestamp } from '../model/timestamps.ts';
 
 export interface RemoteChanges {
   conversations?: RemoteConversation[];

@@ -2,11 +2,11 @@
 // from the event (`arriving`, before its write), its committed row after the write (`stored`, with a
 // generation the live reads compare against), then the arriving copy is settled. Also the marks of
 // the bench's receive hops (marks.ts).
-import type { SyncDb } from './db/schema.ts';
+import type { SyncDb } from '../db/schema.ts';
 import { arrivingMessage, handleTransportEvent, type EventOutcome } from './events.ts';
-import type { LocalMessage, StoredMessages } from './local-types.ts';
-import { syncMark } from './marks.ts';
-import type { TransportEvent } from './transports/transport.ts';
+import type { LocalMessage, StoredMessages } from '../model/local-types.ts';
+import { syncMark } from '../marks.ts';
+import type { TransportEvent } from '../transports/transport.ts';
 
 export type Arriving = { row: LocalMessage } | { settled: string };
 

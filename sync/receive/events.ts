@@ -2,14 +2,14 @@
 // safe in any order) and moves the feed cursor only when it is the next number; one that skips ahead
 // asks for a pull (R5.3). Chatwoot events show provisional copies and ask for a pull.
 import { applyRemoteChanges, type ApplyResult } from './apply.ts';
-import type { SyncDb } from './db/schema.ts';
-import { planExternalMessage } from './external.ts';
-import { correlationKey, fromRemoteMessage, messageKeyOf } from './merge/message.ts';
+import type { SyncDb } from '../db/schema.ts';
+import { planExternalMessage } from '../merge/external.ts';
+import { correlationKey, fromRemoteMessage, messageKeyOf } from '../merge/message.ts';
 import { parseConversation, parseMessage, parseReadCursor } from './parse-remote.ts';
-import type { LocalMessage, StoredMessages } from './local-types.ts';
-import type { RemoteTable } from './remote-types.ts';
-import { refreshSummaries } from './summary-store.ts';
-import type { ExternalMessage, TransportEvent } from './transports/transport.ts';
+import type { LocalMessage, StoredMessages } from '../model/local-types.ts';
+import type { RemoteTable } from '../model/remote-types.ts';
+import { refreshSummaries } from '../db/summary-store.ts';
+import type { ExternalMessage, TransportEvent } from '../transports/transport.ts';
 
 export interface EventOutcome {
   needPull: boolean;

@@ -1,9 +1,9 @@
 // R1: the outbox. Commands queue entries in the same transaction as their local change; push.ts
 // sends them. Entries coalesce by key (one archive state and one read cursor per conversation), and a
 // revision number tells a response for an older value apart from the current one (R1.9).
-import type { Timings } from './constants.ts';
-import type { SyncDb } from './db/schema.ts';
-import type { JsonObject } from './json.ts';
+import type { Timings } from '../model/constants.ts';
+import type { SyncDb } from '../db/schema.ts';
+import type { JsonObject } from '../model/json.ts';
 
 export type OutboxOp =
   | {

@@ -1,7 +1,7 @@
 // R5.5: the local store holds one account's data. Starting in another account (impersonation starts
 // or stops) clears the synced rows and the feed cursor; queued commands stay (the server judges them).
-import { initialFeed, readFeed } from './apply.ts';
-import type { SyncDb } from './db/schema.ts';
+import { initialFeed, readFeed } from '../receive/apply.ts';
+import type { SyncDb } from '../db/schema.ts';
 
 export async function scopeToAccount(db: SyncDb, accountId: string): Promise<boolean> {
   return db.transaction('rw', db.syncTables, async () => {

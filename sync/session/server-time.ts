@@ -4,9 +4,9 @@
 // the server times in replies: sync_pull's `server_time` (clock_timestamp(), migration
 // 20261124000100) and send_message's row `created_at` (the statement's now()), each taken against
 // the midpoint of the request on this device's clock.
-import type { Clock } from './clock.ts';
-import type { ServerApi } from './server/api.ts';
-import { msFromTimestamp } from './timestamps.ts';
+import type { Clock } from '../model/clock.ts';
+import type { ServerApi } from '../server/api.ts';
+import { msFromTimestamp } from '../model/timestamps.ts';
 
 export interface OffsetSample {
   /** Server time minus device time, ms. */

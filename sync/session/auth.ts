@@ -10,7 +10,7 @@
 // the expiry by the server's clock as the engine learnt it (R9.11), and refreshes after any 401.
 import { isAuthError, isAuthRetryableFetchError, type SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
-import { ServerError, type ServerApi } from './server/api.ts';
+import { ServerError, type ServerApi } from '../server/api.ts';
 
 export type AuthState = 'ok' | 'signed-out' | 'unreachable';
 

@@ -1,7 +1,7 @@
 // R6.5: an open chat lays the engine's latest published messages (subscribeStored) over its live
 // query's last answer, so a message from another device paints in the frame after its write commits
 // rather than after the re-read of the whole conversation (bench row 4). Pure.
-import type { LocalMessage } from './local-types.ts';
+import type { LocalMessage } from '../model/local-types.ts';
 
 /** A stored message (or a deletion: row null) published by the engine after its write committed. */
 export interface Recent {

@@ -1,8 +1,8 @@
 // R3.3: a message from Chatwoot's socket, shown before its database row arrives. Pure.
-import type { LocalMessage } from './local-types.ts';
-import { orderKeyOf } from './ordering.ts';
-import { timestampFromMs } from './timestamps.ts';
-import type { ExternalMessage } from './transports/transport.ts';
+import type { LocalMessage } from '../model/local-types.ts';
+import { orderKeyOf } from '../model/ordering.ts';
+import { timestampFromMs } from '../model/timestamps.ts';
+import type { ExternalMessage } from '../transports/transport.ts';
 
 export interface ExternalCandidates {
   /** Our own copy with the event's correlation id (echo_id/source_id). */

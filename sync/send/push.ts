@@ -1,18 +1,18 @@
 // Sends the outbox (R1.3–R1.10). One entry at a time in queue order; each outcome is written in one
 // transaction: success merges the server's reply and removes the entry (unless a newer value replaced
 // it meanwhile, R1.9), a permanent refusal fails or reverts, a transient failure schedules a retry.
-import { applyRemoteChanges } from './apply.ts';
-import type { Timings } from './constants.ts';
-import type { SyncDb } from './db/schema.ts';
-import { revertArchive } from './merge/conversation.ts';
-import { revertCursor } from './merge/read-cursor.ts';
+import { applyRemoteChanges } from '../receive/apply.ts';
+import type { Timings } from '../model/constants.ts';
+import type { SyncDb } from '../db/schema.ts';
+import { revertArchive } from '../merge/conversation.ts';
+import { revertCursor } from '../merge/read-cursor.ts';
 import { pickDue, retryDelay, RetrySchedule, type OutboxEntry, type OutboxOp } from './outbox.ts';
-import { errorText, isTransient, ServerError, type SendResult, type ServerApi } from './server/api.ts';
-import { syncMark } from './marks.ts';
-import { otherAccountOf, toServerError } from './server/classify.ts';
-import { refreshSummaries } from './summary-store.ts';
-import { TEXT_CONVERSATION_COMPLETED, TEXT_CONVERSATION_GONE, TEXT_REQUEST_FAILED, TEXT_SEND_FAILED, TEXT_START_FAILED } from './texts.ts';
-import { writeOptimisticMessage } from './commands/write-message.ts';
+import { errorText, isTransient, ServerError, type SendResult, type ServerApi } from '../server/api.ts';
+import { syncMark } from '../marks.ts';
+import { otherAccountOf, toServerError } from '../server/classify.ts';
+import { refreshSummaries } from '../db/summary-store.ts';
+import { TEXT_CONVERSATION_COMPLETED, TEXT_CONVERSATION_GONE, TEXT_REQUEST_FAILED, TEXT_SEND_FAILED, TEXT_START_FAILED } from '../model/texts.ts';
+import { writeOptimisticMessage } from '../commands/write-message.ts';
 
 export interface PushDeps {
   db: SyncDb;

@@ -1,12 +1,12 @@
 // R5.1/R5.2: the change feed. One request for the whole account (sync_pull since the cursor), paged
 // until has_more is false; each page lands in one transaction together with the new cursor.
 import { applyRemoteChanges, readFeed } from './apply.ts';
-import { resetFeed } from './account-scope.ts';
-import { PULL_PAGE_LIMIT } from './constants.ts';
-import type { SyncDb } from './db/schema.ts';
-import { mergeSpecialists } from './merge/specialist.ts';
-import { ServerError, type ServerApi } from './server/api.ts';
-import type { RemotePullPage } from './remote-types.ts';
+import { resetFeed } from '../session/account-scope.ts';
+import { PULL_PAGE_LIMIT } from '../model/constants.ts';
+import type { SyncDb } from '../db/schema.ts';
+import { mergeSpecialists } from '../merge/specialist.ts';
+import { ServerError, type ServerApi } from '../server/api.ts';
+import type { RemotePullPage } from '../model/remote-types.ts';
 
 export interface PullResult {
   pages: number;

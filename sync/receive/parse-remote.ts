@@ -1,8 +1,8 @@
 // Turns untrusted JSON from the server (RPC replies, realtime records) into Remote* rows. Numbers that
 // PostgreSQL may render as strings (bigint) are coerced; anything malformed throws RemoteShapeError,
 // which the engine treats as a permanent error of that request.
-import { isJsonObject } from './json.ts';
-import { normalizeTimestamp } from './timestamps.ts';
+import { isJsonObject } from '../model/json.ts';
+import { normalizeTimestamp } from '../model/timestamps.ts';
 import type {
   RemoteAccount,
   RemoteConversation,
@@ -12,7 +12,7 @@ import type {
   RemoteReadCursor,
   RemoteSpecialist,
   RemoteStartResult,
-} from './remote-types.ts';
+} from '../model/remote-types.ts';
 
 export class RemoteShapeError extends Error {}
 

@@ -14,7 +14,7 @@
 //   (as a crash before Enter's write did). A crash after it leaves a claimed entry, pushed again once
 //   the claim ran out; the correlation id makes that repeat return the stored row.
 import Dexie from 'dexie';
-import type { LocalConversation } from './local-types.ts';
+import type { LocalConversation } from '../model/local-types.ts';
 import { outboxKey, type OutboxEntry, type OutboxOp } from './outbox.ts';
 import { finishEarlySend, requestSend, type PushDeps } from './push.ts';
 

@@ -1,9 +1,9 @@
 // R3: de-duplication of messages (user-area.md section 5). Pure: the caller looks the candidates up.
-import { DEDUP_WINDOW_MS, OPTIMISTIC_KEEP_MS } from './constants.ts';
-import type { LocalMessage } from './local-types.ts';
-import { mergeMessage, messageKeyOf } from './merge/message.ts';
-import type { RemoteMessage } from './remote-types.ts';
-import { msFromTimestamp, normalizeTimestamp } from './timestamps.ts';
+import { DEDUP_WINDOW_MS, OPTIMISTIC_KEEP_MS } from '../model/constants.ts';
+import type { LocalMessage } from '../model/local-types.ts';
+import { mergeMessage, messageKeyOf } from './message.ts';
+import type { RemoteMessage } from '../model/remote-types.ts';
+import { msFromTimestamp, normalizeTimestamp } from '../model/timestamps.ts';
 
 export interface MessageCandidates {
   /** The stored message with the remote's key (R3.1/R3.2: server id or correlation id). */
