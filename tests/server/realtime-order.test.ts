@@ -1,7 +1,8 @@
 // Delivery order of the realtime server (supabase/local/realtime/dispatcher.ts): each socket gets its
 // changes in commit order, also when an earlier change's RLS check is slow and later ones are quick;
 // a change bound for other sockets does not wait for that slow check; rows a subscriber may not read
-// never reach it, in a burst as one at a time. A slow check is a SELECT policy that sleeps.
+// never reach it, in a burst as one at a time, nor when a wide fan-out's check is split across the
+// server's check connections (rls-check.ts). A slow check is a SELECT policy that sleeps.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import pg from 'pg';
@@ -135,5 +136,28 @@ describe('realtime delivery order', () => {
     expect(received(ws).map((r) => r.label)).toEqual(expected);
     // The other owner's watcher gets only its own rows of the quick table (i = 5 and 11).
     expect(received(watcher).map((r) => r.label)).toEqual(['burst-5-other', 'burst-11-other', 'end']);
+  });
+
+  it('splits a wide fan-out check and still gives each subscriber exactly the rows it may read', async () => {
+    // 80 claim groups: two parts of 40 on two connections; owners 45 and 79 sit in the second part.
+    const owners = Array.from({ length: 80 }, () => randomUUID());
+    const subs: RawSocket[] = [];
+    for (const owner of owners) {
+      const ws = await RawSocket.open(url);
+      sockets.push(ws);
+      subs.push(ws);
+      const ref = ws.push('1', `realtime:wide-${owner}`, 'phx_join', {
+        config: { postgres_changes: [{ event: 'INSERT', schema: 'public', table: fast.name }] },
+        access_token: await signToken(stack.jwtSecret, { sub: owner }),
+      });
+      expect((await ws.reply(ref)).status).toBe('ok');
+    }
+    const targets = [0, 39, 40, 45, 79];
+    for (const i of targets) await insert(fast, owners[i]!, `wide-${i}`);
+    // The check answers by claim-group index: a part's answer read with the wrong offset would send a
+    // row to another subscriber and leave its owner waiting here.
+    for (const i of targets) await waitFor(() => received(subs[i]!).length > 0, `row of owner ${i}`);
+    for (let i = 0; i < owners.length; i++)
+      expect(received(subs[i]!).map((r) => r.label)).toEqual(targets.includes(i) ? [`wide-${i}`] : []);
   });
 });
