@@ -24,12 +24,22 @@ export class RealtimeProbe {
     if (d.table === this.table.name) this.deliveries.push(d);
   };
 
+  /**
+   * Phoenix heartbeats: the server closes a socket silent for 60 s, and the bench samples this probe
+   * only between blocks of sends, which on a loaded machine took longer than that (the probe's first
+   * event then never came: "timed out waiting for realtime probe event 0").
+   */
+  private readonly heartbeat: NodeJS.Timeout;
+
   private constructor(
     readonly table: Awaited<ReturnType<typeof createTestTable>>,
     readonly ws: RawSocket,
     /** The subscriber's user id; rows of other owners reach other subscribers (e.g. a bench page). */
     readonly owner: string,
-  ) {}
+  ) {
+    this.heartbeat = setInterval(() => ws.push(null, 'phoenix', 'heartbeat', {}), 20_000);
+    this.heartbeat.unref();
+  }
 
   static async open(t: ProbeTarget): Promise<RealtimeProbe> {
     const table = await createTestTable(t.databaseUrl);
@@ -100,6 +110,7 @@ export class RealtimeProbe {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.heartbeat);
     this.ws.close();
     await this.table.drop();
   }
