@@ -22,6 +22,11 @@ export interface DeliveryTiming {
   table: string;
   type: 'INSERT' | 'UPDATE' | 'DELETE';
   notifiedAt: number;
+  /**
+   * Its frames were ready (catalog, RLS check, encoding done); sentAt - preparedAt is the wait for
+   * earlier changes bound for the same sockets (order, dispatcher.ts).
+   */
+  preparedAt: number;
   sentAt: number;
   /** Frames sent for this change (0: nobody could see it). */
   frames: number;

@@ -1,7 +1,13 @@
 // Turns each change into postgres_changes messages for the channels that asked for it and may see it.
 // Invariants:
-// - Order: messages leave in NOTIFY order (= commit order). Preparation (the RLS round trip) of
-//   consecutive events overlaps, delivery is chained.
+// - Order: each socket gets its messages in NOTIFY order (= commit order). Preparation (the RLS round
+//   trip) of consecutive events overlaps; a change's frames wait only for the earlier changes that
+//   could send on one of the same sockets, not for changes bound elsewhere (another account's slow
+//   check does not hold this one). Hosted Realtime promises no more: its poller hands changes in WAL
+//   order to each channel's process (supabase/realtime, lib/extensions/postgres_cdc_rls/
+//   replication_poller.ex), and Erlang orders messages per sender-receiver pair, i.e. per channel;
+//   per socket here is at least that. An `enqueue`d task (system messages to every socket) waits for
+//   everything before it, and everything after it waits for it.
 // - INSERT/UPDATE reach a subscriber only if PostgreSQL, queried as that subscriber (role + claims),
 //   returns the row now; a row that is invisible or already gone sends nothing.
 // - DELETE: the row cannot be re-read, so it is judged on its old row, which carries what REPLICA
@@ -15,7 +21,7 @@
 //   account's guesses get nothing. old_record carries only the primary key, as on Supabase with RLS.
 import type { Catalog, TableInfo } from './catalog.ts';
 import type { DeliveryTiming } from './deps.ts';
-import type { Channel, PgBinding } from './channel.ts';
+import type { Channel, ChannelSink, PgBinding } from './channel.ts';
 import type { ChannelRegistry } from './channel-registry.ts';
 import { parseChange, type ChangeEvent } from './change-event.ts';
 import { matches } from './filters.ts';
@@ -58,7 +64,10 @@ function walOldRecord(ev: ChangeEvent, info: TableInfo): Row {
 }
 
 export class Dispatcher {
-  private tail: Promise<void> = Promise.resolve();
+  /** Per socket: settles when every change queued for it so far has been sent. */
+  private readonly tails = new Map<ChannelSink, Promise<void>>();
+  /** The last enqueue()d task: every change after it waits for it. */
+  private barrier: Promise<void> = Promise.resolve();
   private backlog = 0;
   private warnedBacklog = false;
 
@@ -79,48 +88,78 @@ export class Dispatcher {
     }
     const channels = this.registry.candidates(ev.schema, ev.table);
     if (channels.length === 0) return;
-    const prepared = this.prepare(ev, channels).catch((err: Error) => {
-      this.log(`realtime: dropped ${ev.type} on ${ev.schema}.${ev.table}: ${err.message}`);
-      return [] as Delivery[];
-    });
-    this.enqueue(async () => {
-      let frames = 0;
-      for (const d of await prepared)
-        if (d.channel.open) {
-          d.channel.sink.send(d.frame);
-          frames++;
-        }
-      this.onDelivery?.({
-        schema: ev.schema,
-        table: ev.table,
-        type: ev.type,
-        notifiedAt,
-        sentAt: performance.now(),
-        frames,
-        pk: ev.pk,
-        commitTimestamp: ev.commitTimestamp,
-      });
+    let preparedAt = notifiedAt;
+    const prepared = this.prepare(ev, channels).then(
+      (ds) => {
+        preparedAt = performance.now();
+        return ds;
+      },
+      (err: Error) => {
+        this.log(`realtime: dropped ${ev.type} on ${ev.schema}.${ev.table}: ${err.message}`);
+        preparedAt = performance.now();
+        return [] as Delivery[];
+      },
+    );
+    // Only the sockets a frame may go to are ordered against this change.
+    const sinks = new Set(channels.map((c) => c.sink));
+    const before: Promise<unknown>[] = [this.barrier];
+    for (const sink of sinks) {
+      const tail = this.tails.get(sink);
+      if (tail) before.push(tail);
+    }
+    const done = this.track(
+      Promise.all([prepared, ...before]).then(([deliveries]) => {
+        let frames = 0;
+        for (const d of deliveries)
+          if (d.channel.open) {
+            d.channel.sink.send(d.frame);
+            frames++;
+          }
+        this.onDelivery?.({
+          schema: ev.schema,
+          table: ev.table,
+          type: ev.type,
+          notifiedAt,
+          preparedAt,
+          sentAt: performance.now(),
+          frames,
+          pk: ev.pk,
+          commitTimestamp: ev.commitTimestamp,
+        });
+      }),
+    );
+    for (const sink of sinks) this.tails.set(sink, done);
+    void done.then(() => {
+      for (const sink of sinks) if (this.tails.get(sink) === done) this.tails.delete(sink);
     });
   }
 
-  /** Runs `fn` after every delivery queued before it. */
+  /** Runs `fn` after every delivery queued before it; deliveries queued later wait for it. */
   enqueue(fn: () => Promise<void> | void): void {
+    const before = [this.barrier, ...this.tails.values()];
+    this.barrier = this.track(Promise.all(before).then(fn));
+  }
+
+  /** Resolves when everything queued so far has been delivered. */
+  async idle(): Promise<void> {
+    await Promise.all([this.barrier, ...this.tails.values()]);
+  }
+
+  /** Counts `work` in the backlog; the answer never rejects (a failure is logged). */
+  private track(work: Promise<unknown>): Promise<void> {
     this.backlog++;
     if (this.backlog > 1000 && !this.warnedBacklog) {
       this.warnedBacklog = true;
       this.log(`realtime: ${this.backlog} changes waiting for delivery`);
     }
-    this.tail = this.tail
-      .then(fn)
-      .catch((err: Error) => this.log(`realtime: delivery failed: ${err.message}`))
+    return work
+      .then(
+        () => undefined,
+        (err: Error) => this.log(`realtime: delivery failed: ${err.message}`),
+      )
       .finally(() => {
         if (--this.backlog === 0) this.warnedBacklog = false;
       });
-  }
-
-  /** Resolves when everything queued so far has been delivered. */
-  async idle(): Promise<void> {
-    await this.tail;
   }
 
   private async prepare(ev: ChangeEvent, channels: Channel[]): Promise<Delivery[]> {

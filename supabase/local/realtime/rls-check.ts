@@ -1,8 +1,14 @@
 // Asks PostgreSQL which subscriber groups may see a row, reading it as each of them (RLS, grants and
 // all) through the table's local_stack.realtime_visible_<oid> (supabase/local/sql/realtime.sql): one
-// round trip per event however many subscribers. Concurrency is capped so a burst of events cannot take every
-// connection of the shared pool from the rest of the stack.
+// round trip per event however many subscribers. Change checks run on the realtime service's own
+// connections (check-pool.ts), whose size bounds how many run at once; a check with many subscriber
+// groups is split across them, so a wide fan-out uses both cores instead of one. Join-time checks
+// (topic rules) use the stack's shared pool, capped so a burst of joins cannot take all of it.
 import type pg from 'pg';
+import { CHECK_CONNECTIONS } from './check-pool.ts';
+
+/** Fewest subscriber groups worth a round trip of their own when a check is split. */
+const MIN_GROUPS_PER_PART = 32;
 
 export interface VisibilityQuery {
   /** TableInfo.visibilityFn: a name the catalog built from a table oid, safe to splice into SQL. */
@@ -22,29 +28,42 @@ export class RlsChecker {
   private readonly waiting: (() => void)[] = [];
 
   constructor(
+    /** The stack's shared pool: join-time checks. */
     private readonly pool: pg.Pool,
+    /** The realtime service's own connections: change checks (check-pool.ts). */
+    private readonly checks: pg.Pool,
     private readonly maxConcurrent = 6,
   ) {}
 
   async visible(q: VisibilityQuery): Promise<Visibility> {
     if (q.claims.length === 0) return new Map();
-    await this.acquire();
-    try {
-      // A named statement: each pool connection parses and plans it once, not once per change
-      // (the hop NOTIFY received → frame sent is this one round trip). The function is replaced in
-      // place by sync_realtime_triggers(), which PostgreSQL's plan invalidation follows.
-      const { rows } = await this.pool.query<{
-        claims_index: number;
-        row_data: Record<string, unknown> | null;
-      }>({
-        name: `rt:${q.fn}`,
-        text: `select claims_index, row_data from ${q.fn}($1::jsonb, $2::jsonb, $3)`,
-        values: [JSON.stringify(q.pk), JSON.stringify(q.claims), q.wantRows],
-      });
-      return new Map(rows.map((r) => [r.claims_index, r.row_data]));
-    } finally {
-      this.release();
-    }
+    const parts = Math.min(CHECK_CONNECTIONS, Math.floor(q.claims.length / MIN_GROUPS_PER_PART)) || 1;
+    const size = Math.ceil(q.claims.length / parts);
+    const answers = await Promise.all(
+      Array.from({ length: parts }, (_, i) =>
+        this.visiblePart(q, i * size, q.claims.slice(i * size, (i + 1) * size)),
+      ),
+    );
+    return new Map(answers.flat());
+  }
+
+  /** One round trip for the claim groups `claims` (indices offset by `first`). */
+  private async visiblePart(
+    q: VisibilityQuery,
+    first: number,
+    claims: readonly Record<string, unknown>[],
+  ): Promise<[number, Record<string, unknown> | null][]> {
+    // A named statement: each connection parses and plans it once, not once per change. The function
+    // is replaced in place by sync_realtime_triggers(), which PostgreSQL's plan invalidation follows.
+    const { rows } = await this.checks.query<{
+      claims_index: number;
+      row_data: Record<string, unknown> | null;
+    }>({
+      name: `rt:${q.fn}`,
+      text: `select claims_index, row_data from ${q.fn}($1::jsonb, $2::jsonb, $3)`,
+      values: [JSON.stringify(q.pk), JSON.stringify(claims), q.wantRows],
+    });
+    return rows.map((r) => [first + r.claims_index, r.row_data]);
   }
 
   /**
@@ -58,16 +77,11 @@ export class RlsChecker {
     claims: readonly Record<string, unknown>[];
   }): Promise<Set<number>> {
     if (q.claims.length === 0) return new Set();
-    await this.acquire();
-    try {
-      const { rows } = await this.pool.query<{ claims_index: number }>(
-        'select claims_index from local_stack.realtime_delete_visible($1::regclass, $2::jsonb, $3::jsonb)',
-        [q.table, JSON.stringify(q.old), JSON.stringify(q.claims)],
-      );
-      return new Set(rows.map((r) => r.claims_index));
-    } finally {
-      this.release();
-    }
+    const { rows } = await this.checks.query<{ claims_index: number }>(
+      'select claims_index from local_stack.realtime_delete_visible($1::regclass, $2::jsonb, $3::jsonb)',
+      [q.table, JSON.stringify(q.old), JSON.stringify(q.claims)],
+    );
+    return new Set(rows.map((r) => r.claims_index));
   }
 
   /** public.realtime_topic_allowed(topic) as the subscriber; null when the project has no such rule. */

@@ -9,6 +9,7 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { Catalog } from './catalog.ts';
+import { createCheckPool, fillCheckPool } from './check-pool.ts';
 import { ChannelRegistry } from './channel-registry.ts';
 import { Connection, type ConnectionContext } from './connection.ts';
 import type { RealtimeDeps } from './deps.ts';
@@ -45,7 +46,9 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
   const idleTimeoutMs = deps.idleTimeoutMs ?? 60_000;
   const registry = new ChannelRegistry();
   const catalog = new Catalog(deps.pool);
-  const rls = new RlsChecker(deps.pool);
+  const checkPool = createCheckPool(deps.databaseUrl, log);
+  const filled = fillCheckPool(checkPool, log);
+  const rls = new RlsChecker(deps.pool, checkPool);
   const dispatcher = new Dispatcher(registry, catalog, rls, log, deps.onDelivery);
   const connections = new Set<Connection>();
   let nextId = 0;
@@ -69,6 +72,7 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
     onUp: (reconnected) => {
       if (!reconnected) return;
       catalog.clear(); // the database may have been replaced or migrated meanwhile
+      void fillCheckPool(checkPool, log); // fresh, warmed connections before the next change
       tellAll('ok', 'Subscribed to PostgreSQL');
     },
     onDown: () =>
@@ -127,6 +131,8 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
       }
       connections.clear();
       await new Promise<void>((r) => wss.close(() => r()));
+      await filled;
+      await checkPool.end().catch(() => undefined);
     },
   };
 }

@@ -1,0 +1,163 @@
+// Delivery order of the realtime server (supabase/local/realtime/dispatcher.ts): each socket gets its
+// changes in commit order, also when an earlier change's RLS check is slow and later ones are quick;
+// a change bound for other sockets does not wait for that slow check; rows a subscriber may not read
+// never reach it, in a burst as one at a time, nor when a wide fan-out's check is split across the
+// server's check connections (rls-check.ts). A slow check is a SELECT policy that sleeps.
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createRealtimeServer } from '../../supabase/local/realtime/server.ts';
+import { RawSocket, createTestTable, realtimeUrl, signToken, waitFor } from './realtime-helpers.ts';
+
+const stack = inject('stack');
+const SLOW_S = 0.4;
+let slow: Awaited<ReturnType<typeof createTestTable>>;
+let fast: Awaited<ReturnType<typeof createTestTable>>;
+let url: string;
+const sockets: RawSocket[] = [];
+let stop: () => Promise<void>;
+
+beforeAll(async () => {
+  slow = await createTestTable(
+    stack.databaseUrl,
+    `owner = auth.uid() and (select true from pg_sleep(${SLOW_S}))`,
+  );
+  fast = await createTestTable(stack.databaseUrl);
+  const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 4 });
+  const rt = await createRealtimeServer({
+    pool,
+    databaseUrl: stack.databaseUrl,
+    keys: { jwtSecret: stack.jwtSecret, anonKey: stack.anonKey, serviceRoleKey: stack.serviceRoleKey },
+    log: () => undefined,
+  });
+  const server: Server = createServer();
+  server.on('upgrade', (req, socket, head) => rt.handleUpgrade(req, socket, head));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address();
+  url = realtimeUrl(`http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`, stack.anonKey);
+  stop = async () => {
+    await rt.close();
+    await new Promise<void>((r) => server.close(() => r()));
+    await pool.end();
+  };
+});
+
+afterAll(async () => {
+  for (const ws of sockets) ws.close();
+  await stop();
+  await slow.drop();
+  await fast.drop();
+});
+
+/** A socket joined as `owner` to INSERTs of `tables` (each filtered to that owner's rows). */
+async function subscriber(owner: string, tables: string[]): Promise<RawSocket> {
+  const ws = await RawSocket.open(url);
+  sockets.push(ws);
+  const ref = ws.push('1', `realtime:order-${randomUUID()}`, 'phx_join', {
+    config: {
+      postgres_changes: tables.map((table) => ({
+        event: 'INSERT',
+        schema: 'public',
+        table,
+        filter: `owner=eq.${owner}`,
+      })),
+    },
+    access_token: await signToken(stack.jwtSecret, { sub: owner }),
+  });
+  expect((await ws.reply(ref)).status).toBe('ok');
+  return ws;
+}
+
+async function insert(table: typeof fast, owner: string, label: string): Promise<string> {
+  const { rows } = await table.db.query<{ id: string }>(
+    `insert into public.${table.name} (owner, n, label) values ($1, 0, $2) returning id`,
+    [owner, label],
+  );
+  return rows[0]!.id;
+}
+
+/** Labels of the change frames a socket got, in arrival order, with their arrival times. */
+function received(ws: RawSocket): { label: string; at: number }[] {
+  const out: { label: string; at: number }[] = [];
+  ws.frames.forEach((f, i) => {
+    if (f[3] !== 'postgres_changes') return;
+    out.push({
+      label: (f[4] as { data: { record: { label: string } } }).data.record.label,
+      at: ws.arrivals[i]!,
+    });
+  });
+  return out;
+}
+
+describe('realtime delivery order', () => {
+  it('does not hold a change for other sockets behind a slow check of an earlier one', async () => {
+    const [ux, uy] = [randomUUID(), randomUUID()];
+    const x = await subscriber(ux, [slow.name]);
+    const y = await subscriber(uy, [fast.name]);
+    await insert(slow, ux, 'x-slow');
+    const fastCommitted = performance.now();
+    await insert(fast, uy, 'y-fast');
+    const [gotY] = await waitFor(() => {
+      const r = received(y);
+      return r.length ? r : undefined;
+    }, 'y gets its change');
+    const [gotX] = await waitFor(() => {
+      const r = received(x);
+      return r.length ? r : undefined;
+    }, 'x gets its change');
+    expect(gotX!.label).toBe('x-slow');
+    expect(gotY!.label).toBe('y-fast');
+    // Y's change committed after X's but is sent without waiting for X's check.
+    expect(gotY!.at).toBeLessThan(gotX!.at);
+    expect(gotY!.at - fastCommitted).toBeLessThan(SLOW_S * 1000);
+  });
+
+  it('gives one socket a burst in commit order across tables, slow checks first, and nothing it may not read', async () => {
+    const [me, other] = [randomUUID(), randomUUID()];
+    const ws = await subscriber(me, [slow.name, fast.name]);
+    const watcher = await subscriber(other, [fast.name]);
+    const expected: string[] = [];
+    // Committed one after another without waiting for frames: slow and quick checks overlap.
+    for (let i = 0; i < 12; i++) {
+      const table = i % 2 === 0 ? slow : fast;
+      const mine = i % 3 !== 2;
+      const label = `burst-${i}-${mine ? 'mine' : 'other'}`;
+      await insert(table, mine ? me : other, label);
+      if (mine) expected.push(label);
+    }
+    // A last change per socket: frames of one socket arrive in order, so once it is there every
+    // earlier frame (and any that should not exist) has arrived too.
+    await insert(fast, me, 'end');
+    await insert(fast, other, 'end');
+    await waitFor(() => received(ws).some((r) => r.label === 'end'), 'the end of the burst', 15_000);
+    await waitFor(() => received(watcher).some((r) => r.label === 'end'), 'the end for the watcher', 15_000);
+    expected.push('end');
+    expect(received(ws).map((r) => r.label)).toEqual(expected);
+    // The other owner's watcher gets only its own rows of the quick table (i = 5 and 11).
+    expect(received(watcher).map((r) => r.label)).toEqual(['burst-5-other', 'burst-11-other', 'end']);
+  });
+
+  it('splits a wide fan-out check and still gives each subscriber exactly the rows it may read', async () => {
+    // 80 claim groups: two parts of 40 on two connections; owners 45 and 79 sit in the second part.
+    const owners = Array.from({ length: 80 }, () => randomUUID());
+    const subs: RawSocket[] = [];
+    for (const owner of owners) {
+      const ws = await RawSocket.open(url);
+      sockets.push(ws);
+      subs.push(ws);
+      const ref = ws.push('1', `realtime:wide-${owner}`, 'phx_join', {
+        config: { postgres_changes: [{ event: 'INSERT', schema: 'public', table: fast.name }] },
+        access_token: await signToken(stack.jwtSecret, { sub: owner }),
+      });
+      expect((await ws.reply(ref)).status).toBe('ok');
+    }
+    const targets = [0, 39, 40, 45, 79];
+    for (const i of targets) await insert(fast, owners[i]!, `wide-${i}`);
+    // The check answers by claim-group index: a part's answer read with the wrong offset would send a
+    // row to another subscriber and leave its owner waiting here.
+    for (const i of targets) await waitFor(() => received(subs[i]!).length > 0, `row of owner ${i}`);
+    for (let i = 0; i < owners.length; i++)
+      expect(received(subs[i]!).map((r) => r.label)).toEqual(targets.includes(i) ? [`wide-${i}`] : []);
+  });
+});
