@@ -23,7 +23,7 @@ export interface Dataset {
   generateMs: number;
 }
 
-export async function createMember(stack: RunningStack, email: string): Promise<string> {
+export async function createMember(stack: Pick<RunningStack, 'url' | 'keys'>, email: string): Promise<string> {
   const r = await fetch(`${stack.url}/auth/v1/admin/users`, {
     method: 'POST',
     headers: { apikey: stack.keys.serviceRoleKey, authorization: `Bearer ${stack.keys.serviceRoleKey}`, 'content-type': 'application/json' },
@@ -33,7 +33,7 @@ export async function createMember(stack: RunningStack, email: string): Promise<
   return ((await r.json()) as { id: string }).id;
 }
 
-export async function generateDataset(stack: RunningStack, seed = 9, opts: PlanOptions = {}): Promise<Dataset> {
+export async function generateDataset(stack: Pick<RunningStack, 'url' | 'keys' | 'databaseUrl'>, seed = 9, opts: PlanOptions = {}): Promise<Dataset> {
   const t0 = performance.now();
   const plan = planDataset(seed, opts);
   const email = `bench-${seed}@poradna.test`;

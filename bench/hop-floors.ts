@@ -24,16 +24,19 @@ import type { Page } from 'playwright-core';
 import type pg from 'pg';
 import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
 import { realtimeUrl, signToken, waitFor } from '../tests/server/realtime-helpers.ts';
-import type { TestStack } from '../tests/helpers/stack.ts';
+import type { RunningStack } from '../supabase/local/stack.ts';
 import { openClient, type Client } from './browser.ts';
 import { isoToEpochMs, NetRecorder, nodeEpoch, type HopKey } from './hops.ts';
 import { RealtimeProbe } from './realtime-floor.ts';
+
+/** What the floors use of the stack: its address, keys and database. */
+type StackAddress = Pick<RunningStack, 'url' | 'keys' | 'databaseUrl'>;
 
 /** Floor samples (ms) per hop key (`from→to` of hops.ts), and the no-op RPC's full round trip. */
 export type FloorSamples = Map<HopKey, number[]>;
 
 export interface FloorSources {
-  stack: TestStack;
+  stack: StackAddress;
   /** A superuser connection to the stack's database (creates and drops the no-op RPC). */
   db: pg.Client;
   /** The signed-in user of the sender's page (the RPC runs as this user, like send_message). */
@@ -164,7 +167,7 @@ class PaintPage {
     private readonly owner: string,
   ) {}
 
-  static async open(stack: TestStack, probe: RealtimeProbe): Promise<PaintPage> {
+  static async open(stack: StackAddress, probe: RealtimeProbe): Promise<PaintPage> {
     const owner = crypto.randomUUID();
     const browser = await openClient('floor', stack.url);
     const { page } = browser;

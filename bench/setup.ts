@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
-import { startTestStack, type TestStack } from '../tests/helpers/stack.ts';
+import { startStackProcess, type BenchStack } from './stack-process.ts';
 import { countBytes, openClient, signIn, waitForStored, type Client } from './browser.ts';
 import { generateDataset, type Dataset } from './generate.ts';
 
@@ -22,8 +22,8 @@ export interface InitialSync {
 }
 
 export interface BenchWorld {
-  poradna: TestStack;
-  baseline: TestStack;
+  poradna: BenchStack;
+  baseline: BenchStack;
   db: pg.Client;
   dataset: Dataset;
   a: Client;
@@ -67,7 +67,8 @@ export async function openWorld(poradnaDir: string, baselineDir: string, log: (s
     dp.taps.add(fn);
     return () => void dp.taps.delete(fn);
   };
-  const poradna = await startTestStack({ seed: false, webDir: poradnaDir, logLevel: 'quiet' }, { onRealtimeDelivery: dp.hook });
+  // Each stack in a process of its own, as the services it stands for run (stack-child.ts).
+  const poradna = await startStackProcess({ overrides: { seed: false, webDir: poradnaDir, logLevel: 'quiet' } }, dp.hook);
   const closers: (() => Promise<void>)[] = [() => poradna.destroy()];
   const close = async () => {
     for (const c of closers.reverse()) await c().catch((err: unknown) => console.warn('bench close:', err));
@@ -78,7 +79,7 @@ export async function openWorld(poradnaDir: string, baselineDir: string, log: (s
     const baselineData = await mkdtemp(join(tmpdir(), 'poradna-bench-baseline-'));
     for (const f of ['keys.json', 'secrets.json']) await copyFile(join(poradna.dataDir, f), join(baselineData, f));
     closers.push(() => rm(baselineData, { recursive: true, force: true }));
-    const baseline = await startTestStack({ seed: false, webDir: baselineDir, databaseUrl: poradna.databaseUrl, logLevel: 'quiet' }, { dataDir: baselineData, onRealtimeDelivery: db_.hook });
+    const baseline = await startStackProcess({ overrides: { seed: false, webDir: baselineDir, databaseUrl: poradna.databaseUrl, logLevel: 'quiet' }, dataDir: baselineData }, db_.hook);
     closers.push(() => baseline.destroy());
     log(`stacks: Poradňa ${poradna.url}, baseline ${baseline.url} (same database)`);
     const dataset = await generateDataset(poradna);
