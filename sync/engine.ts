@@ -84,7 +84,7 @@ const REFERENCE_MAX_AGE_MS = 5 * 60_000;
 /** R9.11: a learnt offset is stored when it moved at least this much (no write per request). */
 const OFFSET_STORE_STEP_MS = 250;
 const RESULT_MAX_AGE_MS = 24 * 3600_000;
-/** R1.12: how often a leader that is not solo (followers write sends) tries again (solo.ts). */
+/** R1.13: how often a leader that is not solo (followers write sends) tries again (solo.ts). */
 const SOLO_RETRY_MS = 2000;
 
 function downTransport(reason: string): Transport {
@@ -124,7 +124,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   /** R1.12: this engine's view of the sends in the outbox and of the conversations (send-watch.ts). */
   const watch = new SendWatch();
   db.writeListener = watch;
-  /** R1.12 (solo.ts): a follower's right to write sends; the leader's solo hold. */
+  /** R1.13 (solo.ts): a follower's right to write sends; the leader's solo hold. */
   let writers: WriterPass | null = null;
   let solo: Solo | null = null;
   /** Commands that write sends wait for start() to have joined the writers (when there are Web Locks). */
@@ -368,7 +368,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (!opts.abrupt) await Promise.allSettled([...inFlight]);
     db.close();
     db.writeListener = null;
-    // R1.12: only now, with no transaction of this connection left to be created, may another engine be solo.
+    // R1.13: only now, with no transaction of this connection left to be created, may another engine be solo.
     writers?.release();
     writers = null;
     channel?.close();
@@ -426,7 +426,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       cleanups.push(
         channel.subscribe((m) => {
           if (m.type === 'outbox') send({ type: 'FLUSH' });
-          else if (m.type === 'writer?') solo?.yield(); // R1.12: synchronously, before the lock is given
+          else if (m.type === 'writer?') solo?.yield(); // R1.13: synchronously, before the lock is given
           else if (m.type === 'writer-left') solo?.retry();
           else if (m.type === 'status?' && actor) channel?.post({ type: 'status', status: status.get() });
           else if (m.type === 'status' && !actor) status.replace({ ...m.status, leader: false });
@@ -457,7 +457,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           }),
         );
       }
-      // R1.12: without Web Locks every engine leads and none is ever solo; with them, a follower writes
+      // R1.13: without Web Locks every engine leads and none is ever solo; with them, a follower writes
       // sends only holding the writers lock (shared), asked for before any command can need it.
       if (o.locks && o.channels) writers = joinWriters(writersLockName(dbNameFor(userId)), o.locks, channel);
       joined();

@@ -63,7 +63,7 @@ export type TabMessage =
   | { type: 'outbox' }
   | { type: 'status'; status: SyncStatus }
   | { type: 'status?' }
-  // R1.12 (solo.ts): a follower waits to write sends; a follower that could write them left.
+  // R1.13 (solo.ts): a follower waits to write sends; a follower that could write them left.
   | { type: 'writer?' }
   | { type: 'writer-left' };
 

@@ -1,4 +1,4 @@
-// R1.12: when the leading engine may trust its in-memory view of the outbox (send-watch.ts) — only
+// R1.13: when the leading engine may trust its in-memory view of the outbox (send-watch.ts) — only
 // while no other context can be writing sends. Web Locks make that exact:
 // - every engine that does not lead holds the lock `<db>:writers` SHARED before it writes a send, and
 //   gives it back only after its database connection closed (so no transaction of it can be created

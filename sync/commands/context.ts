@@ -19,6 +19,6 @@ export interface CommandContext {
   fast?: FastSend | null;
   /** R1.12: this engine's view of the sends it queues (every send is announced before its write). */
   watch?: SendWatch | null;
-  /** R1.12 (solo.ts): null when this engine may write sends now; else resolves once it may. */
+  /** R1.13 (solo.ts): null when this engine may write sends now; else resolves once it may. */
   writeGate?: () => Promise<void> | null;
 }

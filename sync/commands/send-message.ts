@@ -30,7 +30,7 @@ export async function sendMessage(ctx: CommandContext, input: SendMessageInput):
   const { db } = ctx;
   const correlationId = input.correlationId ?? ctx.newId();
   syncMark('poradna:send:command', { correlationId: correlationId.toLowerCase() });
-  // R1.12 (solo.ts): a follower writes a send only holding the writers lock.
+  // R1.13 (solo.ts): a follower writes a send only holding the writers lock.
   const gate = ctx.writeGate?.();
   if (gate) await gate;
   const lower = correlationId.toLowerCase();

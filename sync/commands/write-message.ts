@@ -42,7 +42,8 @@ function nextLocalTime(last: LocalMessage | undefined, now: number): number {
 /**
  * Writes the message, its outbox entry, the typing hint and the summary. Reads that do not depend on
  * each other are issued together (one round trip to the IndexedDB backend each time, not one per
- * read): the send path's time to the request is mostly these round trips (bench row 4c).
+ * read): on the in-transaction path the send's time to the request is mostly these round trips
+ * (bench row 4c); the solo leader's request starts before them (R1.12).
  */
 export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput): Promise<WrittenMessage | null> {
   const correlationId = input.correlationId.toLowerCase();
