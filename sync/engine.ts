@@ -394,9 +394,15 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       const markers = o.markers;
       const existed = options.db ? (options.databaseExisted ?? true) : markers ? await userDbExists(userId, o.idb) : true;
       await db.open();
+      channel = openTabChannel(`${dbNameFor(userId)}:tabs`, o.channels);
+      // R1.13: without Web Locks every engine leads and none is ever solo; with them, an engine writes
+      // sends only holding the writers lock (shared) until it leads — asked for before its first write
+      // (the requeue below included).
+      if (o.locks && o.channels) writers = joinWriters(writersLockName(dbNameFor(userId)), o.locks, channel);
+      joined();
       if (markers) {
         // Marker present but database gone: the browser evicted it (background/restore.ts).
-        if (wasEvicted(markers, userId, existed)) restoreReport = await watch.opaque(() => requeueUnsent(db, markers, userId, now()));
+        if (wasEvicted(markers, userId, existed)) restoreReport = await opaqueSends(() => requeueUnsent(db, markers, userId, now()));
         markDatabase(markers, userId);
         mirror();
       }
@@ -422,7 +428,6 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       if (accountId !== null) await scopeToAccount(db, accountId);
       else accountId = feed.accountId;
       if (feed.pulledAt !== null && (accountId === null || feed.accountId === accountId)) status.patch({ loaded: true });
-      channel = openTabChannel(`${dbNameFor(userId)}:tabs`, o.channels);
       cleanups.push(
         channel.subscribe((m) => {
           if (m.type === 'outbox') send({ type: 'FLUSH' });
@@ -457,10 +462,6 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           }),
         );
       }
-      // R1.13: without Web Locks every engine leads and none is ever solo; with them, a follower writes
-      // sends only holding the writers lock (shared), asked for before any command can need it.
-      if (o.locks && o.channels) writers = joinWriters(writersLockName(dbNameFor(userId)), o.locks, channel);
-      joined();
       leadership = electLeader(leaderLockName(dbNameFor(userId)), o.locks, lead);
       channel.post({ type: 'status?' });
     },
