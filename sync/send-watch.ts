@@ -50,7 +50,7 @@ export class SendWatch implements WriteListener {
   private surprised = false;
   /** An outbox write it cannot follow (a range delete): the view is stale until reloaded. */
   private stale = false;
-  /** Told when the view needs a reload to be trusted again. */
+  /** Told when the view needs a reload to be trusted again (a range delete, a send nobody announced). */
   onStale: () => void = () => undefined;
 
   /** True while the view may be trusted for a fast decision. */
@@ -82,12 +82,13 @@ export class SendWatch implements WriteListener {
 
   /** Called before the transaction that will queue send `key` of the conversation is created. */
   announce(conversationId: string, key: string): Announced {
-    if (!this.sends.has(key)) this.sends.set(key, { conversationId, pending: true });
+    // A key already known (its entry is queued) stays whatever this write does.
+    const mark: Mark | null = this.sends.has(key) ? null : { conversationId, pending: true };
+    if (mark) this.sends.set(key, mark);
     return {
       settle: (stored) => {
-        const m = this.sends.get(key);
-        if (!m) return;
-        if (stored) m.pending = false;
+        if (!mark || this.sends.get(key) !== mark) return;
+        if (stored) mark.pending = false;
         else this.sends.delete(key);
       },
     };
@@ -109,7 +110,7 @@ export class SendWatch implements WriteListener {
       if (req.type === 'deleteRange') this.facts.clear();
       else if (req.type === 'delete') for (const k of req.keys) this.facts.delete(String(k));
       else {
-        const rows = req.values as LocalConversation[];
+        const rows = (req.values ?? []) as LocalConversation[];
         for (const r of rows) this.facts.delete(r.id);
         committed(() => {
           for (const r of rows) this.facts.set(r.id, factsOf(r));
@@ -136,11 +137,14 @@ export class SendWatch implements WriteListener {
       });
       return;
     }
-    const values = req.values as unknown[];
+    const values = (req.values ?? []) as unknown[];
     for (const v of values) {
       if (!isSend(v)) continue;
       if (!this.sends.has(v.key)) {
-        if (this.opaqueWrites === 0) this.surprised = true;
+        if (this.opaqueWrites === 0) {
+          this.surprised = true;
+          committed(() => this.onStale());
+        }
         this.sends.set(v.key, { conversationId: v.op.conversationId, pending: false });
       }
       if (typeof v.seq === 'number') this.keyBySeq.set(v.seq, v.key);

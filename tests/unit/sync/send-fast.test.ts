@@ -183,6 +183,22 @@ describe('R1.12 the solo leader sends without waiting for IndexedDB', () => {
     await sending;
   });
 
+  it('R1.8 a retry (a send whose conversation is known only inside its write) keeps a send typed right after it behind it', async () => {
+    const conv = server.addConversation();
+    const leader = await soloLeader();
+    server.fail('sendMessage', 'permanent', 1);
+    const failed = (await leader.commands.sendMessage({ conversationId: conv.id, text: 'znova' }))!;
+    await waitFor(async () => (await leader.db.messages.get(failed.key))?.state === 'failed', 'failed');
+    await leader.settled();
+    // Same tick: the retry's transaction reads the failed copy first; the send must not overtake it.
+    const retried = leader.commands.retryMessage(failed.key);
+    const next = leader.commands.sendMessage({ conversationId: conv.id, text: 'potom' });
+    await Promise.all([retried, next]);
+    await waitFor(async () => (await leader.db.outbox.count()) === 0, 'both sent');
+    await leader.settled();
+    expect(serverTexts(conv.id)).toEqual(['znova', 'potom']);
+  });
+
   it('R1.12 a conversation the view does not know goes the in-transaction way: its request waits for the reads', async () => {
     const leader = await soloLeader();
     const conv = server.addConversation();
