@@ -145,9 +145,11 @@ interface Hop {
 const HOPS: Hop[] = [
   { label: 'Enter on A → A’s send_message request started', from: 'enter', to: 'request', path: true },
   { label: '… Enter → send command entered (poradna:send:command)', from: 'enter', to: 'command' },
-  { label: '… command → its IndexedDB write transaction started (poradna:send:tx)', from: 'command', to: 'tx' },
+  // R1.12: the solo leader starts the request before its write transaction (no IndexedDB on the way);
+  // otherwise inside it, after its first reads. The transaction's marks are shown either way.
+  { label: '… command → request started', from: 'command', to: 'request' },
+  { label: '… command → its IndexedDB write transaction started (poradna:send:tx; after the request on the fast path)', from: 'command', to: 'tx' },
   { label: '… transaction started → its first reads answered (poradna:send:reads)', from: 'tx', to: 'reads' },
-  { label: '… reads answered → request started', from: 'reads', to: 'request' },
   { label: 'request started → row written, commit (PostgREST + PostgreSQL)', from: 'request', to: 'commit', path: true },
   { label: 'commit → NOTIFY received (realtime server)', from: 'commit', to: 'notified', path: true },
   { label: 'NOTIFY received → frame sent (RLS check as B, encode)', from: 'notified', to: 'sent', path: true },

@@ -26,6 +26,8 @@ import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
 import { pullFeed, pullReference } from './receive/pull.ts';
 import { flushOutbox, type PushDeps } from './send/push.ts';
 import { createEarlySend } from './send/early-send.ts';
+import { SendWatch } from './send/send-watch.ts';
+import { defaultVisibility, holdSolo, joinWriters, writersLockName, type Solo, type WriterPass } from './send/solo.ts';
 import { RetrySchedule } from './send/outbox.ts';
 import { ServerError } from './server/api.ts';
 import { installServerNow, ServerOffset, withServerClock } from './session/server-time.ts';
@@ -82,6 +84,8 @@ const REFERENCE_MAX_AGE_MS = 5 * 60_000;
 /** R9.11: a learnt offset is stored when it moved at least this much (no write per request). */
 const OFFSET_STORE_STEP_MS = 250;
 const RESULT_MAX_AGE_MS = 24 * 3600_000;
+/** R1.13: how often a leader that is not solo (followers write sends) tries again (solo.ts). */
+const SOLO_RETRY_MS = 2000;
 
 function downTransport(reason: string): Transport {
   const cell = statusCell();
@@ -117,6 +121,20 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const mono = () => monotonicNow(clock);
   const retrySchedule = new RetrySchedule();
   const db = options.db ?? new SyncDb(dbNameFor(userId), dexieOptions(o.idb));
+  /** R1.12: this engine's view of the sends in the outbox and of the conversations (send-watch.ts). */
+  const watch = new SendWatch();
+  db.writeListener = watch;
+  /** R1.13 (solo.ts): a follower's right to write sends; the leader's solo hold. */
+  let writers: WriterPass | null = null;
+  let solo: Solo | null = null;
+  /** Commands that write sends wait for start() to have joined the writers (when there are Web Locks). */
+  let joined!: () => void;
+  const joinedWriters = new Promise<void>((resolve) => (joined = resolve));
+  const writeGate = (): Promise<void> | null => {
+    if (writers) return writers.wait();
+    if (!o.locks || !o.channels || stopped) return null;
+    return joinedWriters.then(() => writers?.wait() ?? undefined);
+  };
   const status = createStatusStore(clock, timings.statusDebounceMs, { connection: 'online', error: null, loaded: false, leader: false });
   let accountId = o.accountId;
   let actor: Actor<typeof syncMachine> | null = null;
@@ -156,7 +174,13 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (!o.network.online()) wantBackgroundSync();
     mirror();
   };
-  const ctx: CommandContext = { db, userId, accountId: () => accountId, now, newId: o.newId, notify };
+  const ctx: CommandContext = { db, userId, accountId: () => accountId, now, newId: o.newId, notify, watch, writeGate };
+  /** R1.12: commands that may queue a send of a conversation not known before their write. */
+  const opaqueSends = async <T>(write: () => Promise<T>): Promise<T> => {
+    const gate = writeGate();
+    if (gate) await gate;
+    return watch.opaque(write);
+  };
   /** R1.12: the session gate's last answer was ok and nothing since went offline or changed the session. */
   let gateOk = !o.auth;
 
@@ -225,13 +249,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     claimer,
     accountId: () => accountId,
     busy: earlyBusy,
+    opaqueSends: (write) => watch.opaque(write),
   });
   /** R9.2: signed out, the outbox waits untouched (nothing due: the sign-in event flushes it). */
   const flushWhenAuthorized = async () => {
     if (!(await authorized())) return { pushed: 0, nextDueAt: null };
     return flushOutbox(pushDeps());
   };
-  ctx.early = createEarlySend({
+  const early = createEarlySend({
     push: pushDeps,
     ready: () => (actor && !stopped && gateOk && o.network.online() && !status.get().needsSignIn ? accountId : null),
     claimer,
@@ -242,7 +267,15 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       if (!sent) wantBackgroundSync(); // as a failed flush does: the retry may need the service worker
       notify();
     },
+    watch,
+    solo: () => solo?.isSolo() ?? false,
   });
+  ctx.early = early.inTransaction;
+  ctx.fast = early.fast;
+  // A write the view cannot follow: rebuilt at once while solo (no other writer), else at the next hold.
+  watch.onStale = () => {
+    if (solo?.isSolo()) void track(watch.reload(db)).catch(() => undefined);
+  };
 
   const deps: MachineDeps = {
     clock,
@@ -283,6 +316,20 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     });
     actor.start();
     status.patch({ leader: true });
+    // Solo is tried at once and again when this engine's own shared writers lock has been given back.
+    void writers?.lead().then(() => solo?.retry());
+    const locks = o.locks;
+    if (locks && channel && writers) {
+      solo = holdSolo({
+        name: writersLockName(dbNameFor(userId)),
+        locks,
+        reload: () => watch.reload(db),
+        visibility: defaultVisibility(),
+        retryMs: SOLO_RETRY_MS,
+        setTimer: (fn, ms) => clock.setTimeout(fn, ms),
+        clearTimer: (id) => clock.clearTimeout(id as ReturnType<typeof clock.setTimeout>),
+      });
+    }
     send({ type: 'REQUEST_PULL', reason: 'start' });
     send({ type: 'FLUSH' });
   }
@@ -298,27 +345,34 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       if (h) await typingAfterSend(input.conversationId);
       return h;
     },
-    retryMessage: (key) => retryMessage(ctx, key),
+    retryMessage: (key) => opaqueSends(() => retryMessage(ctx, key)),
     archive: (id) => archive(ctx, id),
     unarchive: (id) => unarchive(ctx, id),
     markRead: (conversationId, messageId) => markRead(ctx, conversationId, messageId),
     startConversation: (input) => startConversation(ctx, input),
     ensureFirstConversation: () => ensureFirstConversation(ctx),
-    requestSpecialist: (input) => requestSpecialist(ctx, input),
+    requestSpecialist: (input) => opaqueSends(() => requestSpecialist(ctx, input)),
   };
 
   async function stop(opts: { abrupt?: boolean } = {}) {
     stopped = true;
     for (const c of cleanups.splice(0)) c();
+    solo?.end();
+    solo = null;
+    joined();
     leadership?.release();
     leadership = null;
     actor?.stop();
     actor = null;
-    channel?.close();
-    channel = null;
     status.dispose();
     if (!opts.abrupt) await Promise.allSettled([...inFlight]);
     db.close();
+    db.writeListener = null;
+    // R1.13: only now, with no transaction of this connection left to be created, may another engine be solo.
+    writers?.release();
+    writers = null;
+    channel?.close();
+    channel = null;
   }
 
   return {
@@ -340,9 +394,15 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       const markers = o.markers;
       const existed = options.db ? (options.databaseExisted ?? true) : markers ? await userDbExists(userId, o.idb) : true;
       await db.open();
+      channel = openTabChannel(`${dbNameFor(userId)}:tabs`, o.channels);
+      // R1.13: without Web Locks every engine leads and none is ever solo; with them, an engine writes
+      // sends only holding the writers lock (shared) until it leads — asked for before its first write
+      // (the requeue below included).
+      if (o.locks && o.channels) writers = joinWriters(writersLockName(dbNameFor(userId)), o.locks, channel);
+      joined();
       if (markers) {
         // Marker present but database gone: the browser evicted it (background/restore.ts).
-        if (wasEvicted(markers, userId, existed)) restoreReport = await requeueUnsent(db, markers, userId, now());
+        if (wasEvicted(markers, userId, existed)) restoreReport = await opaqueSends(() => requeueUnsent(db, markers, userId, now()));
         markDatabase(markers, userId);
         mirror();
       }
@@ -368,10 +428,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       if (accountId !== null) await scopeToAccount(db, accountId);
       else accountId = feed.accountId;
       if (feed.pulledAt !== null && (accountId === null || feed.accountId === accountId)) status.patch({ loaded: true });
-      channel = openTabChannel(`${dbNameFor(userId)}:tabs`, o.channels);
       cleanups.push(
         channel.subscribe((m) => {
           if (m.type === 'outbox') send({ type: 'FLUSH' });
+          else if (m.type === 'writer?') solo?.yield(); // R1.13: synchronously, before the lock is given
+          else if (m.type === 'writer-left') solo?.retry();
           else if (m.type === 'status?' && actor) channel?.post({ type: 'status', status: status.get() });
           else if (m.type === 'status' && !actor) status.replace({ ...m.status, leader: false });
         }),

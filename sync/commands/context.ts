@@ -1,8 +1,9 @@
 // What every command needs. Commands only touch IndexedDB; `notify` tells whoever pushes (this tab's
 // engine or, through the tab channel, the leader tab) that the outbox changed.
 import type { SyncDb } from '../db/schema.ts';
-import type { EarlySend } from '../send/early-send.ts';
+import type { EarlySend, FastSend } from '../send/early-send.ts';
 import type { IdSource } from '../model/ids.ts';
+import type { SendWatch } from '../send/send-watch.ts';
 
 export interface CommandContext {
   db: SyncDb;
@@ -14,4 +15,10 @@ export interface CommandContext {
   notify: () => void;
   /** R1.12: starts a send's request inside its write (this engine leading and online); absent: the flush sends it. */
   early?: EarlySend | null;
+  /** R1.12: starts a send's request before its write transaction (the leader, solo); null: not now. */
+  fast?: FastSend | null;
+  /** R1.12: this engine's view of the sends it queues (every send is announced before its write). */
+  watch?: SendWatch | null;
+  /** R1.13 (solo.ts): null when this engine may write sends now; else resolves once it may. */
+  writeGate?: () => Promise<void> | null;
 }

@@ -1,7 +1,9 @@
 // R1.2: sendMessage. Blank text is ignored, text is trimmed, a completed conversation takes no new
 // message (user-area.md section 5); otherwise the message is stored as sending before this returns.
 import type { JsonObject } from '../model/json.ts';
-import type { EarlySend, EarlyStarted } from '../send/early-send.ts';
+import type { EarlySend, EarlyStarted, SendOp } from '../send/early-send.ts';
+import { correlationKey } from '../merge/message.ts';
+import { outboxKey } from '../send/outbox.ts';
 import { writeOptimisticMessage, type WrittenMessage } from './write-message.ts';
 import type { CommandContext } from './context.ts';
 import { syncMark } from '../marks.ts';
@@ -28,9 +30,27 @@ export async function sendMessage(ctx: CommandContext, input: SendMessageInput):
   const { db } = ctx;
   const correlationId = input.correlationId ?? ctx.newId();
   syncMark('poradna:send:command', { correlationId: correlationId.toLowerCase() });
-  // R1.12: the request may start inside the transaction; it learns whether the write committed.
-  let started: EarlyStarted | null = null;
-  const offer = ctx.early;
+  // R1.13 (solo.ts): a follower writes a send only holding the writers lock.
+  const gate = ctx.writeGate?.();
+  if (gate) await gate;
+  const lower = correlationId.toLowerCase();
+  const op: SendOp = {
+    kind: 'send',
+    conversationId: input.conversationId,
+    correlationId: lower,
+    messageKey: correlationKey(lower),
+    text,
+    payload: input.payload ?? null,
+    accountId: null,
+  };
+  // R1.12, all in this one synchronous step: the fast decision (the request starts here, before the
+  // transaction), then the announcement that keeps a later send of this conversation behind this one,
+  // then the transaction's creation (IndexedDB orders it after every transaction created before).
+  const fast = ctx.fast?.(op) ?? null;
+  const announced = ctx.watch?.announce(op.conversationId, outboxKey(op));
+  // Otherwise the request may start inside the transaction; it learns whether the write committed.
+  let started: EarlyStarted | null = fast?.started ?? null;
+  const offer = fast ? null : ctx.early;
   const early: EarlySend | null = offer ? (c) => (started = offer(c)) : null;
   let written: WrittenMessage | null;
   try {
@@ -44,13 +64,21 @@ export async function sendMessage(ctx: CommandContext, input: SendMessageInput):
         now: ctx.now(),
         onlyIfActive: true,
         early,
+        started: fast?.started ?? null,
       }),
     );
   } catch (err) {
-    (started as EarlyStarted | null)?.failed();
+    announced?.settle(false);
+    started?.failed();
     throw err;
   }
-  if (!written) return null;
+  announced?.settle(written !== null);
+  if (!written) {
+    // R1.2: the conversation is completed (the view thought it active): nothing stored; a request
+    // that already went is refused by the server too (400), its outcome dropped.
+    started?.failed();
+    return null;
+  }
   written.early?.stored(written.entry);
   ctx.notify();
   return { key: written.message.key, correlationId: written.message.correlationId ?? '' };

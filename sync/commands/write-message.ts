@@ -22,6 +22,8 @@ export interface OptimisticInput {
   onlyIfActive?: boolean;
   /** R1.12: offered the send once the write has read what it needs, to start its request before the commit. */
   early?: EarlySend | null;
+  /** R1.12: the request already started before this transaction (the fast path); no outbox read, no offer. */
+  started?: EarlyStarted | null;
 }
 
 export interface WrittenMessage {
@@ -40,7 +42,8 @@ function nextLocalTime(last: LocalMessage | undefined, now: number): number {
 /**
  * Writes the message, its outbox entry, the typing hint and the summary. Reads that do not depend on
  * each other are issued together (one round trip to the IndexedDB backend each time, not one per
- * read): the send path's time to the request is mostly these round trips (bench row 4c).
+ * read): on the in-transaction path the send's time to the request is mostly these round trips
+ * (bench row 4c); the solo leader's request starts before them (R1.12).
  */
 export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput): Promise<WrittenMessage | null> {
   const correlationId = input.correlationId.toLowerCase();
@@ -49,7 +52,7 @@ export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput)
     db.messages.where('[conversationId+orderKey]').between([input.conversationId, ''], [input.conversationId, '\uffff']).last(),
     db.conversations.get(input.conversationId),
     // R1.8: only to know whether an earlier send of this conversation is still queued (getAll: one round trip).
-    input.early ? db.outbox.toArray() : undefined,
+    input.early && !input.started ? db.outbox.toArray() : undefined,
     db.meta.get('clock'),
   ]);
   syncMark('poradna:send:reads', { correlationId });
@@ -92,7 +95,7 @@ export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput)
   // R1.12: the request starts here, before the writes below are even issued; the outcome is stored
   // only after this transaction committed (the caller tells `early`), so invariant 1 holds.
   const earlierSendQueued = outbox?.some((e) => e.op.kind === 'send' && e.op.conversationId === input.conversationId) ?? true;
-  const early = input.early?.({ op, conversation, earlierSendQueued }) ?? null;
+  const early = input.started ?? input.early?.({ op, conversation, earlierSendQueued }) ?? null;
   const [, entry] = await Promise.all([
     db.messages.put(message),
     queue(db, op, input.now, early?.claim),

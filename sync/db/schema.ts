@@ -19,6 +19,7 @@ import type {
   MetaRow,
 } from '../model/local-types.ts';
 import type { OutboxEntry } from '../send/outbox.ts';
+import { writeWatchMiddleware, type WriteListener } from './write-watch.ts';
 
 export const DB_PREFIX = 'poradna-sync-';
 
@@ -101,9 +102,12 @@ export class SyncDb extends Dexie {
   meta!: Table<MetaRow, MetaRow['key']>;
   results!: EntityTable<CommandResult, 'id'>;
   typing!: EntityTable<LocalTyping, 'conversationId'>;
+  /** R1.12: told every write to the outbox and the conversations (db/write-watch.ts); the engine's send-watch.ts. */
+  writeListener: WriteListener | null = null;
 
   constructor(name: string, options: DexieOptions = {}, upTo = SCHEMA_VERSION) {
     super(name, options);
+    this.use(writeWatchMiddleware(this));
     for (const v of STORE_VERSIONS) {
       if (v.version > upTo) break;
       const declared = this.version(v.version).stores(v.stores);

@@ -34,6 +34,8 @@ export interface PushDeps {
   claimer?: { id: string; holdMs: number };
   /** R1.12: outbox keys whose request this engine started inside their write; never picked here. */
   busy?: ReadonlySet<string>;
+  /** R1.12 (send-watch.ts): runs a write that queues a send of a conversation not announced beforehand. */
+  opaqueSends?: <T>(write: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -137,20 +139,22 @@ async function onStart(d: PushDeps, entry: OutboxEntry, op: Op<'start'> | Op<'en
     op.kind === 'start'
       ? await d.server.startConversation({ specialistId: op.specialistId, cardId: op.cardId, welcomeText: op.welcomeText })
       : await d.server.ensureFirstConversation();
-  await d.db.transaction('rw', d.db.syncTables, async () => {
-    await settle(d.db, entry);
-    await d.db.results.put({ id: op.requestId, ok: true, conversationId: res.conversation_id, created: res.created, error: null, at: d.now() });
-    if (op.kind === 'start' && op.thenSend) {
-      await writeOptimisticMessage(d.db, {
-        conversationId: res.conversation_id,
-        text: op.thenSend.text,
-        correlationId: op.thenSend.correlationId,
-        payload: null,
-        userId: d.userId,
-        now: d.now(),
-      });
-    }
-  });
+  const write = () =>
+    d.db.transaction('rw', d.db.syncTables, async () => {
+      await settle(d.db, entry);
+      await d.db.results.put({ id: op.requestId, ok: true, conversationId: res.conversation_id, created: res.created, error: null, at: d.now() });
+      if (op.kind === 'start' && op.thenSend) {
+        await writeOptimisticMessage(d.db, {
+          conversationId: res.conversation_id,
+          text: op.thenSend.text,
+          correlationId: op.thenSend.correlationId,
+          payload: null,
+          userId: d.userId,
+          now: d.now(),
+        });
+      }
+    });
+  await (op.kind === 'start' && op.thenSend && d.opaqueSends ? d.opaqueSends(write) : write());
   d.onPullNeeded();
 }
 

@@ -5,7 +5,8 @@
 import type { SyncStatus } from '../status.ts';
 
 export interface LockManagerLike {
-  request(name: string, options: { mode?: 'exclusive' | 'shared'; signal?: AbortSignal }, callback: (lock: unknown) => Promise<unknown>): Promise<unknown>;
+  /** `ifAvailable`: the callback gets null at once when the lock is not free (solo.ts). */
+  request(name: string, options: { mode?: 'exclusive' | 'shared'; signal?: AbortSignal; ifAvailable?: boolean }, callback: (lock: unknown) => Promise<unknown>): Promise<unknown>;
 }
 
 export interface Leadership {
@@ -58,7 +59,13 @@ export function electLeader(name: string, locks: LockManagerLike | null, onLeade
   };
 }
 
-export type TabMessage = { type: 'outbox' } | { type: 'status'; status: SyncStatus } | { type: 'status?' };
+export type TabMessage =
+  | { type: 'outbox' }
+  | { type: 'status'; status: SyncStatus }
+  | { type: 'status?' }
+  // R1.13 (solo.ts): a follower waits to write sends; a follower that could write them left.
+  | { type: 'writer?' }
+  | { type: 'writer-left' };
 
 export interface TabChannel {
   post(m: TabMessage): void;

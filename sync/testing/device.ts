@@ -14,6 +14,7 @@ import { manualNetwork, type ManualNetwork } from '../session/network.ts';
 import { createTestClock, type TestClock } from './clock.ts';
 import { FaultyNet, type FaultRates } from './faulty-net.ts';
 import { rng, type Rng } from './rng.ts';
+import { channelHub, fakeLocks } from './web-locks.ts';
 
 export const SIM_TIMINGS = {
   tickMs: 250,
@@ -52,6 +53,11 @@ export interface DeviceOptions {
   clock?: TestClock;
   /** The account the engine acts in (own, or impersonated); looked up by the engine when null. */
   accountId?: string | null;
+  /**
+   * The device's own Web Locks and tab channel (one browser profile, web-locks.ts), kept across
+   * restarts: its engine leads and is solo, so sends take R1.12's fast path. Default: none.
+   */
+  webLocks?: boolean;
 }
 
 export interface StartOptions {
@@ -107,7 +113,10 @@ export class TestDevice {
     this.clock = opts.clock ?? createTestClock();
     this.accountId = opts.accountId ?? null;
     this.authStore = this.clock.authStorage();
+    if (opts.webLocks) this.profile = { locks: fakeLocks(), channels: channelHub() };
   }
+
+  private readonly profile: Pick<SyncEngineOptions, 'locks' | 'channels'> | null = null;
 
   /** A supabase-js client over this device's network (and its auth session, when not by token). */
   client(): SupabaseClient {
@@ -134,7 +143,10 @@ export class TestDevice {
   async start(opts: StartOptions = {}): Promise<SyncEngine> {
     this.supabase = this.client();
     const e = createSyncEngine(
-      simEngineOptions({ userId: this.user.id, accountId: this.accountId, supabase: this.supabase, idb: this.idb, network: this.network, clock: this.clock }, opts),
+      simEngineOptions(
+        { userId: this.user.id, accountId: this.accountId, supabase: this.supabase, idb: this.idb, network: this.network, clock: this.clock },
+        this.profile ? { ...opts, engine: { ...this.profile, ...opts.engine } } : opts,
+      ),
     );
     this.engine = e;
     await e.start();

@@ -13,6 +13,9 @@ import { deliveryProblems, differences, rng, serverUnread, serverView, sumStats,
 import { backup, restore } from './restore.ts';
 import { createAccount, createConversation, specialistSays, type TestAccount } from './server-db.ts';
 
+/** SYNC_FUZZ_WEB_LOCKS=1: each device has its own Web Locks and tab channel, so its engine is solo and sends take R1.12's fast path. */
+const WEB_LOCKS = process.env.SYNC_FUZZ_WEB_LOCKS === '1';
+
 export const PASSWORD = 'heslo12345';
 
 export interface HostileStack extends StackInfo {
@@ -59,7 +62,7 @@ async function setUp(db: pg.Pool, stack: HostileStack, seed: number): Promise<Wo
     [own.id, [await createConversation(db, own.id, own.humans[0]!)]],
   ]);
   const device = (u: TestAccount['users'][number], accountId: string, i: number) =>
-    new TestDevice(stack, { id: u.id, email: u.email, password: PASSWORD }, { accountId, rand: rng(seed * 7919 + i) });
+    new TestDevice(stack, { id: u.id, email: u.email, password: PASSWORD }, { accountId, rand: rng(seed * 7919 + i), webLocks: WEB_LOCKS });
   const devices = [device(a.users[0]!, a.id, 0), device(a.users[1]!, a.id, 1), device(own.users[0]!, own.id, 2)];
   for (const d of devices) {
     await d.signIn();

@@ -7,6 +7,9 @@ import { lastServerMessage } from '../../../sync/queries.ts';
 import { deliveryProblems, differences, rng, serverUnread, serverView, sumStats, TestDevice, type Rng, type StackInfo, type TypedMessage } from '../../../sync/testing/index.ts';
 import { createAccount, createConversation, specialistSays, type TestAccount } from './server-db.ts';
 
+/** SYNC_FUZZ_WEB_LOCKS=1: each device has its own Web Locks and tab channel, so its engine is solo and sends take R1.12's fast path. */
+const WEB_LOCKS = process.env.SYNC_FUZZ_WEB_LOCKS === '1';
+
 export interface FuzzStack extends StackInfo {
   jwtSecret: string;
 }
@@ -47,8 +50,8 @@ async function setUp(db: pg.Pool, stack: FuzzStack, seed: number): Promise<World
   const convB = [await createConversation(db, b.id, b.humans[0]!)];
   if (r.chance(0.5)) await specialistSays(db, convA[0]!, 'Vitajte');
   const clients = [
-    ...a.users.map((u, i) => new TestDevice(stack, u, { accountId: a.id, rand: rng(seed * 7919 + i) })),
-    new TestDevice(stack, b.users[0]!, { accountId: b.id, rand: rng(seed * 7919 + 99) }),
+    ...a.users.map((u, i) => new TestDevice(stack, u, { accountId: a.id, rand: rng(seed * 7919 + i), webLocks: WEB_LOCKS })),
+    new TestDevice(stack, b.users[0]!, { accountId: b.id, rand: rng(seed * 7919 + 99), webLocks: WEB_LOCKS }),
   ];
   for (const c of clients) if (r.chance(0.5)) c.net.mode = 'faulty';
   await Promise.all(clients.map((c) => c.start()));

@@ -3,6 +3,7 @@
 // start while it is held. And what keeps it safe: the outcome waits for the commit, a write that fails
 // after the request started loses nothing (the server has the message once), R1.8's order and
 // R9.10's one request per entry hold.
+// The guard that the solo leader waits for no IndexedDB answer at all is tests/unit/sync/send-fast.test.ts.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSyncEngine, type SyncEngine } from '../../../sync/engine.ts';

@@ -6,6 +6,7 @@ import { manualNetwork } from '../../../sync/session/network.ts';
 import { conversationList, messages, specialists } from '../../../sync/queries.ts';
 import { FakeServer } from './helpers/fake-server.ts';
 import { FAST_TIMINGS, waitFor } from './helpers/wait.ts';
+import { fakeLocks } from './helpers/fake-locks.ts';
 
 let server: FakeServer;
 let idb: { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange };
@@ -98,24 +99,8 @@ describe('engine', () => {
 
   it('R8.1 a follower tab queues commands; the leader pushes them; the follower takes over when the leader stops', async () => {
     const conv = server.addConversation();
-    const held: { name: string; release: () => void }[] = [];
-    const queue: (() => void)[] = [];
-    const locks: LockManagerLike = {
-      request: (_name, opts, cb) =>
-        new Promise((resolve) => {
-          const run = () => {
-            void cb(null).then((v) => {
-              held.shift();
-              resolve(v);
-              queue.shift()?.();
-            });
-            held.push({ name: _name, release: () => undefined });
-          };
-          opts.signal?.addEventListener('abort', () => resolve(undefined));
-          if (held.length) queue.push(run);
-          else run();
-        }),
-    };
+    // Named locks with modes (helpers/fake-locks.ts): the engine holds more than the leader lock (R1.12's writers lock).
+    const locks = fakeLocks();
     const leader = engine({ locks });
     await leader.start();
     const follower = engine({ locks });
