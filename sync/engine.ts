@@ -392,8 +392,16 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     async start() {
       const markers = o.markers;
-      const existed = options.db ? (options.databaseExisted ?? true) : markers ? await userDbExists(userId, o.idb) : true;
-      await db.open();
+      let existed: boolean;
+      try {
+        existed = options.db ? (options.databaseExisted ?? true) : markers ? await userDbExists(userId, o.idb) : true;
+        await db.open();
+      } catch (err) {
+        // A command waiting for the writers (writeGate) must not wait forever for a start that failed:
+        // it goes on, and its own write meets the same failure and says so.
+        joined();
+        throw err;
+      }
       channel = openTabChannel(`${dbNameFor(userId)}:tabs`, o.channels);
       // R1.13: without Web Locks every engine leads and none is ever solo; with them, an engine writes
       // sends only holding the writers lock (shared) until it leads — asked for before its first write

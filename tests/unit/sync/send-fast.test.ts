@@ -272,3 +272,24 @@ describe('R1.12 the solo leader sends without waiting for IndexedDB', () => {
     expect(await leader.db.outbox.count()).toBe(0);
   });
 });
+
+describe('R1.13 a start that failed never leaves a send waiting for the writers', () => {
+  it('R1.13 IndexedDB cannot open: start() rejects and sendMessage rejects too, it does not wait forever', async () => {
+    // A browser whose IndexedDB refuses to open (private mode, a broken profile): every open errors.
+    const broken = new IDBFactory();
+    broken.open = () => {
+      throw new DOMException('IndexedDB is unavailable', 'InvalidStateError');
+    };
+    idb = { indexedDB: broken, IDBKeyRange };
+    const e = engine();
+    await expect(e.start()).rejects.toThrow();
+    const outcome = await Promise.race([
+      e.commands.sendMessage({ conversationId: crypto.randomUUID(), text: 'Ahoj' }).then(
+        () => 'returned',
+        () => 'rejected',
+      ),
+      new Promise((r) => setTimeout(() => r('still waiting'), 2000)),
+    ]);
+    expect(outcome).toBe('rejected');
+  });
+});
