@@ -4,16 +4,9 @@
 // the write again, and a message typed in the second tab just before one in the first reaches the
 // server first (R1.8); once the second tab is closed the first is fast again.
 import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './defects-helpers.ts';
 
 const DRUHY_CHAT = '00000000-0000-4000-b000-000000000011';
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('E-mail', { exact: true }).fill(email);
-  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\/chats/);
-}
 
 interface SendTimes {
   /** The request started before the write transaction's callback (R1.12's fast path). */
