@@ -68,9 +68,21 @@ export class ChaosContext {
     await this.openConversation(0);
   }
 
+  /**
+   * Opens a conversation and waits until it can be typed into. The composer shows at once but stays
+   * disabled while the conversation is not in the local store yet (issue 21 item 7): right after
+   * sign-in the first pull may still be under way, and the last context signs in just before the
+   * faults start, so "visible" alone let its first send meet a disabled composer for as long as the
+   * network (or the killed stack) kept that pull from landing.
+   */
   private async openConversation(conv: number): Promise<void> {
     await this.page.goto(`/app/chats/${this.account.conversations[conv]}`);
-    if (!(await until(() => this.composer().isVisible(), 30_000))) throw new Error(`ctx ${this.index}: composer did not appear`);
+    await this.composerReady('after opening');
+  }
+
+  private async composerReady(when: string): Promise<void> {
+    const ready = async () => (await this.composer().isVisible()) && (await this.composer().isEnabled());
+    if (!(await until(ready, 30_000))) throw new Error(`composer not ready ${when} (${await this.describe()})`);
   }
 
   private async send(text: string): Promise<void> {
@@ -102,7 +114,7 @@ export class ChaosContext {
           case 'reload':
             this.stats.reloads++;
             await this.page.reload({ timeout: 30_000 });
-            if (!(await until(() => this.composer().isVisible(), 30_000))) throw new Error('composer gone after reload');
+            await this.composerReady('after reload');
             break;
           case 'send': {
             const before = this.stats.accepted.length;
@@ -114,11 +126,25 @@ export class ChaosContext {
         }
       } catch (err) {
         this.stats.stepErrors++;
-        this.log(`ctx ${this.index}: ${step.kind} failed: ${(err as Error).message.split('\n')[0]}`);
+        this.log(`ctx ${this.index}: ${step.kind} failed: ${(err as Error).message.split('\n')[0]} (${await this.describe()})`);
         if (step.kind === 'send') this.stats.unconfirmed.push(`chaos ${this.index} ${step.index}`);
         // Get back to a usable page for the next step.
         await this.openConversation(conv).catch(() => undefined);
       }
+    }
+  }
+
+  /** What the page showed when a step failed: where it was, the composer's state, the status lines. */
+  private async describe(): Promise<string> {
+    try {
+      return await this.page.evaluate<string>(`(() => {
+        const c = document.querySelector('textarea');
+        const composer = c ? (c.disabled ? 'disabled' : 'enabled') + ' "' + c.placeholder + '"' : 'none';
+        const status = [...document.querySelectorAll('[role=status],[role=alert]')].map((e) => e.textContent.trim()).filter(Boolean).join(' | ');
+        return location.pathname + '; composer ' + composer + '; status: ' + (status || '-');
+      })()`);
+    } catch (err) {
+      return `page unreadable: ${(err as Error).message.split('\n')[0]}`;
     }
   }
 
