@@ -110,6 +110,9 @@ export class HopFloors {
       const request = this.senderNet.requestAfter(`/rpc/${RPC}`, f.at);
       this.push('enter→request', request - f.at);
       this.push('request→commit', f.dbAt - request);
+      const wire = this.senderNet.wireAfter(`/rpc/${RPC}`, f.at);
+      this.push('request→wire', wire - request);
+      this.push('wire→commit', f.dbAt - wire);
       if (Number.isFinite(request)) this.roundTrip.push(f.doneAt - request);
     }
     for (const { timing } of await this.probe.run(n)) {

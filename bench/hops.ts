@@ -22,6 +22,8 @@ export interface Stamps {
   tx: number;
   reads: number;
   request: number;
+  /** The send request's first byte on the wire (CDP ResourceTiming sendStart): Chromium's queueing before it. */
+  wire: number;
   commit: number;
   notified: number;
   sent: number;
@@ -43,9 +45,17 @@ export function isoToEpochMs(iso: string): number {
 export const nodeEpoch = (t: number) => performance.timeOrigin + t;
 
 interface SeenRequest {
+  id: string;
   url: string;
   postData: string;
   wall: number;
+  /** Wall-clock ms at which its bytes started to go out (ResourceTiming sendStart), once the response came. */
+  wire: number;
+}
+
+interface CdpTiming {
+  requestTime: number;
+  sendStart: number;
 }
 
 /** CDP Network events of one client, kept for the per-send lookups (listeners live as long as the recorder). */
@@ -54,9 +64,17 @@ export class NetRecorder {
   readonly frames: { payload: string; mono: number }[] = [];
   /** wall-clock ms minus CDP monotonic ms, from the latest requestWillBeSent. */
   private offset = NaN;
-  private readonly onRequest = (e: { timestamp: number; wallTime: number; request: { url: string; postData?: string } }) => {
+  private readonly onRequest = (e: { requestId: string; timestamp: number; wallTime: number; request: { url: string; postData?: string } }) => {
     this.offset = e.wallTime * 1000 - e.timestamp * 1000;
-    this.requests.push({ url: e.request.url, postData: e.request.postData ?? '', wall: e.wallTime * 1000 });
+    this.requests.push({ id: e.requestId, url: e.request.url, postData: e.request.postData ?? '', wall: e.wallTime * 1000, wire: NaN });
+  };
+  // ResourceTiming: requestTime is on the same monotonic clock (s) as requestWillBeSent's timestamp,
+  // sendStart is ms after it; what lies between requestWillBeSent and sendStart is the browser's own
+  // wait (queueing behind other requests to the host, a socket to open or pick, the service worker).
+  private readonly onResponse = (e: { requestId: string; response: { timing?: CdpTiming } }) => {
+    const r = this.requests.find((x) => x.id === e.requestId);
+    const t = e.response.timing;
+    if (r && t && t.sendStart >= 0) r.wire = t.requestTime * 1000 + t.sendStart + this.offset;
   };
   /** A page that only opens a websocket (row 4's floor page) makes no request: its handshake gives the offset. */
   private readonly onHandshake = (e: { timestamp: number; wallTime: number }) => {
@@ -68,6 +86,7 @@ export class NetRecorder {
 
   constructor(private readonly c: { cdp: CDPSession }) {
     c.cdp.on('Network.requestWillBeSent', this.onRequest);
+    c.cdp.on('Network.responseReceived', this.onResponse);
     c.cdp.on('Network.webSocketWillSendHandshakeRequest', this.onHandshake);
     c.cdp.on('Network.webSocketFrameReceived', this.onFrame);
   }
@@ -75,6 +94,11 @@ export class NetRecorder {
   /** Wall-clock time of the first request to a URL containing `path` started at or after `after` (ms). */
   requestAfter(path: string, after: number): number {
     return this.requests.find((r) => r.url.includes(path) && r.wall >= after - 1)?.wall ?? NaN;
+  }
+
+  /** When the first request to `path` started at or after `after` went on the wire (ms; NaN before its response). */
+  wireAfter(path: string, after: number): number {
+    return this.requests.find((r) => r.url.includes(path) && r.wall >= after - 1)?.wire ?? NaN;
   }
 
   /** Wall-clock time of the first send_message request started at or after `after` (ms). */
@@ -96,6 +120,7 @@ export class NetRecorder {
 
   stop(): void {
     this.c.cdp.off('Network.requestWillBeSent', this.onRequest);
+    this.c.cdp.off('Network.responseReceived', this.onResponse);
     this.c.cdp.off('Network.webSocketWillSendHandshakeRequest', this.onHandshake);
     this.c.cdp.off('Network.webSocketFrameReceived', this.onFrame);
   }
@@ -151,6 +176,8 @@ const HOPS: Hop[] = [
   { label: '… command → its IndexedDB write transaction started (poradna:send:tx; after the request on the fast path)', from: 'command', to: 'tx' },
   { label: '… transaction started → its first reads answered (poradna:send:reads)', from: 'tx', to: 'reads' },
   { label: 'request started → row written, commit (PostgREST + PostgreSQL)', from: 'request', to: 'commit', path: true },
+  { label: '… request started → its bytes on the wire (Chromium: queueing, socket; ResourceTiming sendStart)', from: 'request', to: 'wire' },
+  { label: '… on the wire → row written (gateway, PostgREST, send_message up to its realtime trigger)', from: 'wire', to: 'commit' },
   { label: 'commit → NOTIFY received (realtime server)', from: 'commit', to: 'notified', path: true },
   { label: 'NOTIFY received → frame sent (RLS check as B, encode)', from: 'notified', to: 'sent', path: true },
   { label: 'frame sent → frame received on B (loopback, Chromium network)', from: 'sent', to: 'frame', path: true },

@@ -167,6 +167,7 @@ async function crossClient(
       tx: await markAfter(sender.page, 'poradna:send:tx', at),
       reads: await markAfter(sender.page, 'poradna:send:reads', at),
       request,
+      wire: tx.wireAfter('/rpc/send_message', at),
       ...serverStamps(id ? deliveries.get(id) : undefined),
       frame: rx.frameWith(text),
       event: id ? await markFor(receiver.page, 'poradna:recv:event', 'id', id) : NaN,

@@ -10,6 +10,7 @@ const s = (k: number): Stamps => ({
   tx: NaN,
   reads: NaN,
   request: 20 * k,
+  wire: NaN,
   commit: 30 * k,
   notified: 32 * k,
   sent: 40 * k,

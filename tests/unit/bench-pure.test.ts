@@ -101,6 +101,7 @@ describe('row 4 per-hop breakdown', () => {
       tx: NaN,
       reads: NaN,
       request: 5 * k,
+      wire: 6 * k,
       commit: 10 * k,
       notified: 11 * k,
       sent: 13 * k,
@@ -112,6 +113,9 @@ describe('row 4 per-hop breakdown', () => {
     const out = renderHops([s(1, 30), s(2, 60)], [s(1, NaN), s(1, NaN)]);
     const line = (label: string) => out.split('\n').find((l) => l.includes(label))!;
     expect(line('request started →')).toBe('| request started → row written, commit (PostgREST + PostgreSQL) | 5.0 / 10.0 ms | 5.0 / 5.0 ms |');
+    // The send's two sub-hops split it at the request's first byte on the wire.
+    expect(line('its bytes on the wire')).toContain('| 1.0 / 2.0 ms | 1.0 / 1.0 ms |');
+    expect(line('on the wire → row written')).toContain('| 4.0 / 8.0 ms | 4.0 / 4.0 ms |');
     expect(line('(poradna:recv:stored)')).toContain('| 16.0 / 32.0 ms | — |');
     expect(line('(poradna:recv:event)')).toContain('| — | — |');
     expect(line('total:')).toContain('| 20.0 / 40.0 ms | 20.0 / 20.0 ms |');
