@@ -27,7 +27,7 @@ import { pullFeed, pullReference } from './receive/pull.ts';
 import { flushOutbox, type PushDeps } from './send/push.ts';
 import { createEarlySend } from './send/early-send.ts';
 import { SendWatch } from './send/send-watch.ts';
-import { defaultVisibility, holdSolo, joinWriters, writersLockName, type Solo, type WriterPass } from './send/solo.ts';
+import { createSendWriters } from './send/writers.ts';
 import { RetrySchedule } from './send/outbox.ts';
 import { ServerError } from './server/api.ts';
 import { installServerNow, ServerOffset, withServerClock } from './session/server-time.ts';
@@ -84,8 +84,6 @@ const REFERENCE_MAX_AGE_MS = 5 * 60_000;
 /** R9.11: a learnt offset is stored when it moved at least this much (no write per request). */
 const OFFSET_STORE_STEP_MS = 250;
 const RESULT_MAX_AGE_MS = 24 * 3600_000;
-/** R1.13: how often a leader that is not solo (followers write sends) tries again (solo.ts). */
-const SOLO_RETRY_MS = 2000;
 
 function downTransport(reason: string): Transport {
   const cell = statusCell();
@@ -124,17 +122,6 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   /** R1.12: this engine's view of the sends in the outbox and of the conversations (send-watch.ts). */
   const watch = new SendWatch();
   db.writeListener = watch;
-  /** R1.13 (solo.ts): a follower's right to write sends; the leader's solo hold. */
-  let writers: WriterPass | null = null;
-  let solo: Solo | null = null;
-  /** Commands that write sends wait for start() to have joined the writers (when there are Web Locks). */
-  let joined!: () => void;
-  const joinedWriters = new Promise<void>((resolve) => (joined = resolve));
-  const writeGate = (): Promise<void> | null => {
-    if (writers) return writers.wait();
-    if (!o.locks || !o.channels || stopped) return null;
-    return joinedWriters.then(() => writers?.wait() ?? undefined);
-  };
   const status = createStatusStore(clock, timings.statusDebounceMs, { connection: 'online', error: null, loaded: false, leader: false });
   let accountId = o.accountId;
   let actor: Actor<typeof syncMachine> | null = null;
@@ -174,13 +161,19 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (!o.network.online()) wantBackgroundSync();
     mirror();
   };
-  const ctx: CommandContext = { db, userId, accountId: () => accountId, now, newId: o.newId, notify, watch, writeGate };
+  /** R1.13 (send/writers.ts): the writers lock as a follower, the solo hold as the leader. */
+  const writers = createSendWriters({
+    dbName: dbNameFor(userId),
+    locks: o.locks,
+    channels: Boolean(o.channels),
+    watch,
+    reload: () => watch.reload(db),
+    track,
+    clock,
+  });
+  const ctx: CommandContext = { db, userId, accountId: () => accountId, now, newId: o.newId, notify, watch, writeGate: writers.gate };
   /** R1.12: commands that may queue a send of a conversation not known before their write. */
-  const opaqueSends = async <T>(write: () => Promise<T>): Promise<T> => {
-    const gate = writeGate();
-    if (gate) await gate;
-    return watch.opaque(write);
-  };
+  const opaqueSends = writers.opaque;
   /** R1.12: the session gate's last answer was ok and nothing since went offline or changed the session. */
   let gateOk = !o.auth;
 
@@ -268,14 +261,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       notify();
     },
     watch,
-    solo: () => solo?.isSolo() ?? false,
+    solo: writers.isSolo,
   });
   ctx.early = early.inTransaction;
   ctx.fast = early.fast;
-  // A write the view cannot follow: rebuilt at once while solo (no other writer), else at the next hold.
-  watch.onStale = () => {
-    if (solo?.isSolo()) void track(watch.reload(db)).catch(() => undefined);
-  };
 
   const deps: MachineDeps = {
     clock,
@@ -316,20 +305,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     });
     actor.start();
     status.patch({ leader: true });
-    // Solo is tried at once and again when this engine's own shared writers lock has been given back.
-    void writers?.lead().then(() => solo?.retry());
-    const locks = o.locks;
-    if (locks && channel && writers) {
-      solo = holdSolo({
-        name: writersLockName(dbNameFor(userId)),
-        locks,
-        reload: () => watch.reload(db),
-        visibility: defaultVisibility(),
-        retryMs: SOLO_RETRY_MS,
-        setTimer: (fn, ms) => clock.setTimeout(fn, ms),
-        clearTimer: (id) => clock.clearTimeout(id as ReturnType<typeof clock.setTimeout>),
-      });
-    }
+    writers.lead();
     send({ type: 'REQUEST_PULL', reason: 'start' });
     send({ type: 'FLUSH' });
   }
@@ -357,9 +333,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   async function stop(opts: { abrupt?: boolean } = {}) {
     stopped = true;
     for (const c of cleanups.splice(0)) c();
-    solo?.end();
-    solo = null;
-    joined();
+    writers.end();
     leadership?.release();
     leadership = null;
     actor?.stop();
@@ -368,9 +342,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (!opts.abrupt) await Promise.allSettled([...inFlight]);
     db.close();
     db.writeListener = null;
-    // R1.13: only now, with no transaction of this connection left to be created, may another engine be solo.
-    writers?.release();
-    writers = null;
+    writers.release(); // R1.13: only after the connection closed
     channel?.close();
     channel = null;
   }
@@ -399,15 +371,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       } catch (err) {
         // A command waiting for the writers (writeGate) must not wait forever for a start that failed:
         // it goes on, and its own write meets the same failure and says so.
-        joined();
+        writers.failed();
         throw err;
       }
       channel = openTabChannel(`${dbNameFor(userId)}:tabs`, o.channels);
-      // R1.13: without Web Locks every engine leads and none is ever solo; with them, an engine writes
-      // sends only holding the writers lock (shared) until it leads — asked for before its first write
-      // (the requeue below included).
-      if (o.locks && o.channels) writers = joinWriters(writersLockName(dbNameFor(userId)), o.locks, channel);
-      joined();
+      writers.join(channel); // R1.13: before the first write of a send (the requeue below included)
       if (markers) {
         // Marker present but database gone: the browser evicted it (background/restore.ts).
         if (wasEvicted(markers, userId, existed)) restoreReport = await opaqueSends(() => requeueUnsent(db, markers, userId, now()));
@@ -439,8 +407,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       cleanups.push(
         channel.subscribe((m) => {
           if (m.type === 'outbox') send({ type: 'FLUSH' });
-          else if (m.type === 'writer?') solo?.yield(); // R1.13: synchronously, before the lock is given
-          else if (m.type === 'writer-left') solo?.retry();
+          else if (m.type === 'writer?') writers.yieldSolo(); // R1.13: synchronously, before the lock is given
+          else if (m.type === 'writer-left') writers.retrySolo();
           else if (m.type === 'status?' && actor) channel?.post({ type: 'status', status: status.get() });
           else if (m.type === 'status' && !actor) status.replace({ ...m.status, leader: false });
         }),
