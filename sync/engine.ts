@@ -5,7 +5,6 @@ import { readFeed, sweepExpiredCopies } from './receive/apply.ts';
 import { scopeToAccount } from './session/account-scope.ts';
 import { reportingUnauthorized } from './session/auth.ts';
 import type { SyncCommands } from './commands/api.ts';
-import type { StoredMessages } from './model/local-types.ts';
 import { archive, unarchive } from './commands/archive.ts';
 import type { CommandContext } from './commands/context.ts';
 import { markRead } from './commands/mark-read.ts';
@@ -20,83 +19,27 @@ import { monotonicNow } from './model/clock.ts';
 import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
-import { createPublications, type Arriving } from './receive/published.ts';
+import { createPublications } from './receive/published.ts';
 import { electLeader, openTabChannel, type Leadership, type TabChannel } from './session/leader.ts';
 import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
 import { pullFeed, pullReference } from './receive/pull.ts';
-import { flushOutbox, type PushDeps } from './send/push.ts';
-import { createEarlySend } from './send/early-send.ts';
-import { SendWatch } from './send/send-watch.ts';
-import { createSendWriters } from './send/writers.ts';
+import { createSender } from './send/sender.ts';
 import { RetrySchedule } from './send/outbox.ts';
 import { ServerError } from './server/api.ts';
 import { installServerNow, ServerOffset, withServerClock } from './session/server-time.ts';
-import { createStatusStore, rawStatus, type SyncStatus } from './status.ts';
+import { createStatusStore, rawStatus } from './status.ts';
 import { createPollingTransport } from './transports/polling.ts';
-import { statusCell, type Transport } from './transports/transport.ts';
+import { downTransport } from './transports/unavailable.ts';
+import type { SyncEngine } from './engine-api.ts';
 
+export type { SyncEngine } from './engine-api.ts';
 export type { SyncEngineOptions } from './engine-deps.ts';
-
-export interface SyncEngine {
-  readonly userId: string;
-  /** Read-only for the UI (queries.ts with useLiveQuery); writes go through `commands`. */
-  readonly db: SyncDb;
-  readonly commands: SyncCommands;
-  accountId(): string | null;
-  /**
-   * R9.11: the server's clock minus this device's (ms), learnt from replies (0 until known), and the
-   * current time on the server's clock. The UI's relative times use it (serverNow in server-time.ts).
-   */
-  serverOffsetMs(): number;
-  serverNow(): number;
-  status(): SyncStatus;
-  subscribeStatus(fn: (s: SyncStatus) => void): () => void;
-  readonly status$: { subscribe(fn: (s: SyncStatus) => void): { unsubscribe(): void } };
-  start(): Promise<void>;
-  /** `abrupt` closes at once, as a killed tab would (tests). */
-  stop(opts?: { abrupt?: boolean }): Promise<void>;
-  /** Stops and deletes the user's database (R1.11). */
-  signOut(): Promise<void>;
-  /** Pull and push now (the retry button, visibility). */
-  syncNow(): void;
-  /** Tests: resolves once no pull, push or event work is running in this engine. */
-  settled(): Promise<void>;
-  /**
-   * R6.5: messages a realtime or Chatwoot event stored, published right after the write committed
-   * (in the syncing tab), so an open chat can show them without waiting for its live query's re-read.
-   * `generation` counts the publications; see storedGeneration.
-   */
-  subscribeStored(fn: (stored: StoredMessages, generation: number) => void): () => void;
-  /** Publications so far: a read started when this was n reflects every publication up to n. */
-  storedGeneration(): number;
-  /**
-   * R6.6: a message a realtime event brings, handed over before its write (`row`, not yet stored:
-   * paint it as a pending copy), then `settled` with its key once that write ended — after the
-   * stored row's publication (subscribeStored) when it was stored, so the copy is replaced, never
-   * shown beside it.
-   */
-  subscribeArriving(fn: (a: Arriving) => void): () => void;
-}
-
 export type { Arriving } from './receive/published.ts';
 
 const REFERENCE_MAX_AGE_MS = 5 * 60_000;
 /** R9.11: a learnt offset is stored when it moved at least this much (no write per request). */
 const OFFSET_STORE_STEP_MS = 250;
 const RESULT_MAX_AGE_MS = 24 * 3600_000;
-
-function downTransport(reason: string): Transport {
-  const cell = statusCell();
-  return {
-    name: 'unavailable',
-    status: cell.get,
-    subscribe(h) {
-      cell.attach(h);
-      queueMicrotask(() => cell.set('error', reason));
-    },
-    close: async () => cell.close(),
-  };
-}
 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   /** R9.11: the server's clock as learnt from replies; stored so a restart offline still knows it. */
@@ -119,9 +62,6 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const mono = () => monotonicNow(clock);
   const retrySchedule = new RetrySchedule();
   const db = options.db ?? new SyncDb(dbNameFor(userId), dexieOptions(o.idb));
-  /** R1.12: this engine's view of the sends in the outbox and of the conversations (send-watch.ts). */
-  const watch = new SendWatch();
-  db.writeListener = watch;
   const status = createStatusStore(clock, timings.statusDebounceMs, { connection: 'online', error: null, loaded: false, leader: false });
   let accountId = o.accountId;
   let actor: Actor<typeof syncMachine> | null = null;
@@ -161,21 +101,39 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (!o.network.online()) wantBackgroundSync();
     mirror();
   };
-  /** R1.13 (send/writers.ts): the writers lock as a follower, the solo hold as the leader. */
-  const writers = createSendWriters({
+  /** R1.12: the session gate's last answer was ok and nothing since went offline or changed the session. */
+  let gateOk = !o.auth;
+  /** R1.12/R1.13 (send/sender.ts): the view of queued sends, the writers lock, the flush's push, the early request. */
+  const sender = createSender({
+    push: {
+      db,
+      server,
+      userId,
+      now,
+      monotonic: mono,
+      schedule: retrySchedule,
+      timings,
+      onPullNeeded: () => send({ type: 'REQUEST_PULL' }),
+      lanes: timings.pushLanes,
+      accountId: () => accountId,
+    },
+    /** R9.10: names this engine's claims on outbox entries. */
+    claimer: { id: o.newId(), holdMs: timings.requestTimeoutMs + 5000 },
+    ready: () => (actor && !stopped && gateOk && o.network.online() && !status.get().needsSignIn ? accountId : null),
+    track,
+    done: (sent) => {
+      if (!sent) wantBackgroundSync(); // as a failed flush does: the retry may need the service worker
+      notify();
+    },
     dbName: dbNameFor(userId),
     locks: o.locks,
     channels: Boolean(o.channels),
-    watch,
-    reload: () => watch.reload(db),
-    track,
     clock,
   });
+  const { watch, writers } = sender;
   const ctx: CommandContext = { db, userId, accountId: () => accountId, now, newId: o.newId, notify, watch, writeGate: writers.gate };
   /** R1.12: commands that may queue a send of a conversation not known before their write. */
   const opaqueSends = writers.opaque;
-  /** R1.12: the session gate's last answer was ok and nothing since went offline or changed the session. */
-  let gateOk = !o.auth;
 
   async function ensureAccount(): Promise<string> {
     if (accountId === null) accountId = (await readFeed(db)).accountId ?? (await server.fetchAccountId(userId));
@@ -224,47 +182,13 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     return { changed: r.changed };
   }
 
-  /** R9.10: names this engine's claims on outbox entries. */
-  const pusherId = o.newId();
-  const claimer = { id: pusherId, holdMs: timings.requestTimeoutMs + 5000 };
-  /** R1.12: sends whose request started inside their write; the flush leaves them to that request. */
-  const earlyBusy = new Set<string>();
-  const pushDeps = (): PushDeps => ({
-    db,
-    server,
-    userId,
-    now,
-    monotonic: mono,
-    schedule: retrySchedule,
-    timings,
-    onPullNeeded: () => send({ type: 'REQUEST_PULL' }),
-    lanes: timings.pushLanes,
-    claimer,
-    accountId: () => accountId,
-    busy: earlyBusy,
-    opaqueSends: (write) => watch.opaque(write),
-  });
   /** R9.2: signed out, the outbox waits untouched (nothing due: the sign-in event flushes it). */
   const flushWhenAuthorized = async () => {
     if (!(await authorized())) return { pushed: 0, nextDueAt: null };
-    return flushOutbox(pushDeps());
+    return sender.flush();
   };
-  const early = createEarlySend({
-    push: pushDeps,
-    ready: () => (actor && !stopped && gateOk && o.network.online() && !status.get().needsSignIn ? accountId : null),
-    claimer,
-    now,
-    busy: earlyBusy,
-    track,
-    done: (sent) => {
-      if (!sent) wantBackgroundSync(); // as a failed flush does: the retry may need the service worker
-      notify();
-    },
-    watch,
-    solo: writers.isSolo,
-  });
-  ctx.early = early.inTransaction;
-  ctx.fast = early.fast;
+  ctx.early = sender.early.inTransaction;
+  ctx.fast = sender.early.fast;
 
   const deps: MachineDeps = {
     clock,
