@@ -5,7 +5,6 @@ import { readFeed, sweepExpiredCopies } from './receive/apply.ts';
 import { scopeToAccount } from './session/account-scope.ts';
 import { reportingUnauthorized } from './session/auth.ts';
 import type { SyncCommands } from './commands/api.ts';
-import type { StoredMessages } from './model/local-types.ts';
 import { archive, unarchive } from './commands/archive.ts';
 import type { CommandContext } from './commands/context.ts';
 import { markRead } from './commands/mark-read.ts';
@@ -20,85 +19,27 @@ import { monotonicNow } from './model/clock.ts';
 import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
-import { createPublications, type Arriving } from './receive/published.ts';
+import { createPublications } from './receive/published.ts';
 import { electLeader, openTabChannel, type Leadership, type TabChannel } from './session/leader.ts';
 import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
 import { pullFeed, pullReference } from './receive/pull.ts';
-import { flushOutbox, type PushDeps } from './send/push.ts';
-import { createEarlySend } from './send/early-send.ts';
-import { SendWatch } from './send/send-watch.ts';
-import { defaultVisibility, holdSolo, joinWriters, writersLockName, type Solo, type WriterPass } from './send/solo.ts';
+import { createSender } from './send/sender.ts';
 import { RetrySchedule } from './send/outbox.ts';
 import { ServerError } from './server/api.ts';
 import { installServerNow, ServerOffset, withServerClock } from './session/server-time.ts';
-import { createStatusStore, rawStatus, type SyncStatus } from './status.ts';
+import { createStatusStore, rawStatus } from './status.ts';
 import { createPollingTransport } from './transports/polling.ts';
-import { statusCell, type Transport } from './transports/transport.ts';
+import { downTransport } from './transports/unavailable.ts';
+import type { SyncEngine } from './engine-api.ts';
 
+export type { SyncEngine } from './engine-api.ts';
 export type { SyncEngineOptions } from './engine-deps.ts';
-
-export interface SyncEngine {
-  readonly userId: string;
-  /** Read-only for the UI (queries.ts with useLiveQuery); writes go through `commands`. */
-  readonly db: SyncDb;
-  readonly commands: SyncCommands;
-  accountId(): string | null;
-  /**
-   * R9.11: the server's clock minus this device's (ms), learnt from replies (0 until known), and the
-   * current time on the server's clock. The UI's relative times use it (serverNow in server-time.ts).
-   */
-  serverOffsetMs(): number;
-  serverNow(): number;
-  status(): SyncStatus;
-  subscribeStatus(fn: (s: SyncStatus) => void): () => void;
-  readonly status$: { subscribe(fn: (s: SyncStatus) => void): { unsubscribe(): void } };
-  start(): Promise<void>;
-  /** `abrupt` closes at once, as a killed tab would (tests). */
-  stop(opts?: { abrupt?: boolean }): Promise<void>;
-  /** Stops and deletes the user's database (R1.11). */
-  signOut(): Promise<void>;
-  /** Pull and push now (the retry button, visibility). */
-  syncNow(): void;
-  /** Tests: resolves once no pull, push or event work is running in this engine. */
-  settled(): Promise<void>;
-  /**
-   * R6.5: messages a realtime or Chatwoot event stored, published right after the write committed
-   * (in the syncing tab), so an open chat can show them without waiting for its live query's re-read.
-   * `generation` counts the publications; see storedGeneration.
-   */
-  subscribeStored(fn: (stored: StoredMessages, generation: number) => void): () => void;
-  /** Publications so far: a read started when this was n reflects every publication up to n. */
-  storedGeneration(): number;
-  /**
-   * R6.6: a message a realtime event brings, handed over before its write (`row`, not yet stored:
-   * paint it as a pending copy), then `settled` with its key once that write ended — after the
-   * stored row's publication (subscribeStored) when it was stored, so the copy is replaced, never
-   * shown beside it.
-   */
-  subscribeArriving(fn: (a: Arriving) => void): () => void;
-}
-
 export type { Arriving } from './receive/published.ts';
 
 const REFERENCE_MAX_AGE_MS = 5 * 60_000;
 /** R9.11: a learnt offset is stored when it moved at least this much (no write per request). */
 const OFFSET_STORE_STEP_MS = 250;
 const RESULT_MAX_AGE_MS = 24 * 3600_000;
-/** R1.13: how often a leader that is not solo (followers write sends) tries again (solo.ts). */
-const SOLO_RETRY_MS = 2000;
-
-function downTransport(reason: string): Transport {
-  const cell = statusCell();
-  return {
-    name: 'unavailable',
-    status: cell.get,
-    subscribe(h) {
-      cell.attach(h);
-      queueMicrotask(() => cell.set('error', reason));
-    },
-    close: async () => cell.close(),
-  };
-}
 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   /** R9.11: the server's clock as learnt from replies; stored so a restart offline still knows it. */
@@ -121,20 +62,6 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const mono = () => monotonicNow(clock);
   const retrySchedule = new RetrySchedule();
   const db = options.db ?? new SyncDb(dbNameFor(userId), dexieOptions(o.idb));
-  /** R1.12: this engine's view of the sends in the outbox and of the conversations (send-watch.ts). */
-  const watch = new SendWatch();
-  db.writeListener = watch;
-  /** R1.13 (solo.ts): a follower's right to write sends; the leader's solo hold. */
-  let writers: WriterPass | null = null;
-  let solo: Solo | null = null;
-  /** Commands that write sends wait for start() to have joined the writers (when there are Web Locks). */
-  let joined!: () => void;
-  const joinedWriters = new Promise<void>((resolve) => (joined = resolve));
-  const writeGate = (): Promise<void> | null => {
-    if (writers) return writers.wait();
-    if (!o.locks || !o.channels || stopped) return null;
-    return joinedWriters.then(() => writers?.wait() ?? undefined);
-  };
   const status = createStatusStore(clock, timings.statusDebounceMs, { connection: 'online', error: null, loaded: false, leader: false });
   let accountId = o.accountId;
   let actor: Actor<typeof syncMachine> | null = null;
@@ -174,15 +101,39 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (!o.network.online()) wantBackgroundSync();
     mirror();
   };
-  const ctx: CommandContext = { db, userId, accountId: () => accountId, now, newId: o.newId, notify, watch, writeGate };
-  /** R1.12: commands that may queue a send of a conversation not known before their write. */
-  const opaqueSends = async <T>(write: () => Promise<T>): Promise<T> => {
-    const gate = writeGate();
-    if (gate) await gate;
-    return watch.opaque(write);
-  };
   /** R1.12: the session gate's last answer was ok and nothing since went offline or changed the session. */
   let gateOk = !o.auth;
+  /** R1.12/R1.13 (send/sender.ts): the view of queued sends, the writers lock, the flush's push, the early request. */
+  const sender = createSender({
+    push: {
+      db,
+      server,
+      userId,
+      now,
+      monotonic: mono,
+      schedule: retrySchedule,
+      timings,
+      onPullNeeded: () => send({ type: 'REQUEST_PULL' }),
+      lanes: timings.pushLanes,
+      accountId: () => accountId,
+    },
+    /** R9.10: names this engine's claims on outbox entries. */
+    claimer: { id: o.newId(), holdMs: timings.requestTimeoutMs + 5000 },
+    ready: () => (actor && !stopped && gateOk && o.network.online() && !status.get().needsSignIn ? accountId : null),
+    track,
+    done: (sent) => {
+      if (!sent) wantBackgroundSync(); // as a failed flush does: the retry may need the service worker
+      notify();
+    },
+    dbName: dbNameFor(userId),
+    locks: o.locks,
+    channels: Boolean(o.channels),
+    clock,
+  });
+  const { watch, writers } = sender;
+  const ctx: CommandContext = { db, userId, accountId: () => accountId, now, newId: o.newId, notify, watch, writeGate: writers.gate };
+  /** R1.12: commands that may queue a send of a conversation not known before their write. */
+  const opaqueSends = writers.opaque;
 
   async function ensureAccount(): Promise<string> {
     if (accountId === null) accountId = (await readFeed(db)).accountId ?? (await server.fetchAccountId(userId));
@@ -231,51 +182,13 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     return { changed: r.changed };
   }
 
-  /** R9.10: names this engine's claims on outbox entries. */
-  const pusherId = o.newId();
-  const claimer = { id: pusherId, holdMs: timings.requestTimeoutMs + 5000 };
-  /** R1.12: sends whose request started inside their write; the flush leaves them to that request. */
-  const earlyBusy = new Set<string>();
-  const pushDeps = (): PushDeps => ({
-    db,
-    server,
-    userId,
-    now,
-    monotonic: mono,
-    schedule: retrySchedule,
-    timings,
-    onPullNeeded: () => send({ type: 'REQUEST_PULL' }),
-    lanes: timings.pushLanes,
-    claimer,
-    accountId: () => accountId,
-    busy: earlyBusy,
-    opaqueSends: (write) => watch.opaque(write),
-  });
   /** R9.2: signed out, the outbox waits untouched (nothing due: the sign-in event flushes it). */
   const flushWhenAuthorized = async () => {
     if (!(await authorized())) return { pushed: 0, nextDueAt: null };
-    return flushOutbox(pushDeps());
+    return sender.flush();
   };
-  const early = createEarlySend({
-    push: pushDeps,
-    ready: () => (actor && !stopped && gateOk && o.network.online() && !status.get().needsSignIn ? accountId : null),
-    claimer,
-    now,
-    busy: earlyBusy,
-    track,
-    done: (sent) => {
-      if (!sent) wantBackgroundSync(); // as a failed flush does: the retry may need the service worker
-      notify();
-    },
-    watch,
-    solo: () => solo?.isSolo() ?? false,
-  });
-  ctx.early = early.inTransaction;
-  ctx.fast = early.fast;
-  // A write the view cannot follow: rebuilt at once while solo (no other writer), else at the next hold.
-  watch.onStale = () => {
-    if (solo?.isSolo()) void track(watch.reload(db)).catch(() => undefined);
-  };
+  ctx.early = sender.early.inTransaction;
+  ctx.fast = sender.early.fast;
 
   const deps: MachineDeps = {
     clock,
@@ -316,20 +229,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     });
     actor.start();
     status.patch({ leader: true });
-    // Solo is tried at once and again when this engine's own shared writers lock has been given back.
-    void writers?.lead().then(() => solo?.retry());
-    const locks = o.locks;
-    if (locks && channel && writers) {
-      solo = holdSolo({
-        name: writersLockName(dbNameFor(userId)),
-        locks,
-        reload: () => watch.reload(db),
-        visibility: defaultVisibility(),
-        retryMs: SOLO_RETRY_MS,
-        setTimer: (fn, ms) => clock.setTimeout(fn, ms),
-        clearTimer: (id) => clock.clearTimeout(id as ReturnType<typeof clock.setTimeout>),
-      });
-    }
+    writers.lead();
     send({ type: 'REQUEST_PULL', reason: 'start' });
     send({ type: 'FLUSH' });
   }
@@ -357,9 +257,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   async function stop(opts: { abrupt?: boolean } = {}) {
     stopped = true;
     for (const c of cleanups.splice(0)) c();
-    solo?.end();
-    solo = null;
-    joined();
+    writers.end();
     leadership?.release();
     leadership = null;
     actor?.stop();
@@ -368,9 +266,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (!opts.abrupt) await Promise.allSettled([...inFlight]);
     db.close();
     db.writeListener = null;
-    // R1.13: only now, with no transaction of this connection left to be created, may another engine be solo.
-    writers?.release();
-    writers = null;
+    writers.release(); // R1.13: only after the connection closed
     channel?.close();
     channel = null;
   }
@@ -399,15 +295,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       } catch (err) {
         // A command waiting for the writers (writeGate) must not wait forever for a start that failed:
         // it goes on, and its own write meets the same failure and says so.
-        joined();
+        writers.failed();
         throw err;
       }
       channel = openTabChannel(`${dbNameFor(userId)}:tabs`, o.channels);
-      // R1.13: without Web Locks every engine leads and none is ever solo; with them, an engine writes
-      // sends only holding the writers lock (shared) until it leads — asked for before its first write
-      // (the requeue below included).
-      if (o.locks && o.channels) writers = joinWriters(writersLockName(dbNameFor(userId)), o.locks, channel);
-      joined();
+      writers.join(channel); // R1.13: before the first write of a send (the requeue below included)
       if (markers) {
         // Marker present but database gone: the browser evicted it (background/restore.ts).
         if (wasEvicted(markers, userId, existed)) restoreReport = await opaqueSends(() => requeueUnsent(db, markers, userId, now()));
@@ -439,8 +331,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       cleanups.push(
         channel.subscribe((m) => {
           if (m.type === 'outbox') send({ type: 'FLUSH' });
-          else if (m.type === 'writer?') solo?.yield(); // R1.13: synchronously, before the lock is given
-          else if (m.type === 'writer-left') solo?.retry();
+          else if (m.type === 'writer?') writers.yieldSolo(); // R1.13: synchronously, before the lock is given
+          else if (m.type === 'writer-left') writers.retrySolo();
           else if (m.type === 'status?' && actor) channel?.post({ type: 'status', status: status.get() });
           else if (m.type === 'status' && !actor) status.replace({ ...m.status, leader: false });
         }),

@@ -6,7 +6,6 @@
 import { runKv } from './worker-db.ts';
 
 export const SESSION_KEY = 'session';
-const KEY = SESSION_KEY;
 /** The chat list's paint snapshot (sw/list-snapshot.ts) lives beside the session and dies with it. */
 export const LIST_SNAPSHOT_KEY = 'list-snapshot';
 
@@ -22,14 +21,14 @@ export interface MirroredSession {
 /** Writes the session; null (sign-out, lost session) also deletes the list snapshot, in the same transaction. */
 export async function writeMirroredSession(s: MirroredSession | null): Promise<void> {
   await runKv('readwrite', (store) => {
-    if (s) return store.put(s, KEY);
+    if (s) return store.put(s, SESSION_KEY);
     store.delete(LIST_SNAPSHOT_KEY);
-    return store.delete(KEY);
+    return store.delete(SESSION_KEY);
   });
 }
 
 export async function readMirroredSession(): Promise<MirroredSession | null> {
-  return asMirroredSession(await runKv<unknown>('readonly', (store) => store.get(KEY)));
+  return asMirroredSession(await runKv<unknown>('readonly', (store) => store.get(SESSION_KEY)));
 }
 
 /** A stored value as a session, or null when it is none (absent, or an older shape). */
