@@ -95,7 +95,9 @@ export function createSendWriters(o: SendWritersOptions): SendWriters {
         solo = holdSolo({
           name: writersLockName(o.dbName),
           locks,
-          reload: o.reload,
+          // Tracked: settled() and stop() wait for the view's rebuild under the lock like any other
+          // work of the engine (a test that holds IndexedDB after settled() must not catch it half way).
+          reload: () => o.track(o.reload()),
           visibility: defaultVisibility(),
           retryMs: SOLO_RETRY_MS,
           setTimer: (fn, ms) => o.clock.setTimeout(fn, ms),
