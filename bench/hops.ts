@@ -59,14 +59,30 @@ interface CdpTiming {
 }
 
 /** CDP Network events of one client, kept for the per-send lookups (listeners live as long as the recorder). */
+/** One REST request of a client over the whole row (never cleared): when it started and ended (wall ms). */
+export interface RequestSpan {
+  id: string;
+  path: string;
+  start: number;
+  end: number;
+}
+
 export class NetRecorder {
   readonly requests: SeenRequest[] = [];
+  /** Every /rest/v1/ request of the row, kept across clear(): what else was in flight during a send. */
+  readonly spans: RequestSpan[] = [];
   readonly frames: { payload: string; mono: number }[] = [];
   /** wall-clock ms minus CDP monotonic ms, from the latest requestWillBeSent. */
   private offset = NaN;
   private readonly onRequest = (e: { requestId: string; timestamp: number; wallTime: number; request: { url: string; postData?: string } }) => {
     this.offset = e.wallTime * 1000 - e.timestamp * 1000;
     this.requests.push({ id: e.requestId, url: e.request.url, postData: e.request.postData ?? '', wall: e.wallTime * 1000, wire: NaN });
+    const rest = /\/rest\/v1(\/[^?]*)/.exec(e.request.url);
+    if (rest) this.spans.push({ id: e.requestId, path: rest[1]!, start: e.wallTime * 1000, end: Infinity });
+  };
+  private readonly onDone = (e: { requestId: string; timestamp: number }) => {
+    const s = this.spans.find((x) => x.id === e.requestId);
+    if (s && Number.isFinite(this.offset)) s.end = e.timestamp * 1000 + this.offset;
   };
   // ResourceTiming: requestTime is on the same monotonic clock (s) as requestWillBeSent's timestamp,
   // sendStart is ms after it; what lies between requestWillBeSent and sendStart is the browser's own
@@ -87,6 +103,8 @@ export class NetRecorder {
   constructor(private readonly c: { cdp: CDPSession }) {
     c.cdp.on('Network.requestWillBeSent', this.onRequest);
     c.cdp.on('Network.responseReceived', this.onResponse);
+    c.cdp.on('Network.loadingFinished', this.onDone);
+    c.cdp.on('Network.loadingFailed', this.onDone);
     c.cdp.on('Network.webSocketWillSendHandshakeRequest', this.onHandshake);
     c.cdp.on('Network.webSocketFrameReceived', this.onFrame);
   }
@@ -121,6 +139,8 @@ export class NetRecorder {
   stop(): void {
     this.c.cdp.off('Network.requestWillBeSent', this.onRequest);
     this.c.cdp.off('Network.responseReceived', this.onResponse);
+    this.c.cdp.off('Network.loadingFinished', this.onDone);
+    this.c.cdp.off('Network.loadingFailed', this.onDone);
     this.c.cdp.off('Network.webSocketWillSendHandshakeRequest', this.onHandshake);
     this.c.cdp.off('Network.webSocketFrameReceived', this.onFrame);
   }
@@ -250,4 +270,29 @@ export function missedGoalLines(rows: BenchRow[], poradna: Stamps[], baseline: S
     else if (r.row === '4c') out.push(`${head}; held by ${heldBy(poradna, PATH.slice(0, 1), floors, 'p50')}`);
   }
   return out;
+}
+
+/**
+ * Row 4's question behind 'on the wire → row written': was another REST request of either client of
+ * the build in flight while the send was on the server (its own send excluded)? Every write of an
+ * account takes that account's change counter under its row lock until commit (the gap-free feed,
+ * 20261122000300_change_feed.sql), so a mark-read of B or a pull landing then can hold the send.
+ * Returns one line: how many sends overlapped, their p50 of the hop against the others', and what overlapped.
+ */
+export function overlapLine(label: string, stamps: Stamps[], recorders: Pick<NetRecorder, 'spans'>[]): string {
+  const hit: number[] = [];
+  const clear: number[] = [];
+  const paths = new Map<string, number>();
+  for (const s of stamps) {
+    const hop = s.commit - s.wire;
+    if (!Number.isFinite(hop)) continue;
+    const others = recorders
+      .flatMap((r) => r.spans)
+      .filter((x) => x.start < s.commit && x.end > s.wire && !(x.path === '/rpc/send_message' && Math.abs(x.start - s.request) < 1));
+    (others.length ? hit : clear).push(hop);
+    for (const o of others) paths.set(o.path, (paths.get(o.path) ?? 0) + 1);
+  }
+  const med = (xs: number[]) => (xs.length ? f(p50p95(xs).p50) : '—');
+  const what = [...paths].sort((a, b) => b[1] - a[1]).map(([p, n]) => `${p} ×${n}`).join(', ') || 'nothing';
+  return `${label}: ${hit.length} of ${hit.length + clear.length} sends had another REST request of A or B in flight while on the server (on the wire → row written p50 ${med(hit)} ms, the others ${med(clear)} ms); in flight: ${what}.`;
 }

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
 import type { Client } from './browser.ts';
 import { HopFloors, type FloorSources } from './hop-floors.ts';
-import { markAfter, markFor, missedGoalLines, NetRecorder, renderHops, serverStamps, type Stamps } from './hops.ts';
+import { markAfter, markFor, missedGoalLines, NetRecorder, overlapLine, renderHops, serverStamps, type Stamps } from './hops.ts';
 import { p50p95 } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
@@ -270,10 +270,11 @@ export async function crossClientRows(
     },
   ];
   const missed = missedGoalLines(out, sa, sb, floors.samples);
+  const overlaps = [overlapLine('Poradňa', sa, [ra, ra2]), overlapLine('Baseline', sb, [rb, rb2])].join('\n');
   notes.push(
     `Row 4, per hop (${sends} sends per build; Poradňa A → A2, baseline B → B2; floors: hop-floors.ts, ` +
       `${sends} samples each, interleaved with the sends):\n\n${renderHops(sa, sb, floors.samples)}\n\n` +
-      `The no-op RPC's full round trip from A's page (request started → response read): p50 ${rt.p50.toFixed(1)} / p95 ${rt.p95.toFixed(1)} ms.` +
+      `The no-op RPC's full round trip from A's page (request started → response read): p50 ${rt.p50.toFixed(1)} / p95 ${rt.p95.toFixed(1)} ms.\n\n${overlaps}` +
       (missed.length ? `\n\nRow 4's missed goals, pinned to the hops that hold them (this run's floors):\n\n${missed.join('\n')}` : ''),
   );
   return out;

@@ -6,7 +6,7 @@ import { messageText, planDataset } from '../../bench/dataset.ts';
 import { mulberry32, uuidFrom } from '../../bench/prng.ts';
 import { longFrames, median, p50p95, paired } from '../../bench/stats.ts';
 import { fmtRatio, percentile, renderTable } from '../../bench/table.ts';
-import { isoToEpochMs, renderHops, type Stamps } from '../../bench/hops.ts';
+import { isoToEpochMs, overlapLine, renderHops, type RequestSpan, type Stamps } from '../../bench/hops.ts';
 
 describe('data set plan', () => {
   it('has 200 conversations with 20,000 messages, one of exactly 1,000, plus a chat of 10,000', () => {
@@ -33,7 +33,8 @@ describe('data set plan', () => {
 
   it('makes version-4 UUIDs and non-empty sentences', () => {
     const rng = mulberry32(1);
-    for (let i = 0; i < 100; i++) expect(uuidFrom(rng)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (let i = 0; i < 100; i++)
+      expect(uuidFrom(rng)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(messageText(rng)).toMatch(/^\S.*\.$/);
   });
 });
@@ -72,7 +73,19 @@ describe('table and command line', () => {
   it('prints small ratios with two significant digits and prefers an explicit ratio', () => {
     expect(fmtRatio(0.0123)).toBe('0.012');
     expect(fmtRatio(2.5)).toBe('2.5');
-    const table = renderTable([{ row: '1', figure: 'x', poradna: 10, baseline: 200, ratio: 0.04, unit: 'ms', better: 'lower', goal: '', met: true }]);
+    const table = renderTable([
+      {
+        row: '1',
+        figure: 'x',
+        poradna: 10,
+        baseline: 200,
+        ratio: 0.04,
+        unit: 'ms',
+        better: 'lower',
+        goal: '',
+        met: true,
+      },
+    ]);
     expect(table).toContain('| 0.040× |');
   });
 
@@ -89,7 +102,10 @@ describe('table and command line', () => {
 
 describe('row 4 per-hop breakdown', () => {
   it('reads the NOTIFY payload timestamp with its microseconds on the epoch clock', () => {
-    expect(isoToEpochMs('2026-11-24T00:19:12.123456Z')).toBeCloseTo(Date.parse('2026-11-24T00:19:12.123Z') + 0.456, 6);
+    expect(isoToEpochMs('2026-11-24T00:19:12.123456Z')).toBeCloseTo(
+      Date.parse('2026-11-24T00:19:12.123Z') + 0.456,
+      6,
+    );
     expect(isoToEpochMs('2026-11-24T00:19:12Z')).toBe(Date.parse('2026-11-24T00:19:12Z'));
     expect(isoToEpochMs('yesterday')).toBeNaN();
   });
@@ -112,12 +128,60 @@ describe('row 4 per-hop breakdown', () => {
     });
     const out = renderHops([s(1, 30), s(2, 60)], [s(1, NaN), s(1, NaN)]);
     const line = (label: string) => out.split('\n').find((l) => l.includes(label))!;
-    expect(line('request started →')).toBe('| request started → row written, commit (PostgREST + PostgreSQL) | 5.0 / 10.0 ms | 5.0 / 5.0 ms |');
+    expect(line('request started →')).toBe(
+      '| request started → row written, commit (PostgREST + PostgreSQL) | 5.0 / 10.0 ms | 5.0 / 5.0 ms |',
+    );
     // The send's two sub-hops split it at the request's first byte on the wire.
     expect(line('its bytes on the wire')).toContain('| 1.0 / 2.0 ms | 1.0 / 1.0 ms |');
     expect(line('on the wire → row written')).toContain('| 4.0 / 8.0 ms | 4.0 / 4.0 ms |');
     expect(line('(poradna:recv:stored)')).toContain('| 16.0 / 32.0 ms | — |');
     expect(line('(poradna:recv:event)')).toContain('| — | — |');
     expect(line('total:')).toContain('| 20.0 / 40.0 ms | 20.0 / 20.0 ms |');
+  });
+});
+
+describe("row 4's overlap line", () => {
+  const at = (request: number, wire: number, commit: number): Stamps => ({
+    enter: request - 1,
+    command: NaN,
+    tx: NaN,
+    reads: NaN,
+    request,
+    wire,
+    commit,
+    notified: NaN,
+    sent: NaN,
+    frame: NaN,
+    event: NaN,
+    stored: NaN,
+    painted: NaN,
+  });
+  const span = (path: string, start: number, end: number): RequestSpan => ({
+    id: `${path}@${start}`,
+    path,
+    start,
+    end,
+  });
+
+  it("splits the sends by whether another REST request was in flight while on the server, the send's own excluded", () => {
+    const sends = [at(100, 101, 120), at(200, 201, 205), at(300, 301, 330)];
+    const a = {
+      spans: [
+        span('/rpc/send_message', 100, 125),
+        span('/rpc/send_message', 200, 206),
+        span('/rpc/send_message', 300, 331),
+      ],
+    };
+    // B's mark-read across the first send's server time, a pull still open (never finished) over the third.
+    const b = {
+      spans: [
+        span('/rpc/mark_read', 95, 110),
+        span('/rpc/sync_pull', 290, Infinity),
+        span('/rpc/mark_read', 206, 210),
+      ],
+    };
+    expect(overlapLine('P', sends, [a, b])).toBe(
+      'P: 2 of 3 sends had another REST request of A or B in flight while on the server (on the wire → row written p50 19.0 ms, the others 4.0 ms); in flight: /rpc/mark_read ×1, /rpc/sync_pull ×1.',
+    );
   });
 });
