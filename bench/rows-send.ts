@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
 import type { Client } from './browser.ts';
 import { HopFloors, type FloorSources } from './hop-floors.ts';
+import { coldLine, WriterPids } from './writer-pids.ts';
 import { markAfter, markFor, missedGoalLines, NetRecorder, overlapLine, renderHops, serverStamps, type Stamps } from './hops.ts';
 import { p50p95 } from './stats.ts';
 import type { BenchRow } from './table.ts';
@@ -149,6 +150,7 @@ async function crossClient(
   n: number,
   deliveries: Map<string, DeliveryTiming>,
   idOf: HopSources['idOf'],
+  ids: (string | undefined)[],
 ): Promise<Stamps[]> {
   const out: Stamps[] = [];
   for (let i = 0; i < n; i++) {
@@ -159,6 +161,7 @@ async function crossClient(
     const { at } = await typeAndSend(sender.page, text, false);
     const painted = await received(receiver.page);
     const id = await idOf(text);
+    ids.push(id);
     let request = tx.sendRequestAfter(at);
     if (!Number.isFinite(request)) request = await lastSendRequestAt(sender.page);
     out.push({
@@ -199,7 +202,10 @@ export async function crossClientRows(
   ];
   const sa: Stamps[] = [];
   const sb: Stamps[] = [];
+  const ida: (string | undefined)[] = [];
+  const idb: (string | undefined)[] = [];
   let floors: HopFloors | undefined;
+  const pids = await WriterPids.open(sources.floors.stack.databaseUrl);
   try {
     for (const c of [a, a2, b, b2]) {
       await c.page.goto(`${c.baseUrl}${chatPath}`);
@@ -212,12 +218,13 @@ export async function crossClientRows(
     // Blocks of five: Poradňa, baseline, the floors; drift on the shared machine falls on all three.
     for (let i = 0; i < sends; i += 5) {
       const n = Math.min(5, sends - i);
-      sa.push(...(await crossClient(a, a2, ra, ra2, 'A', n, sources.poradna, sources.idOf)));
-      sb.push(...(await crossClient(b, b2, rb, rb2, 'B', n, sources.baseline, sources.idOf)));
+      sa.push(...(await crossClient(a, a2, ra, ra2, 'A', n, sources.poradna, sources.idOf, ida)));
+      sb.push(...(await crossClient(b, b2, rb, rb2, 'B', n, sources.baseline, sources.idOf, idb)));
       await floors.sample(n);
     }
   } finally {
     for (const r of [ra, ra2, rb, rb2]) r.stop();
+    await pids.close();
     await floors?.close().catch((err: unknown) => console.warn('row 4 floors close:', err));
   }
   if (!floors) throw new Error('row 4: the floors were never opened'); // (the try above threw first)
@@ -270,7 +277,13 @@ export async function crossClientRows(
     },
   ];
   const missed = missedGoalLines(out, sa, sb, floors.samples);
-  const overlaps = [overlapLine('Poradňa', sa, [ra, ra2]), overlapLine('Baseline', sb, [rb, rb2])].join('\n');
+  const serverHop = (s: Stamps[]) => s.map((x) => x.commit - x.wire);
+  const overlaps = [
+    overlapLine('Poradňa', sa, [ra, ra2]),
+    overlapLine('Baseline', sb, [rb, rb2]),
+    coldLine('Poradňa', ida.map((id) => pids.pidOf(id)), serverHop(sa)),
+    coldLine('Baseline', idb.map((id) => pids.pidOf(id)), serverHop(sb)),
+  ].join('\n');
   notes.push(
     `Row 4, per hop (${sends} sends per build; Poradňa A → A2, baseline B → B2; floors: hop-floors.ts, ` +
       `${sends} samples each, interleaved with the sends):\n\n${renderHops(sa, sb, floors.samples)}\n\n` +

@@ -6,6 +6,7 @@ import { messageText, planDataset } from '../../bench/dataset.ts';
 import { mulberry32, uuidFrom } from '../../bench/prng.ts';
 import { longFrames, median, p50p95, paired } from '../../bench/stats.ts';
 import { fmtRatio, percentile, renderTable } from '../../bench/table.ts';
+import { coldLine } from '../../bench/writer-pids.ts';
 import { isoToEpochMs, overlapLine, renderHops, type RequestSpan, type Stamps } from '../../bench/hops.ts';
 
 describe('data set plan', () => {
@@ -182,6 +183,14 @@ describe("row 4's overlap line", () => {
     };
     expect(overlapLine('P', sends, [a, b])).toBe(
       'P: 2 of 3 sends had another REST request of A or B in flight while on the server (on the wire → row written p50 19.0 ms, the others 4.0 ms); in flight: /rpc/mark_read ×1, /rpc/sync_pull ×1.',
+    );
+  });
+});
+
+describe("row 4's cold-connection line", () => {
+  it('counts a send as cold when it is the first of its backend pid, in send order; unknown pids are left out', () => {
+    expect(coldLine('P', [7, 8, 7, undefined, 8, 9], [30, 40, 5, 99, 6, 50])).toBe(
+      'P: 3 of 5 sends were the first send_message of their PostgREST connection (3 connections wrote): on the wire → row written p50 40.0 ms, the other sends 5.0 ms.',
     );
   });
 });
