@@ -10,6 +10,7 @@ import pg from 'pg';
 import { startTestStack, type TestStack } from '../tests/helpers/stack.ts';
 import { sk } from '../src/text/sk.ts';
 import { AI_DOUBLE_REPLY, startAiProviderDouble, type AiProviderDouble } from '../tests/doubles/ai-provider.ts';
+import { signIn } from './defects-helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(150_000);
@@ -35,11 +36,7 @@ async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] 
 const stored = async (text: string) => Number((await sql<{ n: string }>('select count(*) as n from public.messages where text = $1', [text]))[0]!.n);
 
 async function openChat(page: Page, chat: string): Promise<void> {
-  await page.goto(`${origin}/auth/login`);
-  await page.getByLabel('E-mail', { exact: true }).fill('demo@poradna.test');
-  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\/chats/);
+  await signIn(page, 'demo@poradna.test', { origin, lands: /\/app\/chats/ });
   await page.goto(`${origin}/app/chats/${chat}`);
   await expect(page.getByTestId('message').first()).toBeVisible();
 }

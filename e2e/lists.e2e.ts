@@ -4,16 +4,9 @@
 // conversations stays virtualized.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import pg from 'pg';
+import { signIn } from './defects-helpers.ts';
 
 const SHOTS = 'e2e/artifacts/screenshots';
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('E-mail', { exact: true }).fill(email);
-  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\/chats/);
-}
 
 const rows = (page: Page) => page.getByTestId('conversation-row');
 const row = (page: Page, name: string) => rows(page).filter({ hasText: name });
@@ -37,7 +30,7 @@ async function dragLeft(page: Page, target: Locator, dx: number): Promise<void> 
 }
 
 test('search and filters live in q and filter; the empty text for no match', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
+  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
   await expect(row(page, 'Lucia Horváthová')).toBeVisible();
   await expect(page.getByTestId('plan-badge')).toHaveText('PRO');
   await page.screenshot({ path: `${SHOTS}/chats.png`, animations: 'disabled' });
@@ -65,7 +58,7 @@ test('search and filters live in q and filter; the empty text for no match', asy
 });
 
 test('archive and restore by dragging a row; the archived count follows', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
+  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
   const count = page.getByTestId('archived-count');
   await expect(row(page, 'Michal Tóth')).toBeVisible();
   await expect(count).toHaveText(/^\d+$/);
@@ -97,7 +90,7 @@ test('archive and restore by dragging a row; the archived count follows', async 
 });
 
 test('archived list search without a match, and the specialists screen', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
+  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
   await page.goto('/app/archived?q=zzz-nic');
   await expect(page.getByText('No archived conversations match your search')).toBeVisible();
 
@@ -132,7 +125,7 @@ test.describe('touch', () => {
   test.use({ hasTouch: true, isMobile: true });
 
   test('a touch swipe of 72 px or more reveals Archivovať; the row moves to the archive', async ({ page }) => {
-    await signIn(page, 'demo@poradna.test');
+    await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
     const count = page.getByTestId('archived-count');
     await expect(row(page, 'Michal Tóth')).toBeVisible();
     await expect(count).toHaveText(/^\d+$/);
@@ -212,7 +205,7 @@ test('a list of 220 conversations keeps a small DOM; scrolling down reaches the 
 
   const oldestId = await seedConversations(email);
 
-  await signIn(page, email);
+  await signIn(page, email, { lands: /\/app\/chats/ });
   await expect(rows(page).first()).toBeVisible({ timeout: 30_000 });
   const rendered = await rows(page).count();
   expect(rendered).toBeGreaterThan(0);

@@ -3,17 +3,10 @@
 // second browser context of the same user shows each once.
 import { expect, test, type Page } from '@playwright/test';
 import { expectOwnBubbleOnce } from './chat-helpers.ts';
+import { signIn } from './defects-helpers.ts';
 
 const SHOTS = 'e2e/artifacts/screenshots';
 const DRUHY_CHAT = '00000000-0000-4000-b000-000000000011';
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('E-mail', { exact: true }).fill(email);
-  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\/chats/);
-}
 
 /**
  * Debian's Chromium 150 reports navigator.onLine = true in every new document of an offline context
@@ -47,7 +40,7 @@ async function serverCount(baseURL: string, text: string): Promise<number> {
 }
 
 test('three messages sent offline are delivered exactly once and reach a second context', async ({ page, context, browser, baseURL }) => {
-  await signIn(page, 'druhy@poradna.test');
+  await signIn(page, 'druhy@poradna.test', { lands: /\/app\/chats/ });
   await expect(page.getByTestId('conversation-row').first()).toBeVisible();
   await page.goto(`/app/chats/${DRUHY_CHAT}`);
   await expect(page.getByTestId('message').first()).toBeVisible();
@@ -91,7 +84,7 @@ test('three messages sent offline are delivered exactly once and reach a second 
   const other = await browser.newContext();
   try {
     const second = await other.newPage();
-    await signIn(second, 'druhy@poradna.test');
+    await signIn(second, 'druhy@poradna.test', { lands: /\/app\/chats/ });
     await second.goto(`/app/chats/${DRUHY_CHAT}`);
     for (const text of texts) await expectOwnBubbleOnce(second, text, 30_000);
   } finally {

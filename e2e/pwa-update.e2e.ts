@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startTestStack, type TestStack } from '../tests/helpers/stack.ts';
-import { launchProfile } from './pwa-helpers.ts';
+import { launchProfile, signInControlled } from './pwa-helpers.ts';
 
 const WEB_A = process.env.E2E_WEB_A ?? '';
 const WEB_B = process.env.E2E_WEB_B ?? '';
@@ -43,16 +43,7 @@ test('a new build updates the app exactly once, after the queued message and the
   const context = await launchProfile(profile, stack.url);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto('/auth/login');
-    await page.getByLabel('E-mail', { exact: true }).fill('demo@poradna.test');
-    await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-    await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-    await page.waitForURL(/\/app\/chats/);
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
-    if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload();
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await signInControlled(page);
     expect(await buildOf(page)).toBe('a');
 
     const row = page.getByTestId('conversation-row').first();
