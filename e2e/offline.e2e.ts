@@ -4,6 +4,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectOwnBubbleOnce } from './chat-helpers.ts';
 import { signIn } from './defects-helpers.ts';
+import { serverCount } from './pwa-helpers.ts';
 
 const SHOTS = 'e2e/artifacts/screenshots';
 const DRUHY_CHAT = '00000000-0000-4000-b000-000000000011';
@@ -29,15 +30,6 @@ async function offlineFlag(page: Page): Promise<{ reassert: () => Promise<void>;
 
 /** The user's own bubble with this text (AI replies may quote it). */
 const own = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
-
-async function serverCount(baseURL: string, text: string): Promise<number> {
-  const key = process.env.E2E_SERVICE_KEY ?? '';
-  const res = await fetch(`${baseURL}/rest/v1/messages?select=id&text=eq.${encodeURIComponent(text)}`, {
-    headers: { apikey: key, Authorization: `Bearer ${key}` },
-  });
-  expect(res.ok).toBe(true);
-  return ((await res.json()) as unknown[]).length;
-}
 
 test('three messages sent offline are delivered exactly once and reach a second context', async ({ page, context, browser, baseURL }) => {
   await signIn(page, 'druhy@poradna.test', { lands: /\/app\/chats/ });

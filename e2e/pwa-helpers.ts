@@ -55,7 +55,9 @@ export async function sendFromComposer(page: Page, text: string): Promise<void> 
 
 export const ownBubble = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
 
-export async function serverCount(baseURL: string, serviceKey: string, text: string): Promise<number> {
+/** How many stored messages have this text, as the service role sees them (-1 while the server is down);
+ *  the key defaults to the suite stack's (global-setup.ts), a journey on its own stack passes that one's. */
+export async function serverCount(baseURL: string, text: string, serviceKey = process.env.E2E_SERVICE_KEY ?? ''): Promise<number> {
   const res = await fetch(`${baseURL}/rest/v1/messages?select=id&text=eq.${encodeURIComponent(text)}`, {
     headers: { apikey: serviceKey, Authorization: `Bearer ${serviceKey}` },
   });

@@ -3,17 +3,9 @@
 // press signs out at once.
 import { expect, test } from '@playwright/test';
 import { signIn } from './defects-helpers.ts';
+import { serverCount } from './pwa-helpers.ts';
 
 const DRUHY_CHAT = '00000000-0000-4000-b000-000000000011';
-
-async function serverCount(baseURL: string, text: string): Promise<number> {
-  const key = process.env.E2E_SERVICE_KEY ?? '';
-  const res = await fetch(`${baseURL}/rest/v1/messages?select=id&text=eq.${encodeURIComponent(text)}`, {
-    headers: { apikey: key, Authorization: `Bearer ${key}` },
-  });
-  expect(res.ok).toBe(true);
-  return ((await res.json()) as unknown[]).length;
-}
 
 test('sign-out with an unsent message warns first; staying keeps and delivers it', async ({ page, context, baseURL }) => {
   await signIn(page, 'druhy@poradna.test', { lands: /\/app\/chats/ });
