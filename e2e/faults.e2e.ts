@@ -6,10 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
+import type pg from 'pg';
 import { startTestStack, type TestStack } from '../tests/helpers/stack.ts';
 import { sk } from '../src/text/sk.ts';
 import { AI_DOUBLE_REPLY, startAiProviderDouble, type AiProviderDouble } from '../tests/doubles/ai-provider.ts';
+import { sql as query } from './admin-helpers.ts';
 import { signIn } from './defects-helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -23,15 +24,8 @@ let stack: TestStack;
 let ai: AiProviderDouble;
 let origin: string;
 
-async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: stack.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
+/** SQL on this journey's own stack (not the suite's). */
+const sql = <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => query<T>(text, params, stack.databaseUrl);
 
 const stored = async (text: string) => Number((await sql<{ n: string }>('select count(*) as n from public.messages where text = $1', [text]))[0]!.n);
 
