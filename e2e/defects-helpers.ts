@@ -1,5 +1,6 @@
 // Shared steps of the defects-*.e2e.ts journeys (issue 21): a fresh user per journey (so the
-// first-conversation path runs), sign-in, and screenshots at the phone and desktop widths.
+// first-conversation path runs) and screenshots at the phone and desktop widths; and signIn, the one
+// copy of the login-screen steps that every journey (defects, chat, lists, pwa, admin, auth…) uses.
 import { expect, type Page } from '@playwright/test';
 
 export const SHOTS = 'e2e/artifacts/screenshots';
