@@ -19,7 +19,7 @@ export async function announcedOrigin(baseURL: string): Promise<string> {
 
 /** Signs the seeded super admin in on this origin (default: the page's baseURL). */
 export async function signInAdmin(page: Page, origin = ''): Promise<void> {
-  await signIn(page, ADMIN.email, ADMIN.password, origin);
+  await signIn(page, ADMIN.email, { password: ADMIN.password, origin });
 }
 
 /** Playwright's test with `baseURL` replaced by the suite stack's announced origin. */

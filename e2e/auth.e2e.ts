@@ -3,6 +3,7 @@
 // callback's error texts; settings reset and sign-out; the session-expiry toast. Screenshots of each
 // auth screen at 360 × 640 go to e2e/artifacts/screenshots/.
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
+import { signIn } from './defects-helpers.ts';
 
 // Mailed links only redirect to the stack's public origin (open-redirect protection), and the
 // session lives in that origin's localStorage, so the journeys run on the origin the stack
@@ -71,13 +72,6 @@ async function createUser(request: APIRequestContext, baseURL: string, email: st
   expect(put.ok()).toBe(true);
 }
 
-async function signInWithPassword(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('E-mail', { exact: true }).fill(email);
-  await page.getByLabel('Heslo', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-}
-
 async function setNewPassword(page: Page, password: string): Promise<void> {
   await page.getByLabel('Nové heslo', { exact: true }).fill(password);
   await page.getByLabel('Potvrď heslo', { exact: true }).fill(password);
@@ -127,14 +121,13 @@ test('password sign-in goes to the app; a wrong password shows the Slovak error'
   await expect(page.getByRole('button', { name: 'Prihlásiť e‑mail odkazom' })).toBeVisible();
   await shot(page, 'auth-login');
 
-  await signInWithPassword(page, email, 'zle-heslo-1');
+  await signIn(page, email, { password: 'zle-heslo-1', lands: false });
   await expect(page.getByRole('alert')).toHaveText('Nesprávny e-mail alebo heslo.');
 
   await page.getByRole('button', { name: 'Zobraziť heslo' }).click();
   await expect(page.getByLabel('Heslo', { exact: true })).toHaveAttribute('type', 'text');
 
-  await signInWithPassword(page, email, 'spravne123');
-  await expect(page).toHaveURL(/\/app\/chats$/);
+  await signIn(page, email, { password: 'spravne123', lands: /\/app\/chats$/ });
   await expect(page.getByText('Úspešne prihlásený!')).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Hlavná navigácia' }).getByRole('link')).toHaveText(['Cháty', 'Špecialisti', 'Nastavenia']);
 
@@ -163,8 +156,7 @@ test('password sign-in goes to the app; a wrong password shows the Slovak error'
 });
 
 test('the demo member signs in with a password', async ({ page }) => {
-  await signInWithPassword(page, 'demo@poradna.test', 'poradna123');
-  await expect(page).toHaveURL(/\/app\/chats/);
+  await signIn(page, 'demo@poradna.test', { password: 'poradna123', lands: /\/app\/chats/ });
 });
 
 test('magic-link sign-in: mail → /auth/callback → app', async ({ page, request, baseURL }) => {
@@ -231,10 +223,9 @@ test('forgot password → reset link → new password; the used link then shows 
   await page.getByRole('link', { name: 'Poslať odkaz znova' }).click();
   await expect(page).toHaveURL(/\/auth\/forgot-password$/);
 
-  await signInWithPassword(page, email, 'stareHeslo1');
+  await signIn(page, email, { password: 'stareHeslo1', lands: false });
   await expect(page.getByRole('alert')).toHaveText('Nesprávny e-mail alebo heslo.');
-  await signInWithPassword(page, email, 'noveHeslo77');
-  await expect(page).toHaveURL(/\/app\/chats$/);
+  await signIn(page, email, { password: 'noveHeslo77', lands: /\/app\/chats$/ });
 });
 
 test('an expired reset address without a session shows the expired screen', async ({ page }) => {
@@ -250,10 +241,7 @@ test('settings: account card, reset mail, sign-out, and the remembered origin', 
 
   await page.goto('/app/settings');
   await expect(page).toHaveURL(/\/auth\/login$/);
-  await page.getByLabel('E-mail', { exact: true }).fill(email);
-  await page.getByLabel('Heslo', { exact: true }).fill('nastavenia1');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\/settings$/);
+  await signIn(page, email, { password: 'nastavenia1', navigate: false, lands: /\/app\/settings$/ });
 
   await expect(page.getByRole('heading', { name: 'Nastavenia – Bezpečnosť' })).toBeVisible();
   await expect(page.getByTestId('account-email')).toHaveText(email);
@@ -276,8 +264,7 @@ test('settings: account card, reset mail, sign-out, and the remembered origin', 
 test("a session the server no longer accepts ends with 'Session vypršala'", async ({ page, request, baseURL }) => {
   const email = freshEmail('expiry');
   await createUser(request, baseURL!, email, 'expiracia1');
-  await signInWithPassword(page, email, 'expiracia1');
-  await expect(page).toHaveURL(/\/app\/chats$/);
+  await signIn(page, email, { password: 'expiracia1', lands: /\/app\/chats$/ });
 
   await page.evaluate(() => {
     const key = Object.keys(localStorage).find((k) => k.startsWith('sb-') && k.endsWith('-auth-token'));

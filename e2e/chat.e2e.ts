@@ -3,19 +3,12 @@
 // request text; a rich message opens its images in the lightbox, which keeps keyboard focus inside.
 // Screenshots at 360 × 640.
 import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './defects-helpers.ts';
 
 const SHOTS = 'e2e/artifacts/screenshots';
 const ASSISTANT_CHAT = '00000000-0000-4000-b000-000000000001';
 const LUCIA_CHAT = '00000000-0000-4000-b000-000000000002';
 const MARTIN_CHAT = '00000000-0000-4000-b000-000000000003';
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('E-mail', { exact: true }).fill(email);
-  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\/chats/);
-}
 
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Správa' });
 const messages = (page: Page) => page.getByTestId('message');
@@ -23,7 +16,7 @@ const messages = (page: Page) => page.getByTestId('message');
 const own = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
 
 test('chat with an AI specialist: typing shows, the reply arrives', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
+  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
   await page.goto(`/app/chats/${MARTIN_CHAT}`);
   await expect(page).toHaveTitle('Chat – Poradňa');
   await expect(page.getByRole('heading', { name: 'Martin Kováč' })).toBeVisible();
@@ -61,7 +54,7 @@ test('chat with an AI specialist: typing shows, the reply arrives', async ({ pag
 });
 
 test('a half-typed message survives a reload; each conversation keeps its own draft', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
+  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
   await page.goto(`/app/chats/${MARTIN_CHAT}`);
   await composer(page).fill('rozpísané pre Martina');
   await page.reload();
@@ -74,7 +67,7 @@ test('a half-typed message survives a reload; each conversation keeps its own dr
 });
 
 test('request a human specialist: toast, then the assistant chat with the request', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
+  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
   await page.goto('/app/specialists');
   const card = page.getByTestId('specialist').filter({ hasText: 'Jana Vargová' });
   await card.getByRole('button', { name: 'Požiadať o špecialistu' }).click();
@@ -87,7 +80,7 @@ test('request a human specialist: toast, then the assistant chat with the reques
 });
 
 test('rich message: images open in the lightbox, arrows move, Escape closes; file cards with sizes', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
+  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
   await page.goto(`/app/chats/${LUCIA_CHAT}`);
   await expect(page.getByRole('link', { name: 'Otvoriť obsahovy-plan.pdf' })).toHaveAttribute('target', '_blank');
   await expect(page.getByText('29,9 KB')).toBeVisible();
@@ -112,7 +105,7 @@ test('rich message: images open in the lightbox, arrows move, Escape closes; fil
 });
 
 test('a completed conversation is locked', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
+  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
   await page.goto('/app/chats/00000000-0000-4000-b000-000000000004');
   await expect(page.getByTestId('chat-presence')).toHaveText('uzamknuté');
   await expect(composer(page)).toBeDisabled();
@@ -151,7 +144,7 @@ test('a 10,000-message chat keeps a small DOM and opens at the newest message', 
   }
 
   // The admin's own account, so the other journeys' users do not have to sync 10,000 rows.
-  await signIn(page, 'admin@poradna.test');
+  await signIn(page, 'admin@poradna.test', { lands: /\/app\/chats/ });
   await page.goto(`/app/chats/${conversationId}`);
   const list = page.getByRole('list', { name: 'Správy' });
   await expect(list.getByText('Správa číslo 10000', { exact: true })).toBeVisible({ timeout: 60_000 });

@@ -1,5 +1,6 @@
 // Shared steps of the defects-*.e2e.ts journeys (issue 21): a fresh user per journey (so the
-// first-conversation path runs), sign-in, and screenshots at the phone and desktop widths.
+// first-conversation path runs) and screenshots at the phone and desktop widths; and signIn, the one
+// copy of the login-screen steps that every journey (defects, chat, lists, pwa, admin, auth…) uses.
 import { expect, type Page } from '@playwright/test';
 
 export const SHOTS = 'e2e/artifacts/screenshots';
@@ -36,13 +37,34 @@ export async function rest(baseURL: string, path: string, init: { method?: strin
   return text ? (JSON.parse(text) as unknown) : null;
 }
 
-/** Signs in through the login screen on `origin` (default: the page's baseURL). */
-export async function signIn(page: Page, email: string, password = 'poradna123', origin = ''): Promise<void> {
-  await page.goto(`${origin}/auth/login`);
+export interface SignInOptions {
+  /** Default 'poradna123' (every seeded user's and freshUser's). */
+  password?: string;
+  /** The origin whose login page to open (default: the page's baseURL). */
+  origin?: string;
+  /** false: the page is already on the login screen (a guarded route sent it there, or the caller
+   *  checked the login page's own response), so the form is filled where it stands. */
+  navigate?: boolean;
+  /** Where a sign-in must land (default any /app/ screen); false: only submit, the caller checks the
+   *  outcome (a refused password stays on the login screen). */
+  lands?: RegExp | false;
+  /** How long landing may take (default the config's expect timeout); a cold service worker install
+   *  on a fresh profile can need longer. */
+  timeout?: number;
+}
+
+/**
+ * Signs in through the login screen: the one copy of the form steps every journey uses, so a change
+ * to the login screen's labels is made here once. Ends when the URL matches `lands` (bounded, so a
+ * refused sign-in fails here by name rather than at the journey's next step).
+ */
+export async function signIn(page: Page, email: string, options: SignInOptions = {}): Promise<void> {
+  const { password = 'poradna123', origin = '', navigate = true, lands = /\/app\//, timeout } = options;
+  if (navigate) await page.goto(`${origin}/auth/login`);
   await page.getByLabel('E-mail', { exact: true }).fill(email);
   await page.getByLabel('Heslo', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\//);
+  if (lands) await expect(page).toHaveURL(lands, timeout === undefined ? {} : { timeout });
 }
 
 /** Screenshots of the current screen at 390 × 844 and 1280 × 800 (named `<name>-phone/desktop.png`), back to the phone size. */

@@ -6,10 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
+import type pg from 'pg';
 import { startTestStack, type TestStack } from '../tests/helpers/stack.ts';
 import { sk } from '../src/text/sk.ts';
 import { AI_DOUBLE_REPLY, startAiProviderDouble, type AiProviderDouble } from '../tests/doubles/ai-provider.ts';
+import { sql as query } from './admin-helpers.ts';
+import { signIn } from './defects-helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(150_000);
@@ -22,24 +24,13 @@ let stack: TestStack;
 let ai: AiProviderDouble;
 let origin: string;
 
-async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: stack.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
+/** SQL on this journey's own stack (not the suite's). */
+const sql = <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => query<T>(text, params, stack.databaseUrl);
 
 const stored = async (text: string) => Number((await sql<{ n: string }>('select count(*) as n from public.messages where text = $1', [text]))[0]!.n);
 
 async function openChat(page: Page, chat: string): Promise<void> {
-  await page.goto(`${origin}/auth/login`);
-  await page.getByLabel('E-mail', { exact: true }).fill('demo@poradna.test');
-  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\/chats/);
+  await signIn(page, 'demo@poradna.test', { origin, lands: /\/app\/chats/ });
   await page.goto(`${origin}/app/chats/${chat}`);
   await expect(page.getByTestId('message').first()).toBeVisible();
 }

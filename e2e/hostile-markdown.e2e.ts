@@ -3,7 +3,8 @@
 // javascript:/data:/vbscript: links, no script/iframe/object/embed elements, and the text stays
 // readable as text.
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { signIn } from './defects-helpers.ts';
 
 // Tall enough that the virtualized message list renders every hostile message at once.
 test.use({ viewport: { width: 800, height: 6000 } });
@@ -28,14 +29,6 @@ const HOSTILE: string[] = [
   '<math><mtext><table><mglyph><style><img src=x onerror=alert(17)></style></mglyph></table></mtext></math>',
   '<form action="javascript:alert(18)"><button>odoslať</button></form><input autofocus onfocus="alert(19)">',
 ];
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('E-mail', { exact: true }).fill('demo@poradna.test');
-  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\/chats/);
-}
 
 async function insertAsSpecialist(baseURL: string, rows: Record<string, unknown>[]): Promise<void> {
   const key = process.env.E2E_SERVICE_KEY ?? '';
@@ -86,7 +79,7 @@ test('hostile markdown, HTML and attachment addresses render inert', async ({ pa
   });
   await insertAsSpecialist(baseURL!, rows);
 
-  await signIn(page);
+  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
   await page.goto(`/app/chats/${DEMO_CHAT}`);
   const messages = page.getByTestId('message');
   await expect(messages.filter({ hasText: `${stamp}-rich` })).toBeVisible({ timeout: 20_000 });

@@ -4,16 +4,9 @@
 // conversations stays virtualized.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import pg from 'pg';
+import { signIn } from './defects-helpers.ts';
 
 const SHOTS = 'e2e/artifacts/screenshots';
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('E-mail', { exact: true }).fill(email);
-  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\/chats/);
-}
 
 const rows = (page: Page) => page.getByTestId('conversation-row');
 const row = (page: Page, name: string) => rows(page).filter({ hasText: name });
@@ -36,8 +29,43 @@ async function dragLeft(page: Page, target: Locator, dx: number): Promise<void> 
   await page.mouse.up();
 }
 
+/** A row swiped left by `dx` px: dragLeft (mouse) or touchSwipeLeft (finger). */
+type Swipe = (page: Page, target: Locator, dx: number) => Promise<void>;
+
+const michal = (page: Page) => page.getByRole('listitem').filter({ hasText: 'Michal Tóth' });
+
+/**
+ * On the active list: a `short` swipe of Michal Tóth's row reveals nothing, a `long` one reveals
+ * Archivovať, which archives it; the archived count goes up by one. Returns the count before.
+ */
+async function archiveMichal(page: Page, swipe: Swipe, short: number, long: number): Promise<number> {
+  const count = page.getByTestId('archived-count');
+  await expect(row(page, 'Michal Tóth')).toBeVisible();
+  await expect(count).toHaveText(/^\d+$/);
+  const before = Number(await count.textContent());
+  await swipe(page, row(page, 'Michal Tóth'), short);
+  await expect(michal(page).locator('[data-revealed="true"]')).toHaveCount(0);
+  await swipe(page, row(page, 'Michal Tóth'), long);
+  await expect(michal(page).locator('[data-revealed="true"]')).toHaveCount(1);
+  await michal(page).getByRole('button', { name: 'Archivovať' }).click();
+  await expect(row(page, 'Michal Tóth')).toHaveCount(0);
+  await expect(count).toHaveText(String(before + 1));
+  return before;
+}
+
+/** On the archive: a `long` swipe reveals Obnoviť, which restores Michal Tóth; the server holds it too (a
+ *  fresh load shows the row back in the active list and the archived count back at `before`). */
+async function restoreMichal(page: Page, swipe: Swipe, long: number, before: number): Promise<void> {
+  await swipe(page, row(page, 'Michal Tóth'), long);
+  await michal(page).getByRole('button', { name: 'Obnoviť' }).click();
+  await expect(row(page, 'Michal Tóth')).toHaveCount(0);
+  await page.goto('/app/chats');
+  await expect(row(page, 'Michal Tóth')).toBeVisible();
+  await expect(page.getByTestId('archived-count')).toHaveText(String(before));
+}
+
 test('search and filters live in q and filter; the empty text for no match', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
+  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
   await expect(row(page, 'Lucia Horváthová')).toBeVisible();
   await expect(page.getByTestId('plan-badge')).toHaveText('PRO');
   await page.screenshot({ path: `${SHOTS}/chats.png`, animations: 'disabled' });
@@ -65,39 +93,20 @@ test('search and filters live in q and filter; the empty text for no match', asy
 });
 
 test('archive and restore by dragging a row; the archived count follows', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
-  const count = page.getByTestId('archived-count');
-  await expect(row(page, 'Michal Tóth')).toBeVisible();
-  await expect(count).toHaveText(/^\d+$/);
-  const before = Number(await count.textContent());
-
-  // A short drag (40 px) does not reveal the action.
-  await dragLeft(page, row(page, 'Michal Tóth'), 40);
-  await expect(page.getByRole('listitem').filter({ hasText: 'Michal Tóth' }).locator('[data-revealed="true"]')).toHaveCount(0);
-  await dragLeft(page, row(page, 'Michal Tóth'), 70);
-  const item = page.getByRole('listitem').filter({ hasText: 'Michal Tóth' });
-  await expect(item.locator('[data-revealed="true"]')).toHaveCount(1);
-  await item.getByRole('button', { name: 'Archivovať' }).click();
-  await expect(row(page, 'Michal Tóth')).toHaveCount(0);
-  await expect(count).toHaveText(String(before + 1));
+  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
+  // A short drag (40 px) does not reveal the action; 70 px does.
+  const before = await archiveMichal(page, dragLeft, 40, 70);
 
   await page.getByTestId('archived-row').click();
   await expect(page).toHaveURL(/\/app\/archived$/);
   await expect(page.getByRole('heading', { name: 'Archivované' })).toBeVisible();
   await expect(row(page, 'Michal Tóth')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/archived.png`, animations: 'disabled' });
-  await dragLeft(page, row(page, 'Michal Tóth'), 70);
-  await page.getByRole('listitem').filter({ hasText: 'Michal Tóth' }).getByRole('button', { name: 'Obnoviť' }).click();
-  await expect(row(page, 'Michal Tóth')).toHaveCount(0);
-
-  // The server holds the restore too: a fresh load shows it back in the active list.
-  await page.goto('/app/chats');
-  await expect(row(page, 'Michal Tóth')).toBeVisible();
-  await expect(count).toHaveText(String(before));
+  await restoreMichal(page, dragLeft, 70, before);
 });
 
 test('archived list search without a match, and the specialists screen', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
+  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
   await page.goto('/app/archived?q=zzz-nic');
   await expect(page.getByText('No archived conversations match your search')).toBeVisible();
 
@@ -132,33 +141,16 @@ test.describe('touch', () => {
   test.use({ hasTouch: true, isMobile: true });
 
   test('a touch swipe of 72 px or more reveals Archivovať; the row moves to the archive', async ({ page }) => {
-    await signIn(page, 'demo@poradna.test');
-    const count = page.getByTestId('archived-count');
-    await expect(row(page, 'Michal Tóth')).toBeVisible();
-    await expect(count).toHaveText(/^\d+$/);
-    const before = Number(await count.textContent());
-    const item = page.getByRole('listitem').filter({ hasText: 'Michal Tóth' });
-
+    await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
     // 60 px is enough for a mouse (50) but not for a finger (72).
-    await touchSwipeLeft(page, row(page, 'Michal Tóth'), 60);
-    await expect(item.locator('[data-revealed="true"]')).toHaveCount(0);
-    await touchSwipeLeft(page, row(page, 'Michal Tóth'), 90);
-    await expect(item.locator('[data-revealed="true"]')).toHaveCount(1);
-    await item.getByRole('button', { name: 'Archivovať' }).click();
-    await expect(row(page, 'Michal Tóth')).toHaveCount(0);
-    await expect(count).toHaveText(String(before + 1));
+    const before = await archiveMichal(page, touchSwipeLeft, 60, 90);
 
     await page.getByTestId('archived-row').click();
     await expect(page).toHaveURL(/\/app\/archived$/);
     await expect(row(page, 'Michal Tóth')).toBeVisible();
     // Put it back for the other journeys. (Buttons are pressed with click(): Playwright's tap() does not
     // synthesize a click in this headless Chromium, for any element.)
-    await touchSwipeLeft(page, row(page, 'Michal Tóth'), 90);
-    await page.getByRole('listitem').filter({ hasText: 'Michal Tóth' }).getByRole('button', { name: 'Obnoviť' }).click();
-    await expect(row(page, 'Michal Tóth')).toHaveCount(0);
-    await page.goto('/app/chats');
-    await expect(row(page, 'Michal Tóth')).toBeVisible();
-    await expect(count).toHaveText(String(before));
+    await restoreMichal(page, touchSwipeLeft, 90, before);
   });
 });
 
@@ -212,7 +204,7 @@ test('a list of 220 conversations keeps a small DOM; scrolling down reaches the 
 
   const oldestId = await seedConversations(email);
 
-  await signIn(page, email);
+  await signIn(page, email, { lands: /\/app\/chats/ });
   await expect(rows(page).first()).toBeVisible({ timeout: 30_000 });
   const rendered = await rows(page).count();
   expect(rendered).toBeGreaterThan(0);

@@ -3,17 +3,11 @@
 // second browser context of the same user shows each once.
 import { expect, test, type Page } from '@playwright/test';
 import { expectOwnBubbleOnce } from './chat-helpers.ts';
+import { signIn } from './defects-helpers.ts';
+import { serverCount } from './pwa-helpers.ts';
 
 const SHOTS = 'e2e/artifacts/screenshots';
 const DRUHY_CHAT = '00000000-0000-4000-b000-000000000011';
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('E-mail', { exact: true }).fill(email);
-  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\/chats/);
-}
 
 /**
  * Debian's Chromium 150 reports navigator.onLine = true in every new document of an offline context
@@ -37,17 +31,8 @@ async function offlineFlag(page: Page): Promise<{ reassert: () => Promise<void>;
 /** The user's own bubble with this text (AI replies may quote it). */
 const own = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
 
-async function serverCount(baseURL: string, text: string): Promise<number> {
-  const key = process.env.E2E_SERVICE_KEY ?? '';
-  const res = await fetch(`${baseURL}/rest/v1/messages?select=id&text=eq.${encodeURIComponent(text)}`, {
-    headers: { apikey: key, Authorization: `Bearer ${key}` },
-  });
-  expect(res.ok).toBe(true);
-  return ((await res.json()) as unknown[]).length;
-}
-
 test('three messages sent offline are delivered exactly once and reach a second context', async ({ page, context, browser, baseURL }) => {
-  await signIn(page, 'druhy@poradna.test');
+  await signIn(page, 'druhy@poradna.test', { lands: /\/app\/chats/ });
   await expect(page.getByTestId('conversation-row').first()).toBeVisible();
   await page.goto(`/app/chats/${DRUHY_CHAT}`);
   await expect(page.getByTestId('message').first()).toBeVisible();
@@ -91,7 +76,7 @@ test('three messages sent offline are delivered exactly once and reach a second 
   const other = await browser.newContext();
   try {
     const second = await other.newPage();
-    await signIn(second, 'druhy@poradna.test');
+    await signIn(second, 'druhy@poradna.test', { lands: /\/app\/chats/ });
     await second.goto(`/app/chats/${DRUHY_CHAT}`);
     for (const text of texts) await expectOwnBubbleOnce(second, text, 30_000);
   } finally {

@@ -21,13 +21,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect, test, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type CDPSession } from '@playwright/test';
 import pg from 'pg';
 import { readConfig } from '../supabase/local/config.ts';
 import { startTestStack, type TestStack } from '../tests/helpers/stack.ts';
 import { decryptPush, deviceKeys, startFakePushService, type DeviceKeys, type FakePushService } from '../tests/server/push-helpers.ts';
 import { startDesktop, type Desktop } from './push-desktop.ts';
-import { launchProfile, registrationId } from './pwa-helpers.ts';
+import { launchProfile, registrationId, signInActive } from './pwa-helpers.ts';
 
 const ZUZANA = '00000000-0000-4000-8000-000000000015'; // a human specialist: no AI reply job reads the message
 
@@ -90,15 +90,6 @@ async function newUser(): Promise<{ id: string; email: string }> {
   return { id: ((await res.json()) as { id: string }).id, email };
 }
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('E-mail', { exact: true }).fill(email);
-  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await page.waitForURL(/\/app\/chats/, { timeout: 30_000 });
-  await expect.poll(() => page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration('/'))?.active), { timeout: 30_000 }).toBe(true);
-}
-
 /** A browser profile (a device) signed in with notifications allowed, registered at the fake service. */
 async function openDevice(name: string, email: string, userId: string, registered: number): Promise<Device> {
   const profile = await mkdtemp(join(tmpdir(), `poradna-${name}-`));
@@ -111,7 +102,7 @@ async function openDevice(name: string, email: string, userId: string, registere
   const path = `/d/${name}-${randomUUID()}`;
   await context.addInitScript(fakeSubscription, { endpoint: fake.url + path, p256dh: keys.p256dh, auth: keys.auth });
   const page = context.pages()[0] ?? (await context.newPage());
-  await signIn(page, email);
+  await signInActive(page, email);
   // R11.2: an open with permission registered this device.
   await expect.poll(async () => (await rest<{ endpoint: string }[]>(`push_subscriptions?select=endpoint&user_id=eq.${userId}`)).length, { timeout: 20_000 }).toBe(registered);
   const cdp = await context.newCDPSession(page);

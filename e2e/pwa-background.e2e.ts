@@ -9,8 +9,6 @@ import { expect, test } from '@playwright/test';
 import { dispatchSync, launchProfile, openFirstChat, ownBubble, registrationId, sendFromComposer, serverCount, signInControlled } from './pwa-helpers.ts';
 import { expectOwnBubbleOnce } from './chat-helpers.ts';
 
-const serviceKey = () => process.env.E2E_SERVICE_KEY ?? '';
-
 test('a message queued offline in a closed tab is delivered by Background Sync, once, with no app tab open', async ({ baseURL }) => {
   test.setTimeout(120_000);
   const origin = baseURL!;
@@ -37,25 +35,25 @@ test('a message queued offline in a closed tab is delivered by Background Sync, 
 
     // Close the app's only tab; nothing of the app runs in a page any more.
     await page.close();
-    expect(await serverCount(origin, serviceKey(), text)).toBe(0);
+    expect(await serverCount(origin, text)).toBe(0);
     await context.setOffline(false);
     const blank = await context.newPage();
     expect(context.pages().filter((p) => p.url().startsWith(origin))).toHaveLength(0);
     const cdp = await context.newCDPSession(blank);
     const reg = await registrationId(cdp, origin);
     await dispatchSync(cdp, origin, reg);
-    await expect.poll(() => serverCount(origin, serviceKey(), text), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => serverCount(origin, text), { timeout: 30_000 }).toBe(1);
     expect(context.pages().filter((p) => p.url().startsWith(origin))).toHaveLength(0);
 
     // A second sync event finds nothing to send; the next open shows the message as sent, once.
     await dispatchSync(cdp, origin, reg);
     await blank.waitForTimeout(2000);
-    expect(await serverCount(origin, serviceKey(), text)).toBe(1);
+    expect(await serverCount(origin, text)).toBe(1);
     const again = await context.newPage();
     await again.goto(chatPath);
     await expect(ownBubble(again, text)).toHaveAttribute('data-state', 'sent', { timeout: 15_000 });
     await expectOwnBubbleOnce(again, text);
-    expect(await serverCount(origin, serviceKey(), text)).toBe(1);
+    expect(await serverCount(origin, text)).toBe(1);
   } finally {
     await context.close();
     await rm(profile, { recursive: true, force: true });
@@ -82,10 +80,10 @@ test('a sync event while the tab is open and flushing stores the message once', 
     await Promise.all([dispatchSync(cdp, origin, reg), dispatchSync(cdp, origin, reg)]);
     for (const t of texts) {
       await expect(ownBubble(page, t)).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
-      await expect.poll(() => serverCount(origin, serviceKey(), t), { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => serverCount(origin, t), { timeout: 10_000 }).toBe(1);
     }
     await page.waitForTimeout(4000); // longer than the worker's look-again interval
-    for (const t of texts) expect(await serverCount(origin, serviceKey(), t)).toBe(1);
+    for (const t of texts) expect(await serverCount(origin, t)).toBe(1);
     for (const t of texts) await expectOwnBubbleOnce(page, t);
   } finally {
     await context.close();

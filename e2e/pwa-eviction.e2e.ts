@@ -8,8 +8,6 @@ import { expect, test } from '@playwright/test';
 import { launchProfile, openFirstChat, ownBubble, sendFromComposer, serverCount, signInControlled } from './pwa-helpers.ts';
 import { expectOwnBubbleOnce } from './chat-helpers.ts';
 
-const serviceKey = () => process.env.E2E_SERVICE_KEY ?? '';
-
 test('after the browser evicts IndexedDB the app restores from the server, tells the user and sends the lost message once', async ({ baseURL }) => {
   test.setTimeout(120_000);
   const origin = baseURL!;
@@ -37,7 +35,7 @@ test('after the browser evicts IndexedDB the app restores from the server, tells
     await context.setOffline(false);
     // Nothing delivered it before the eviction (the worker's session record went with IndexedDB), so
     // only the re-queued copy can bring it to the server.
-    expect(await serverCount(origin, serviceKey(), text)).toBe(0);
+    expect(await serverCount(origin, text)).toBe(0);
 
     const again = await context.newPage();
     await again.goto('/app/chats');
@@ -47,9 +45,9 @@ test('after the browser evicts IndexedDB the app restores from the server, tells
 
     await again.goto(chatPath);
     await expect(ownBubble(again, text)).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
-    await expect.poll(() => serverCount(origin, serviceKey(), text), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => serverCount(origin, text), { timeout: 10_000 }).toBe(1);
     await again.waitForTimeout(3000);
-    expect(await serverCount(origin, serviceKey(), text)).toBe(1);
+    expect(await serverCount(origin, text)).toBe(1);
     await expectOwnBubbleOnce(again, text);
 
     // The notice is shown once: a further reload finds the database and says nothing.

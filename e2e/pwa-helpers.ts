@@ -2,6 +2,7 @@
 // controls the page, the server's count of a message (service key), and CDP's view of the worker.
 import { chromium, expect, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
+import { signIn } from './defects-helpers.ts';
 
 /** A phone-sized persistent profile (a device); `env`: the browser process's environment, when it needs its own. */
 export async function launchProfile(profile: string, baseURL: string, env?: Record<string, string | undefined>): Promise<BrowserContext> {
@@ -15,17 +16,22 @@ export async function launchProfile(profile: string, baseURL: string, env?: Reco
   });
 }
 
-export async function signInControlled(page: Page, email = 'demo@poradna.test'): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('E-mail', { exact: true }).fill(email);
-  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await page.waitForURL(/\/app\/chats/, { timeout: 30_000 });
+/**
+ * Signs in and waits until the service worker is active (not yet controlling this page). The landing
+ * gets 30 s: on a fresh profile the worker's install competes with the sign-in for the page.
+ */
+export async function signInActive(page: Page, email = 'demo@poradna.test'): Promise<void> {
+  await signIn(page, email, { lands: /\/app\/chats/, timeout: 30_000 });
   // Bounded (an evaluate of `navigator.serviceWorker.ready` is not): a worker that never activates
   // fails here, by name, instead of holding the test until its own limit.
   await expect
     .poll(() => page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration('/'))?.active), { timeout: 30_000 })
     .toBe(true);
+}
+
+/** Signs in until the service worker controls the page (one reload when the first load was not controlled). */
+export async function signInControlled(page: Page, email = 'demo@poradna.test'): Promise<void> {
+  await signInActive(page, email);
   if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload();
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 }
@@ -49,7 +55,9 @@ export async function sendFromComposer(page: Page, text: string): Promise<void> 
 
 export const ownBubble = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
 
-export async function serverCount(baseURL: string, serviceKey: string, text: string): Promise<number> {
+/** How many stored messages have this text, as the service role sees them (-1 while the server is down);
+ *  the key defaults to the suite stack's (global-setup.ts), a journey on its own stack passes that one's. */
+export async function serverCount(baseURL: string, text: string, serviceKey = process.env.E2E_SERVICE_KEY ?? ''): Promise<number> {
   const res = await fetch(`${baseURL}/rest/v1/messages?select=id&text=eq.${encodeURIComponent(text)}`, {
     headers: { apikey: serviceKey, Authorization: `Bearer ${serviceKey}` },
   });

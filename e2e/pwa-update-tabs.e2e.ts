@@ -2,36 +2,17 @@
 // the other tab has nothing left to lose; once it is cleared, both tabs reload exactly once into the
 // new build, and never again. Two builds (marker a and b on <html data-build>) are served in turn by a
 // stack restarted on one DATA_DIR, as in pwa-update.e2e.ts.
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { rm } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
 import { startTestStack } from '../tests/helpers/stack.ts';
 import { launchProfile, openFirstChat, ownBubble, sendFromComposer, serverCount, signInControlled } from './pwa-helpers.ts';
-
-const WEB_A = process.env.E2E_WEB_A ?? '';
-const WEB_B = process.env.E2E_WEB_B ?? '';
-
-function buildVariant(outDir: string, id: string): void {
-  execFileSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
-    env: { ...process.env, VITE_BUILD_ID: id },
-    stdio: 'ignore',
-  });
-}
-
-const buildOf = (page: Page) => page.evaluate(() => document.documentElement.dataset['build'] ?? '').catch(() => '');
+import { buildOf, findUpdate, twoBuilds } from './pwa-update-helpers.ts';
 
 test('with two tabs open, a draft in either holds the update back; then both reload exactly once', async () => {
   test.setTimeout(240_000);
-  const root = await mkdtemp(join(tmpdir(), 'poradna-upd2-'));
-  const webA = WEB_A || join(root, 'web-a');
-  const webB = WEB_B || join(root, 'web-b');
-  if (!WEB_A) buildVariant(webA, 'a');
-  if (!WEB_B) buildVariant(webB, 'b');
-  const dataDir = join(root, 'data');
+  const { root, webA, webB, dataDir, profile } = await twoBuilds('poradna-upd2-');
   let stack = await startTestStack({ webDir: webA }, { dataDir });
-  const context = await launchProfile(join(root, 'profile'), stack.url);
+  const context = await launchProfile(profile, stack.url);
   try {
     const one = context.pages()[0] ?? (await context.newPage());
     await signInControlled(one);
@@ -60,16 +41,11 @@ test('with two tabs open, a draft in either holds the update back; then both rel
     one.on('load', () => loads.one++);
     two.on('load', () => loads.two++);
     await context.setOffline(false);
-    await one.evaluate(async () => {
-      await (await navigator.serviceWorker.getRegistration('/'))?.update();
-    });
-    await expect
-      .poll(() => one.evaluate(async () => (await navigator.serviceWorker.getRegistration('/'))?.waiting !== null), { timeout: 20_000 })
-      .toBe(true);
+    await findUpdate(one);
 
     // Delivered once; tab one has nothing left to lose, but tab two's draft holds the update back.
     await expect(ownBubble(one, queued)).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
-    await expect.poll(() => serverCount(stack.url, stack.keys.serviceRoleKey, queued), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => serverCount(stack.url, queued, stack.keys.serviceRoleKey), { timeout: 10_000 }).toBe(1);
     await one.waitForTimeout(12_000); // two rechecks of the update gate
     expect(loads).toEqual({ one: 0, two: 0 });
     expect([await buildOf(one), await buildOf(two)]).toEqual(['a', 'a']);
@@ -82,7 +58,7 @@ test('with two tabs open, a draft in either holds the update back; then both rel
     expect(loads).toEqual({ one: 1, two: 1 });
     await one.waitForTimeout(30_000); // no reload loop in either tab
     expect(loads).toEqual({ one: 1, two: 1 });
-    expect(await serverCount(stack.url, stack.keys.serviceRoleKey, queued)).toBe(1);
+    expect(await serverCount(stack.url, queued, stack.keys.serviceRoleKey)).toBe(1);
     await expect(ownBubble(one, queued)).toHaveCount(1);
     await expect(ownBubble(two, queued)).toHaveCount(1);
   } finally {

@@ -5,15 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, test, type Page } from '@playwright/test';
+import { signIn } from './defects-helpers.ts';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('E-mail').fill('demo@poradna.test');
-  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await page.waitForURL(/\/app\//);
-}
 
 async function waitForControl(page: Page): Promise<string> {
   await page.evaluate(async () => {
@@ -27,7 +20,7 @@ async function waitForControl(page: Page): Promise<string> {
 }
 
 test('the service worker controls the app and a cold offline reload renders the shell', async ({ page, context, baseURL }) => {
-  await signIn(page);
+  await signIn(page, 'demo@poradna.test');
   const where = await waitForControl(page);
   expect(where).toBe(`${baseURL}/ ${baseURL}/sw.js`);
 

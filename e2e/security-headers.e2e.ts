@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { signIn } from './defects-helpers.ts';
 import { launchProfile, openFirstChat, signInControlled } from './pwa-helpers.ts';
 
 type Violation = { directive: string; blocked: string };
@@ -44,10 +45,7 @@ test('the app runs under its CSP with no violation, and an injected inline scrip
   const consoleCsp = await watchViolations(context);
   const res = await page.goto('/auth/login');
   expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
-  await page.getByLabel('E-mail', { exact: true }).fill('demo@poradna.test');
-  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await page.waitForURL(/\/app\/chats/);
+  await signIn(page, 'demo@poradna.test', { navigate: false, lands: /\/app\/chats/ });
   await openFirstChat(page);
   expect(await violations(page)).toEqual([]);
   await page.goto('/app/settings');

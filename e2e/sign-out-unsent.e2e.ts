@@ -1,29 +1,14 @@
 // Sign-out deletes this device's database (R1.11): with a message still in the outbox the first press
 // only warns, with the count; staying keeps the message, which is then delivered once, and the next
 // press signs out at once.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { signIn } from './defects-helpers.ts';
+import { serverCount } from './pwa-helpers.ts';
 
 const DRUHY_CHAT = '00000000-0000-4000-b000-000000000011';
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('E-mail', { exact: true }).fill(email);
-  await page.getByLabel('Heslo', { exact: true }).fill('poradna123');
-  await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\/chats/);
-}
-
-async function serverCount(baseURL: string, text: string): Promise<number> {
-  const key = process.env.E2E_SERVICE_KEY ?? '';
-  const res = await fetch(`${baseURL}/rest/v1/messages?select=id&text=eq.${encodeURIComponent(text)}`, {
-    headers: { apikey: key, Authorization: `Bearer ${key}` },
-  });
-  expect(res.ok).toBe(true);
-  return ((await res.json()) as unknown[]).length;
-}
-
 test('sign-out with an unsent message warns first; staying keeps and delivers it', async ({ page, context, baseURL }) => {
-  await signIn(page, 'druhy@poradna.test');
+  await signIn(page, 'druhy@poradna.test', { lands: /\/app\/chats/ });
   await page.goto(`/app/chats/${DRUHY_CHAT}`);
   await expect(page.getByTestId('message').first()).toBeVisible();
 

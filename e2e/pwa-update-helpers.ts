@@ -1,0 +1,50 @@
+// Shared steps of the safe-update journeys (pwa-update*.e2e.ts): two builds of the app, marked a and b
+// on <html data-build>, served in turn by a stack restarted on one DATA_DIR; which build a page runs;
+// and the browser finding the new build.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+/** Where one update journey keeps its files; `root` holds them all (remove it when done). */
+export interface UpdateDirs {
+  root: string;
+  /** Build a (served first) and build b (the update). */
+  webA: string;
+  webB: string;
+  /** The stack's DATA_DIR, kept across the restart so sessions and messages survive it. */
+  dataDir: string;
+  /** The browser profile (the device). */
+  profile: string;
+}
+
+function buildVariant(outDir: string, id: string): void {
+  execFileSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+    env: { ...process.env, VITE_BUILD_ID: id },
+    stdio: 'ignore',
+  });
+}
+
+/** A fresh root under the temp folder with both builds: E2E_WEB_A / E2E_WEB_B when given (made once for a run), else built here. */
+export async function twoBuilds(prefix: string): Promise<UpdateDirs> {
+  const root = await mkdtemp(join(tmpdir(), prefix));
+  const webA = process.env.E2E_WEB_A || join(root, 'web-a');
+  const webB = process.env.E2E_WEB_B || join(root, 'web-b');
+  if (!process.env.E2E_WEB_A) buildVariant(webA, 'a');
+  if (!process.env.E2E_WEB_B) buildVariant(webB, 'b');
+  return { root, webA, webB, dataDir: join(root, 'data'), profile: join(root, 'profile') };
+}
+
+/** The build the page runs ('' while it is between documents, e.g. mid-reload). */
+export const buildOf = (page: Page) => page.evaluate(() => document.documentElement.dataset['build'] ?? '').catch(() => '');
+
+/** Asks the browser to look for a new worker now (as its periodic or visibility check would), then waits until one is waiting. */
+export async function findUpdate(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await (await navigator.serviceWorker.getRegistration('/'))?.update();
+  });
+  await expect
+    .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration('/'))?.waiting !== null), { timeout: 20_000 })
+    .toBe(true);
+}
