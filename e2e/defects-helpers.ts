@@ -48,8 +48,9 @@ export interface SignInOptions {
   /** Where a sign-in must land (default any /app/ screen); false: only submit, the caller checks the
    *  outcome (a refused password stays on the login screen). */
   lands?: RegExp | false;
-  /** How long landing may take (default the config's expect timeout); a cold service worker install
-   *  on a fresh profile can need longer. */
+  /** How long landing may take (default 30 s: a sign-in is a round trip to the auth server and the
+   *  app's boot, and a loaded CI machine can take longer than the config's 10 s expect timeout; what
+   *  these journeys check comes after it). */
   timeout?: number;
 }
 
@@ -59,12 +60,12 @@ export interface SignInOptions {
  * refused sign-in fails here by name rather than at the journey's next step).
  */
 export async function signIn(page: Page, email: string, options: SignInOptions = {}): Promise<void> {
-  const { password = 'poradna123', origin = '', navigate = true, lands = /\/app\//, timeout } = options;
+  const { password = 'poradna123', origin = '', navigate = true, lands = /\/app\//, timeout = 30_000 } = options;
   if (navigate) await page.goto(`${origin}/auth/login`);
   await page.getByLabel('E-mail', { exact: true }).fill(email);
   await page.getByLabel('Heslo', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
-  if (lands) await expect(page).toHaveURL(lands, timeout === undefined ? {} : { timeout });
+  if (lands) await expect(page).toHaveURL(lands, { timeout });
 }
 
 /** Screenshots of the current screen at 390 × 844 and 1280 × 800 (named `<name>-phone/desktop.png`), back to the phone size. */
