@@ -290,7 +290,11 @@ export function overlapLine(label: string, stamps: Stamps[], recorders: Pick<Net
       .flatMap((r) => r.spans)
       .filter((x) => x.start < s.commit && x.end > s.wire && !(x.path === '/rpc/send_message' && Math.abs(x.start - s.request) < 1));
     (others.length ? hit : clear).push(hop);
-    for (const o of others) paths.set(o.path, (paths.get(o.path) ?? 0) + 1);
+    // A request whose end CDP never reported (loadingFinished/Failed) counts as open to the end of the row.
+    for (const o of others) {
+      const k = o.end === Infinity ? `${o.path} (no end seen)` : o.path;
+      paths.set(k, (paths.get(k) ?? 0) + 1);
+    }
   }
   const med = (xs: number[]) => (xs.length ? f(p50p95(xs).p50) : '—');
   const what = [...paths].sort((a, b) => b[1] - a[1]).map(([p, n]) => `${p} ×${n}`).join(', ') || 'nothing';

@@ -182,7 +182,7 @@ describe("row 4's overlap line", () => {
       ],
     };
     expect(overlapLine('P', sends, [a, b])).toBe(
-      'P: 2 of 3 sends had another REST request of A or B in flight while on the server (on the wire → row written p50 19.0 ms, the others 4.0 ms); in flight: /rpc/mark_read ×1, /rpc/sync_pull ×1.',
+      'P: 2 of 3 sends had another REST request of A or B in flight while on the server (on the wire → row written p50 19.0 ms, the others 4.0 ms); in flight: /rpc/mark_read ×1, /rpc/sync_pull (no end seen) ×1.',
     );
   });
 });
