@@ -278,8 +278,10 @@ export function missedGoalLines(rows: BenchRow[], poradna: Stamps[], baseline: S
  * account takes that account's change counter under its row lock until commit (the gap-free feed,
  * 20261122000300_change_feed.sql), so a mark-read of B or a pull landing then can hold the send.
  * Returns one line: how many sends overlapped, their p50 of the hop against the others', and what overlapped.
+ * `since`: requests started before it are left out (a request of the page before the row's navigation
+ * may never get its end reported by CDP, and would seem open through every send).
  */
-export function overlapLine(label: string, stamps: Stamps[], recorders: Pick<NetRecorder, 'spans'>[]): string {
+export function overlapLine(label: string, stamps: Stamps[], recorders: Pick<NetRecorder, 'spans'>[], since?: number): string {
   const hit: number[] = [];
   const clear: number[] = [];
   const paths = new Map<string, number>();
@@ -288,7 +290,7 @@ export function overlapLine(label: string, stamps: Stamps[], recorders: Pick<Net
     if (!Number.isFinite(hop)) continue;
     const others = recorders
       .flatMap((r) => r.spans)
-      .filter((x) => x.start < s.commit && x.end > s.wire && !(x.path === '/rpc/send_message' && Math.abs(x.start - s.request) < 1));
+      .filter((x) => x.start >= (since ?? -Infinity) && x.start < s.commit && x.end > s.wire && !(x.path === '/rpc/send_message' && Math.abs(x.start - s.request) < 1));
     (others.length ? hit : clear).push(hop);
     // A request whose end CDP never reported (loadingFinished/Failed) counts as open to the end of the row.
     for (const o of others) {

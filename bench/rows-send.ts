@@ -205,6 +205,7 @@ export async function crossClientRows(
   const ida: (string | undefined)[] = [];
   const idb: (string | undefined)[] = [];
   let floors: HopFloors | undefined;
+  let sendsFrom: number | undefined;
   const pids = await WriterPids.open(sources.floors.stack.databaseUrl);
   try {
     for (const c of [a, a2, b, b2]) {
@@ -215,6 +216,7 @@ export async function crossClientRows(
     floors = await HopFloors.open(sources.floors, a, ra);
     // Let realtime subscriptions settle before the first send.
     await new Promise((r) => setTimeout(r, 2000));
+    sendsFrom = Date.now();
     // Blocks of five: Poradňa, baseline, the floors; drift on the shared machine falls on all three.
     for (let i = 0; i < sends; i += 5) {
       const n = Math.min(5, sends - i);
@@ -279,8 +281,8 @@ export async function crossClientRows(
   const missed = missedGoalLines(out, sa, sb, floors.samples);
   const serverHop = (s: Stamps[]) => s.map((x) => x.commit - x.wire);
   const overlaps = [
-    overlapLine('Poradňa', sa, [ra, ra2]),
-    overlapLine('Baseline', sb, [rb, rb2]),
+    overlapLine('Poradňa', sa, [ra, ra2], sendsFrom),
+    overlapLine('Baseline', sb, [rb, rb2], sendsFrom),
     coldLine('Poradňa', ida.map((id) => pids.pidOf(id)), serverHop(sa)),
     coldLine('Baseline', idb.map((id) => pids.pidOf(id)), serverHop(sb)),
   ].join('\n');

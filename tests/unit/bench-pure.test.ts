@@ -194,3 +194,26 @@ describe("row 4's cold-connection line", () => {
     );
   });
 });
+
+describe("row 4's overlap line, since", () => {
+  it('leaves out requests started before the sends began (a pull of the page before its navigation, never ended)', () => {
+    const send = {
+      enter: 99,
+      command: NaN,
+      tx: NaN,
+      reads: NaN,
+      request: 100,
+      wire: 101,
+      commit: 120,
+      notified: NaN,
+      sent: NaN,
+      frame: NaN,
+      event: NaN,
+      stored: NaN,
+      painted: NaN,
+    };
+    const old = { spans: [{ id: 'x', path: '/rpc/sync_pull', start: 10, end: Infinity }] };
+    expect(overlapLine('P', [send], [old], 50)).toContain('0 of 1 sends');
+    expect(overlapLine('P', [send], [old])).toContain('1 of 1 sends');
+  });
+});
