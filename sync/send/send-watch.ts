@@ -8,9 +8,13 @@
 //   failed). Too much only sends a message the in-transaction way (safe).
 // - A send queued by this engine's code that nobody announced (a future writer) makes the view
 //   `surprised` until the next reload: the fast path stops rather than guess.
-// - Conversation facts (account, Chatwoot id, status) come from committed rows only: a write to a
-//   conversation drops its facts when issued and puts the new ones when it committed; a row read
-//   inside a transaction may be given (`seen`), since no later write can have been issued yet.
+// - Conversation facts (account, Chatwoot id, status) come from committed rows only, and are given
+//   out only while every write of that conversation issued and not yet ended carries the same facts:
+//   then the decision is the one the committed state will give whichever of them commit (a chat's
+//   conversation row is rewritten with every message — last message, order, unread count — without
+//   its facts changing, and a send typed meanwhile would otherwise lose the fast path). A write with
+//   other facts hides them until it ended; its commit puts the new ones, its abort leaves the old. A
+//   row read inside a transaction may be given (`seen`), since no later write can have been issued yet.
 import type { DBCoreMutateRequest, DBCoreMutateResponse } from 'dexie';
 import type { SyncDb } from '../db/schema.ts';
 import type { WatchedTable, WriteListener } from '../db/write-watch.ts';
@@ -38,6 +42,12 @@ function factsOf(c: Pick<LocalConversation, 'accountId' | 'chatwootConversationI
   return { accountId: c.accountId, chatwootConversationId: c.chatwootConversationId, status: c.status };
 }
 
+/** What a pending deletion carries: equal to no row's facts (an account id is never empty). */
+const DELETED: ConversationFacts = { accountId: '', chatwootConversationId: null, status: '' };
+
+const sameFacts = (a: ConversationFacts, b: ConversationFacts) =>
+  a.accountId === b.accountId && a.chatwootConversationId === b.chatwootConversationId && a.status === b.status;
+
 function isSend(v: unknown): v is OutboxEntry & { op: { kind: 'send' } } {
   return typeof v === 'object' && v !== null && (v as OutboxEntry).op?.kind === 'send';
 }
@@ -46,6 +56,10 @@ export class SendWatch implements WriteListener {
   private readonly sends = new Map<string, Mark>();
   private readonly keyBySeq = new Map<number, string>();
   private readonly facts = new Map<string, ConversationFacts>();
+  /** Conversation range deletions issued and not yet ended: no facts are given out meanwhile. */
+  private rangeDeletes = 0;
+  /** Per conversation, the facts of each write issued and not yet ended (one object per written row; a deletion's never match). */
+  private readonly pendingFacts = new Map<string, Set<ConversationFacts>>();
   private opaqueWrites = 0;
   private surprised = false;
   /** An outbox write it cannot follow (a range delete): the view is stale until reloaded. */
@@ -71,7 +85,10 @@ export class SendWatch implements WriteListener {
   }
 
   conversation(conversationId: string): ConversationFacts | undefined {
-    return this.facts.get(conversationId);
+    const f = this.facts.get(conversationId);
+    if (!f || this.rangeDeletes > 0) return undefined;
+    for (const p of this.pendingFacts.get(conversationId) ?? []) if (!sameFacts(p, f)) return undefined;
+    return f;
   }
 
   /** A conversation row read inside a transaction (committed state at that point). */
@@ -104,18 +121,49 @@ export class SendWatch implements WriteListener {
     }
   }
 
+  /** Marks a write of `id` carrying `f` as pending; answers its release. */
+  private hold(id: string, f: ConversationFacts): () => void {
+    const set = this.pendingFacts.get(id) ?? new Set<ConversationFacts>();
+    this.pendingFacts.set(id, set.add(f));
+    return () => {
+      set.delete(f);
+      if (set.size === 0 && this.pendingFacts.get(id) === set) this.pendingFacts.delete(id);
+    };
+  }
+
   issued(table: WatchedTable, req: DBCoreMutateRequest, trans: IDBTransaction): ((res: DBCoreMutateResponse) => void) | void {
     const committed = (fn: () => void) => trans.addEventListener('complete', fn);
     if (table === 'conversations') {
-      if (req.type === 'deleteRange') this.facts.clear();
-      else if (req.type === 'delete') for (const k of req.keys) this.facts.delete(String(k));
-      else {
-        const rows = (req.values ?? []) as LocalConversation[];
-        for (const r of rows) this.facts.delete(r.id);
-        committed(() => {
-          for (const r of rows) this.facts.set(r.id, factsOf(r));
+      // Once the write ended: `stored` when it committed, else it aborted (nothing of it stored).
+      const ended = (fn: (stored: boolean) => void) => {
+        let done = false;
+        const end = (stored: boolean) => {
+          if (done) return;
+          done = true;
+          fn(stored);
+        };
+        committed(() => end(true));
+        trans.addEventListener('abort', () => end(false));
+      };
+      if (req.type === 'deleteRange') {
+        // A range deletion hides every fact until it ended and forgets them once it committed.
+        this.rangeDeletes++;
+        ended((stored) => {
+          this.rangeDeletes--;
+          if (stored) this.facts.clear();
         });
+        return;
       }
+      // A deletion is a pending write whose facts match no row's (DELETED): hidden until it ended,
+      // forgotten once it committed, kept when it aborted.
+      const deleting = req.type === 'delete';
+      const ids = deleting ? req.keys.map(String) : ((req.values ?? []) as LocalConversation[]).map((r) => r.id);
+      const facts = deleting ? ids.map(() => ({ ...DELETED })) : ((req.values ?? []) as LocalConversation[]).map(factsOf);
+      const held = ids.map((id, i) => this.hold(id, facts[i]!));
+      ended((stored) => {
+        for (const release of held) release();
+        if (stored) ids.forEach((id, i) => (deleting ? this.facts.delete(id) : this.facts.set(id, facts[i]!)));
+      });
       return;
     }
     if (req.type === 'deleteRange') {
