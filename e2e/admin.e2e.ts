@@ -263,11 +263,27 @@ test('test runner: each suite runs, one at a time, and Copy All Results copies t
     ['Run E2E Tests', 'e2e'],
     ['Test Edge Functions', 'edge'],
   ] as const) {
+    // One at a time: every state the page shows while this run is running has the run buttons
+    // disabled. Recorded by a MutationObserver from before the click, since a quick run can end
+    // before a separate check of the button would look (CI saw it enabled again: the run was over).
+    await page.evaluate((t) => {
+      const w = window as unknown as { __runStates: { running: boolean; disabled: boolean }[]; __runObserver?: MutationObserver };
+      w.__runObserver?.disconnect();
+      w.__runStates = [];
+      const button = () => [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Run Unit Tests');
+      w.__runObserver = new MutationObserver(() => {
+        const card = document.querySelector(`[data-testid="test-run"][data-type="${t}"]`);
+        if (card) w.__runStates.push({ running: card.getAttribute('data-status') === 'running', disabled: button()?.disabled === true });
+      });
+      w.__runObserver.observe(document.body, { subtree: true, childList: true, attributes: true });
+    }, type);
     await page.getByRole('button', { name: button }).click();
     const run = page.locator(`[data-testid="test-run"][data-type="${type}"]`);
     await expect(run).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Run Unit Tests' })).toBeDisabled();
     await expect(run).not.toHaveAttribute('data-status', 'running', { timeout: 50_000 });
+    const states = await page.evaluate(() => (window as unknown as { __runStates: { running: boolean; disabled: boolean }[] }).__runStates);
+    expect(states.some((x) => x.running)).toBe(true);
+    expect(states.filter((x) => x.running).every((x) => x.disabled)).toBe(true);
     await expect(run.getByTestId('run-summary')).toContainText('Total:');
     await expect(toast(page, /tests passed successfully!|tests failed/)).toBeVisible();
   }
