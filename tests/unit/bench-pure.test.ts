@@ -141,22 +141,24 @@ describe('row 4 per-hop breakdown', () => {
   });
 });
 
+/** A send's stamps with only the request, wire and commit set (row 4's overlap lines). */
+const at = (request: number, wire: number, commit: number): Stamps => ({
+  enter: request - 1,
+  command: NaN,
+  tx: NaN,
+  reads: NaN,
+  request,
+  wire,
+  commit,
+  notified: NaN,
+  sent: NaN,
+  frame: NaN,
+  event: NaN,
+  stored: NaN,
+  painted: NaN,
+});
+
 describe("row 4's overlap line", () => {
-  const at = (request: number, wire: number, commit: number): Stamps => ({
-    enter: request - 1,
-    command: NaN,
-    tx: NaN,
-    reads: NaN,
-    request,
-    wire,
-    commit,
-    notified: NaN,
-    sent: NaN,
-    frame: NaN,
-    event: NaN,
-    stored: NaN,
-    painted: NaN,
-  });
   const span = (path: string, start: number, end: number): RequestSpan => ({
     id: `${path}@${start}`,
     path,
@@ -197,21 +199,7 @@ describe("row 4's cold-connection line", () => {
 
 describe("row 4's overlap line, since", () => {
   it('leaves out requests started before the sends began (a pull of the page before its navigation, never ended)', () => {
-    const send = {
-      enter: 99,
-      command: NaN,
-      tx: NaN,
-      reads: NaN,
-      request: 100,
-      wire: 101,
-      commit: 120,
-      notified: NaN,
-      sent: NaN,
-      frame: NaN,
-      event: NaN,
-      stored: NaN,
-      painted: NaN,
-    };
+    const send = at(100, 101, 120);
     const old = { spans: [{ id: 'x', path: '/rpc/sync_pull', start: 10, end: Infinity }] };
     expect(overlapLine('P', [send], [old], 50)).toContain('0 of 1 sends');
     expect(overlapLine('P', [send], [old])).toContain('1 of 1 sends');

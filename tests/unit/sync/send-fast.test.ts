@@ -12,10 +12,10 @@ import { manualNetwork } from '../../../sync/session/network.ts';
 import { writersLockName } from '../../../sync/send/solo.ts';
 import { TEXT_CONVERSATION_COMPLETED } from '../../../sync/model/texts.ts';
 import type { ServerApi } from '../../../sync/server/api.ts';
-import type { LocalConversation } from '../../../sync/model/local-types.ts';
 import { channelHub, fakeLocks, type FakeLocks } from './helpers/fake-locks.ts';
 import { FakeServer } from './helpers/fake-server.ts';
 import { FAST_TIMINGS, waitFor } from './helpers/wait.ts';
+import { conversationRow } from './helpers/local-db.ts';
 
 let server: FakeServer;
 let idb: { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange };
@@ -205,25 +205,14 @@ describe('R1.12 the solo leader sends without waiting for IndexedDB', () => {
     // Written by another connection (as a merge in another context would be): the leader's view has no facts of it.
     const other = new SyncDb(dbNameFor(USER), { indexedDB: idb.indexedDB, IDBKeyRange });
     await other.open();
-    const row: LocalConversation = {
+    const row = conversationRow({
       id: conv.id,
       accountId: server.accountId,
-      specialistId: 'sp-1',
-      status: 'active',
-      lastMessageAt: null,
-      archivedAt: null,
-      serverArchivedAt: null,
-      pendingArchive: 0,
-      archived: 0,
-      chatwootConversationId: null,
       createdAt: conv.created_at,
       updatedAt: conv.updated_at,
       changeSeq: conv.change_seq,
-      specialist: null,
-      lastMessage: null,
-      unreadCount: 0,
       sortAt: conv.created_at,
-    };
+    });
     await other.conversations.put(row);
     other.close();
     const answers = holdIndexedDbAnswers(leader);

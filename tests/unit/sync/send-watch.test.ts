@@ -6,30 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SyncDb, dbNameFor } from '../../../sync/db/schema.ts';
 import type { LocalConversation } from '../../../sync/model/local-types.ts';
 import { SendWatch } from '../../../sync/send/send-watch.ts';
+import { conversationRow } from './helpers/local-db.ts';
 
 let db: SyncDb;
 let watch: SendWatch;
 
-const row = (over: Partial<LocalConversation> = {}): LocalConversation => ({
-  id: 'c1',
-  accountId: 'acc-1',
-  specialistId: 'sp-1',
-  status: 'active',
-  lastMessageAt: null,
-  archivedAt: null,
-  serverArchivedAt: null,
-  pendingArchive: 0,
-  archived: 0,
-  chatwootConversationId: null,
-  createdAt: '2026-11-24T10:00:00.000Z',
-  updatedAt: '2026-11-24T10:00:00.000Z',
-  changeSeq: 1,
-  specialist: null,
-  lastMessage: null,
-  unreadCount: 0,
-  sortAt: '2026-11-24T10:00:00.000Z',
-  ...over,
-});
+const row = (over: Partial<LocalConversation> = {}): LocalConversation => conversationRow({ id: 'c1', accountId: 'acc-1', ...over });
 
 beforeEach(async () => {
   db = new SyncDb(dbNameFor('watch'), { indexedDB: new IDBFactory(), IDBKeyRange });

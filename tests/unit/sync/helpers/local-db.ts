@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { CommandContext } from '../../../../sync/commands/context.ts';
 import { openUserDb } from '../../../../sync/db/open.ts';
 import type { SyncDb } from '../../../../sync/db/schema.ts';
+import type { LocalConversation } from '../../../../sync/model/local-types.ts';
 
 export async function freshDb(userId = 'user-1'): Promise<{ db: SyncDb; idb: { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange } }> {
   const idb = { indexedDB: new IDBFactory(), IDBKeyRange };
@@ -23,4 +24,27 @@ export function commandContext(db: SyncDb, opts: { userId?: string; accountId?: 
     },
   };
   return ctx;
+}
+
+/** A local conversation row as a merge stores it (active, nothing read, no specialist loaded), with `over` on top. */
+export function conversationRow(over: Partial<LocalConversation> & Pick<LocalConversation, 'id' | 'accountId'>): LocalConversation {
+  const at = over.createdAt ?? '2026-11-24T10:00:00.000Z';
+  return {
+    specialistId: 'sp-1',
+    status: 'active',
+    lastMessageAt: null,
+    archivedAt: null,
+    serverArchivedAt: null,
+    pendingArchive: 0,
+    archived: 0,
+    chatwootConversationId: null,
+    createdAt: at,
+    updatedAt: at,
+    changeSeq: 1,
+    specialist: null,
+    lastMessage: null,
+    unreadCount: 0,
+    sortAt: at,
+    ...over,
+  };
 }
