@@ -24,13 +24,23 @@ test('chat with an AI specialist: typing shows, the reply arrives', async ({ pag
   await expect(messages(page).first()).toBeVisible();
 
   const text = `Ako zlepšiť SEO? ${Date.now()}`;
+  // The typing dots and the waiting composer last only until the reply lands, which can be before a
+  // separate look (CI saw the reply first): every state the page shows is recorded from before Enter.
+  await page.evaluate(() => {
+    const w = window as unknown as { __waiting: { typing: boolean; waiting: boolean } };
+    w.__waiting = { typing: false, waiting: false };
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid="typing-indicator"]')) w.__waiting.typing = true;
+      const c = document.querySelector('textarea');
+      if (c?.disabled && c.placeholder === 'Čaká sa na odpoveď…') w.__waiting.waiting = true;
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
   await composer(page).fill(text);
   await composer(page).press('Enter');
   await expect(composer(page)).toHaveValue('');
   await expect(own(page, text)).toHaveCount(1);
-  await expect(page.getByTestId('typing-indicator')).toBeVisible();
-  await expect(composer(page)).toHaveAttribute('placeholder', 'Čaká sa na odpoveď…');
-  await page.screenshot({ path: `${SHOTS}/chat-typing.png`, animations: 'disabled' });
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __waiting: { typing: boolean; waiting: boolean } }).__waiting)).toEqual({ typing: true, waiting: true });
+  if (await page.getByTestId('typing-indicator').isVisible()) await page.screenshot({ path: `${SHOTS}/chat-typing.png`, animations: 'disabled' });
 
   // The reply: a specialist message after ours; typing clears and the composer opens again.
   await expect(page.getByTestId('typing-indicator')).toHaveCount(0, { timeout: 20_000 });
