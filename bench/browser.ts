@@ -97,17 +97,10 @@ const ELEMENT_TIMING_OBSERVER = `
  */
 export async function openAndPaint(c: Client, path: string, identifier: string, mark: string, timeoutMs = 120_000): Promise<{ paint: number; live: number }> {
   const live = await openAndMark(c, path, mark, timeoutMs);
-  await c.page.waitForFunction((id) => ((globalThis as unknown as { __elementPaints?: { id: string }[] }).__elementPaints ?? []).some((e) => e.id === id), identifier, {
-    timeout: timeoutMs,
-    polling: 50,
-  });
-  const paint = await c.page.evaluate(
-    (id) => Math.min(...((globalThis as unknown as { __elementPaints: { id: string; t: number }[] }).__elementPaints.filter((e) => e.id === id).map((e) => e.t))),
-    identifier,
-  );
+  const paint = await observedInPage(c, 'element', identifier, timeoutMs);
   // BENCH_DEBUG_NAV=1: where each open's time went (bench/README.md, row 1).
   if (process.env.BENCH_DEBUG_NAV) {
-    const nav = await c.page.evaluate(() => {
+    const nav = await c.page.evaluate(async () => {
       const n = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
       const ms = (v: number) => Math.round(v);
       return {
@@ -119,6 +112,18 @@ export async function openAndPaint(c: Client, path: string, identifier: string, 
         domContentLoaded: ms(n.domContentLoadedEventStart),
         fcp: ms(performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN),
         resources: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).slice(0, 8).map((r) => `${r.name.split('/').pop() ?? ''} ${ms(r.startTime)}–${ms(r.responseEnd)}`),
+        // The saved snapshot's HTML (what the worker painted into this page, if it did): its size.
+        snapshotChars: await new Promise<number>((resolve) => {
+          const req = indexedDB.open('poradna-worker');
+          req.onerror = () => resolve(-1);
+          req.onsuccess = () => {
+            const db = req.result;
+            if (!db.objectStoreNames.contains('kv')) return resolve(-1), db.close();
+            const get = db.transaction('kv').objectStore('kv').get('list-snapshot');
+            get.onsuccess = () => (resolve((get.result as { html?: string } | undefined)?.html?.length ?? 0), db.close());
+            get.onerror = () => (resolve(-1), db.close());
+          };
+        }),
       };
     });
     console.error(`[nav ${c.name}] paint ${paint.toFixed(0)} ${JSON.stringify(nav)}`);
@@ -137,11 +142,39 @@ export async function openFloor(c: Client, timeoutMs = 60_000): Promise<number> 
   const html = `<!doctype html><meta name="viewport" content="width=device-width"><p elementtiming="floor">Poradňa ${Date.now()}</p>`;
   await c.page.goto('about:blank');
   await c.page.goto(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`, { waitUntil: 'commit', timeout: timeoutMs });
-  await c.page.waitForFunction(() => ((globalThis as unknown as { __elementPaints?: { id: string }[] }).__elementPaints ?? []).some((e) => e.id === 'floor'), null, {
-    timeout: timeoutMs,
-    polling: 50,
+  return observedInPage(c, 'element', 'floor', timeoutMs);
+}
+
+/**
+ * The earliest time (ms since navigation start) of a performance entry of the page: an Element
+ * Timing entry by identifier (its renderTime), or a mark by name. Waits in the page for it with a
+ * PerformanceObserver, through one raw CDP Runtime.evaluate: Playwright's waitForFunction injects its
+ * own script into a new document (~50 ms of main thread under 4× CPU throttling, measured in a trace),
+ * which landed between the app's parse and its first frame and delayed the very paint row 1 times,
+ * while the floor page had painted at commit, before it arrived.
+ */
+export async function observedInPage(c: Client, type: 'element' | 'mark', name: string, timeoutMs: number): Promise<number> {
+  const expression = `new Promise((resolve) => {
+    const type = ${JSON.stringify(type)}, name = ${JSON.stringify(name)};
+    const t = (e) => (type === 'element' ? e.renderTime || e.loadTime : e.startTime);
+    const match = (e) => (type === 'element' ? e.identifier === name : e.name === name);
+    const po = new PerformanceObserver((list) => {
+      const hits = list.getEntries().filter(match);
+      if (hits.length) { po.disconnect(); resolve(Math.min(...hits.map(t))); }
+    });
+    po.observe({ type, buffered: true });
+  })`;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${c.name}: no ${type} '${name}' within ${timeoutMs} ms`)), timeoutMs);
   });
-  return c.page.evaluate(() => Math.min(...(globalThis as unknown as { __elementPaints: { id: string; t: number }[] }).__elementPaints.filter((e) => e.id === 'floor').map((e) => e.t)));
+  try {
+    const res = await Promise.race([c.cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }), timeout]);
+    if (res.exceptionDetails) throw new Error(`${c.name}: waiting for ${type} '${name}': ${res.exceptionDetails.text}`);
+    return res.result.value as number;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -159,11 +192,7 @@ export async function openAndMark(
   // document's alone, not the teardown of the page that was open before.
   await c.page.goto('about:blank');
   await c.page.goto(`${c.baseUrl}${path}`, { waitUntil: 'commit', timeout: timeoutMs });
-  await c.page.waitForFunction((m) => performance.getEntriesByName(m).length > 0, mark, {
-    timeout: timeoutMs,
-    polling: 50,
-  });
-  return c.page.evaluate((m) => performance.getEntriesByName(m)[0]!.startTime, mark);
+  return observedInPage(c, 'mark', mark, timeoutMs);
 }
 
 /** Messages stored in the user's IndexedDB (read with a second connection; 0 when none yet). */

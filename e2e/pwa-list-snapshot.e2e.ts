@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { launchProfile, signInControlled } from './pwa-helpers.ts';
 
-type Snapshot = { userId: string } | null;
+type Snapshot = { userId: string; css: string; savedAt: number } | null;
 
 /** The saved snapshot record in the worker's store (or, with `put`, replaces it). */
 function snapshotRecord(page: Page, put?: Snapshot): Promise<Snapshot> {
@@ -74,12 +74,23 @@ test('a warm open of the list paints its last frame before any script, then the 
     expect(await host.locator('[role="listitem"]').count()).toBeGreaterThan(0);
     expect(await host.locator('[href], [id], [data-testid]').count()).toBe(0);
     await expect(page.getByRole('listitem')).toHaveCount(0);
+    // The build's stylesheet is inline (no second answer of the worker before the first paint), its
+    // rules apply (the host's bg-slate-50 paints it opaque), and its link stays, disabled and unfetched.
+    const sheet = page.locator('link[rel="stylesheet"]');
+    await expect(sheet).toHaveAttribute('href', saved!.css);
+    await expect(sheet).toHaveAttribute('disabled', '');
+    expect(await page.locator('head > style').count()).toBe(1);
+    expect(await host.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toMatch(/^(transparent|rgba\(0, 0, 0, 0\))$/);
+    expect(await page.evaluate((css) => performance.getEntriesByType('resource').filter((r) => r.name.endsWith(css)).length, saved!.css)).toBe(0);
 
     // With scripts, the live list takes over and the painting is gone in the same commit: checked at
     // once, without retrying, so the snapshot's own 5 s fallback timer cannot make this pass.
     await page.reload();
     await expect(page.getByTestId('conversation-row').first()).toBeVisible();
     expect(await page.locator('#list-snapshot').count()).toBe(0);
+    // A page served with the stylesheet inline saves its frame again, naming the same stylesheet.
+    await expect.poll(async () => (await snapshotRecord(page))?.savedAt ?? 0, { timeout: 15_000 }).toBeGreaterThan(saved!.savedAt);
+    expect((await snapshotRecord(page))?.css).toBe(saved!.css);
 
     // Any other address never gets it.
     await page.goto('/app/settings');

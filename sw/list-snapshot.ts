@@ -55,11 +55,11 @@ export async function deleteListSnapshot(): Promise<void> {
  * The shell's HTML with the snapshot painted over the page, or null when it must not be shown
  * (no snapshot, another user, another build, no session, too large, or a shell without a body).
  */
-export function shellWithSnapshot(shell: string, snap: ListSnapshot | null, session: MirroredSession | null): string | null {
+export function shellWithSnapshot(shell: string, snap: ListSnapshot | null, session: MirroredSession | null, cssText?: string | null): string | null {
   if (!snap || !session || snap.userId !== session.userId) return null;
   if (snap.html.length > SNAPSHOT_MAX_BYTES || snap.html.length === 0) return null;
   if (!snap.css || !shell.includes(`href="${snap.css}"`)) return null;
-  const shellHtml = deferEntryModule(shell);
+  const shellHtml = inlineStylesheet(deferEntryModule(shell), snap.css, cssText);
   const body = /<body[^>]*>/i.exec(shellHtml);
   if (!body) return null;
   const at = body.index + body[0].length;
@@ -68,6 +68,23 @@ export function shellWithSnapshot(shell: string, snap: ListSnapshot | null, sess
     `<div id="${SNAPSHOT_HOST_ID}" aria-hidden="true" inert class="bg-slate-50" ` +
     `style="position:fixed;inset:0;z-index:60;overflow:hidden;pointer-events:none">${snap.html}</div>`;
   return shellHtml.slice(0, at) + host + shellHtml.slice(at);
+}
+
+/**
+ * The shell with its stylesheet's rules inline, so the snapshot's first paint does not wait for a
+ * second answer of the worker (a render-blocking request) after the document's. The link stays,
+ * `disabled` (never fetched, never applied): the page still names the build's stylesheet for its
+ * next save (src/pwa/list-snapshot.ts), and the bundler's preload of a lazy chunk, which appends the
+ * chunk's stylesheets that no link in the document names, and waits for them, finds it there.
+ * Kept as it was when the text is unknown or could end the element early.
+ */
+export function inlineStylesheet(shell: string, href: string, cssText: string | null | undefined): string {
+  if (!cssText || /<\/style/i.test(cssText)) return shell;
+  const at = shell.indexOf(`href="${href}"`);
+  const start = shell.lastIndexOf('<link ', at);
+  const end = shell.indexOf('>', at);
+  if (at < 0 || start < 0 || end < 0 || !/^<link rel="stylesheet"[^<>]*$/.test(shell.slice(start, end))) return shell;
+  return `${shell.slice(0, start)}<style>${cssText}</style>${shell.slice(start, end)} disabled>${shell.slice(end + 1)}`;
 }
 
 /** Entry module tags as Vite writes them: `<script type="module" crossorigin src="…"></script>`. */

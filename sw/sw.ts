@@ -86,13 +86,32 @@ function precachedShell(): Promise<Shell | null> {
   return shellText;
 }
 
+/**
+ * The precached stylesheet's text, read once per worker and href (a build's stylesheet never changes
+ * under its hashed name). Null when it is not precached; a failed read is not kept.
+ */
+const cssTexts = new Map<string, Promise<string | null>>();
+
+function precachedCss(href: string): Promise<string | null> {
+  let text = cssTexts.get(href);
+  if (!text) {
+    text = matchPrecache(href)
+      .then((res) => (res?.ok ? res.text() : null))
+      .catch(() => null);
+    cssTexts.set(href, text);
+    void text.then((t) => t === null && cssTexts.delete(href));
+  }
+  return text;
+}
+
 async function shellWithListSnapshot(): Promise<Response | null> {
   const [shellCopy, [snap, session]] = await Promise.all([
     precachedShell().catch(() => null),
     withinDeadline(readListSnapshotAndSession(), [null, null] as const),
   ]);
   if (!shellCopy || !snap) return null;
-  const html = shellWithSnapshot(shellCopy.html, snap, session);
+  // The stylesheet inline: the snapshot's first paint then waits for no second answer of this worker.
+  const html = shellWithSnapshot(shellCopy.html, snap, session, await precachedCss(snap.css));
   if (html === null) return null;
   return new Response(html, { headers: new Headers(shellCopy.headers) });
 }

@@ -38,6 +38,24 @@ describe('shellWithSnapshot (the worker side)', () => {
     expect({ ...boot.dataset }).toEqual({ entry: '/assets/index-def.js', crossorigin: '', host: 'list-snapshot', maxShow: '5000' });
   });
 
+  it('inlines the build’s stylesheet, so the first paint waits for no second answer of the worker', () => {
+    const css = '.bg-slate-50{background:#f8fafc}';
+    const out = shellWithSnapshot(SHELL, snap, session, css)!;
+    const doc = new DOMParser().parseFromString(out, 'text/html');
+    expect(doc.querySelector('style')?.textContent).toBe(css);
+    // The link stays, disabled: it names the build for the next save and for the bundler's preloads.
+    const link = doc.querySelector<HTMLLinkElement>('link[rel="stylesheet"]')!;
+    expect(link.getAttribute('href')).toBe(snap.css);
+    expect(link.hasAttribute('disabled')).toBe(true);
+    expect(doc.querySelectorAll('link[rel="stylesheet"]')).toHaveLength(1);
+    // Without the text, or with a text that could end the element early, the link stays as it was.
+    for (const text of [null, '', 'a{}</style><script>x()</script>', 'a{}</STYLE >']) {
+      const kept = new DOMParser().parseFromString(shellWithSnapshot(SHELL, snap, session, text)!, 'text/html');
+      expect(kept.querySelector('link[rel="stylesheet"]')?.hasAttribute('disabled')).toBe(false);
+      expect(kept.querySelector('style')).toBeNull();
+    }
+  });
+
   it('never paints another user’s list, or any list without a session', () => {
     expect(shellWithSnapshot(SHELL, snap, { ...session, userId: 'u2' })).toBeNull();
     expect(shellWithSnapshot(SHELL, snap, null)).toBeNull();
