@@ -8,6 +8,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { toast } from 'sonner';
 import { useSyncQuery } from '../data/use-sync-query.ts';
+import { totalUnread } from '../../sync/queries.ts';
 import { applyBadge } from '../../sw/push.ts';
 import { capability, enablePush, PUSH_ASKED_KEY, readPlatform, registerOnOpen } from './push.ts';
 import { pushText } from './push-texts.ts';
@@ -26,13 +27,7 @@ export function PushBridge() {
 
   useEffect(() => watchViewing(chat), [chat]);
 
-  const unread = useSyncQuery(async (db) => {
-    let n = 0;
-    await db.conversations.each((c) => {
-      n += c.unreadCount;
-    });
-    return n;
-  }, [])?.value;
+  const unread = useSyncQuery(totalUnread, [])?.value;
   useEffect(() => {
     if (unread !== undefined) void applyBadge(navigator, unread);
   }, [unread]);

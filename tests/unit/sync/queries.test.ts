@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { IDBObjectStore as FakeStore } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { applyRemoteChanges } from '../../../sync/receive/apply.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
-import { archivedCount, conversationList, foldText, lastServerMessage, unreadBadge, unsentCount } from '../../../sync/queries.ts';
+import { archivedCount, conversationList, foldText, lastServerMessage, totalUnread, unreadBadge, unsentCount } from '../../../sync/queries.ts';
 import { sendMessage } from '../../../sync/commands/send-message.ts';
 import { commandContext, freshDb } from './helpers/local-db.ts';
 import { FakeServer, HUMAN } from './helpers/fake-server.ts';
@@ -27,6 +28,22 @@ beforeEach(async () => {
   await db.transaction('rw', db.syncTables, () => refreshSummaries(db, [done.id]));
 });
 afterEach(() => db.close());
+
+describe('R11.5 badge total', () => {
+  it('R11.5 sums the unread count of every conversation, archived ones too, in one read', async () => {
+    await db.conversations.update(ids.archived, { unreadCount: 4 });
+    // The AI chat's one specialist message is unread; the completed one was read; the archived counts.
+    expect(await totalUnread(db)).toBe(5);
+    // One request, not a cursor stepping through the conversations (a round trip per row).
+    const cursors = vi.spyOn(FakeStore.prototype, 'openCursor');
+    try {
+      expect(await totalUnread(db)).toBe(5);
+      expect(cursors).not.toHaveBeenCalled();
+    } finally {
+      cursors.mockRestore();
+    }
+  });
+});
 
 describe('R4.3 conversation list', () => {
   it('R4.3 filters by archived, unread, active and completed, newest first', async () => {

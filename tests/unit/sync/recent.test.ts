@@ -58,3 +58,38 @@ describe('R6.5 recent publications over the live list', () => {
     expect(overlayRecent(live, 1, recent, 'c1').map((m) => m.key)).toEqual(['s:c']);
   });
 });
+
+describe('R6.5 overlay placement', () => {
+  /** The overlay as first written: every row in a map, the whole list sorted again. */
+  function reference(list: LocalMessage[], readGeneration: number, recent: ReadonlyMap<string, Recent>): LocalMessage[] {
+    const byKey = new Map(list.map((m) => [m.key, m]));
+    for (const [key, { row, generation, transient }] of recent) {
+      if (!transient && generation <= readGeneration) continue;
+      const current = byKey.get(key);
+      if (row === null) byKey.delete(key);
+      else if (!current || current.changeSeq < row.changeSeq) byKey.set(key, row);
+    }
+    return [...byKey.values()].sort((a, b) => (a.orderKey < b.orderKey ? -1 : a.orderKey > b.orderKey ? 1 : 0));
+  }
+
+  it('R6.5 places changed rows by binary search exactly where a full sort puts them', () => {
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const at = (s: number) => `2025-01-01T10:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.000000Z`;
+    for (let round = 0; round < 300; round++) {
+      const list = [...new Set(Array.from({ length: rand(30) }, () => rand(200)))].sort((a, b) => a - b).map((s) => msg(`s:${s}`, at(s)));
+      const recent = new Map<string, Recent>();
+      for (let k = rand(5); k > 0; k--) {
+        const s = rand(200);
+        const kind = rand(3);
+        recent.set(`s:${s}`, {
+          row: kind === 0 ? null : msg(`s:${s}`, at(s), { changeSeq: rand(3), text: `v${round}` }),
+          generation: rand(3),
+          ...(kind === 2 ? { transient: true } : {}),
+        });
+      }
+      const got = overlayRecent(list, 1, recent, 'c1');
+      expect(got.map((m) => `${m.key}/${m.changeSeq}/${m.text}`)).toEqual(reference(list, 1, recent).map((m) => `${m.key}/${m.changeSeq}/${m.text}`));
+    }
+  });
+});
