@@ -67,6 +67,30 @@ export interface RequestSpan {
   end: number;
 }
 
+/**
+ * A request's name in row 4's lines: PostgREST's path ('/rpc/send_message') or an edge function's
+ * ('/functions/conversation-read': the sync engine reads through conversation-read, which writes the
+ * read cursor as mark_read does); null for anything else (auth, assets, the realtime socket).
+ */
+export function apiPath(url: string): string | null {
+  const m = /\/(rest|functions)\/v1(\/[^?]*)/.exec(url);
+  if (!m) return null;
+  return m[1] === 'rest' ? m[2]! : `/functions${m[2]!}`;
+}
+
+/**
+ * Row 4: the API requests both clients of a build started from the first send on (`since`), per send
+ * and by path — what one message costs the two devices in requests (the send, reads, pulls, the
+ * viewing heartbeat).
+ */
+export function requestsLine(label: string, sends: number, spans: readonly RequestSpan[], since: number): string {
+  const inside = spans.filter((x) => x.start >= since);
+  const paths = new Map<string, number>();
+  for (const x of inside) paths.set(x.path, (paths.get(x.path) ?? 0) + 1);
+  const what = [...paths].sort((a, b) => b[1] - a[1]).map(([p, n]) => `${p} ×${n}`).join(', ') || 'none';
+  return `${label}: ${(inside.length / Math.max(1, sends)).toFixed(2)} API requests per send from the two clients while the sends ran (${what}).`;
+}
+
 export class NetRecorder {
   readonly requests: SeenRequest[] = [];
   /** Every /rest/v1/ request of the row, kept across clear(): what else was in flight during a send. */
@@ -77,8 +101,8 @@ export class NetRecorder {
   private readonly onRequest = (e: { requestId: string; timestamp: number; wallTime: number; request: { url: string; postData?: string } }) => {
     this.offset = e.wallTime * 1000 - e.timestamp * 1000;
     this.requests.push({ id: e.requestId, url: e.request.url, postData: e.request.postData ?? '', wall: e.wallTime * 1000, wire: NaN });
-    const rest = /\/rest\/v1(\/[^?]*)/.exec(e.request.url);
-    if (rest) this.spans.push({ id: e.requestId, path: rest[1]!, start: e.wallTime * 1000, end: Infinity });
+    const path = apiPath(e.request.url);
+    if (path) this.spans.push({ id: e.requestId, path, start: e.wallTime * 1000, end: Infinity });
   };
   private readonly onDone = (e: { requestId: string; timestamp: number }) => {
     const s = this.spans.find((x) => x.id === e.requestId);
@@ -273,8 +297,10 @@ export function missedGoalLines(rows: BenchRow[], poradna: Stamps[], baseline: S
 }
 
 /**
- * Row 4's question behind 'on the wire → row written': was another REST request of either client of
- * the build in flight while the send was on the server (its own send excluded)? Every write of an
+ * Row 4's question behind 'on the wire → row written': was another API request (PostgREST or an edge
+ * function) of either client of the build in flight while the send was on the server (its own send
+ * excluded)? Until 2026-11-24 (session 12) only PostgREST requests counted, so the sync engine's
+ * reads, which go through the conversation-read function, were never seen here. Every write of an
  * account takes that account's change counter under its row lock until commit (the gap-free feed,
  * 20261122000300_change_feed.sql), so a mark-read of B or a pull landing then can hold the send.
  * Returns one line: how many sends overlapped, their p50 of the hop against the others', and what overlapped.
@@ -300,5 +326,5 @@ export function overlapLine(label: string, stamps: Stamps[], recorders: Pick<Net
   }
   const med = (xs: number[]) => (xs.length ? f(p50p95(xs).p50) : '—');
   const what = [...paths].sort((a, b) => b[1] - a[1]).map(([p, n]) => `${p} ×${n}`).join(', ') || 'nothing';
-  return `${label}: ${hit.length} of ${hit.length + clear.length} sends had another REST request of A or B in flight while on the server (on the wire → row written p50 ${med(hit)} ms, the others ${med(clear)} ms); in flight: ${what}.`;
+  return `${label}: ${hit.length} of ${hit.length + clear.length} sends had another API request of A or B in flight while on the server (on the wire → row written p50 ${med(hit)} ms, the others ${med(clear)} ms); in flight: ${what}.`;
 }

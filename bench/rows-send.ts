@@ -2,12 +2,13 @@
 // Row 3: Enter → the own bubble painted ('poradna:bubble-painted', set after the frame). Row 4:
 // Enter on client A → the text painted on client B of the same account (a MutationObserver on B,
 // then the frame), clocks compared through performance.timeOrigin (one machine, one system clock).
+import { hopDebugLines } from './hop-debug.ts';
 import type { Page } from 'playwright-core';
 import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
 import type { Client } from './browser.ts';
 import { HopFloors, type FloorSources } from './hop-floors.ts';
 import { coldLine, WriterPids } from './writer-pids.ts';
-import { markAfter, markFor, missedGoalLines, NetRecorder, overlapLine, renderHops, serverStamps, type Stamps } from './hops.ts';
+import { markAfter, markFor, missedGoalLines, NetRecorder, overlapLine, renderHops, requestsLine, serverStamps, type Stamps } from './hops.ts';
 import { p50p95 } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
@@ -278,11 +279,17 @@ export async function crossClientRows(
       met: qa.p50 <= 15,
     },
   ];
+  if (process.env.BENCH_DEBUG_HOPS) {
+    for (const line of hopDebugLines('Poradňa', sa, [...ra.spans, ...ra2.spans])) console.log(line);
+    for (const line of hopDebugLines('Baseline', sb, [...rb.spans, ...rb2.spans])) console.log(line);
+  }
   const missed = missedGoalLines(out, sa, sb, floors.samples);
   const serverHop = (s: Stamps[]) => s.map((x) => x.commit - x.wire);
   const overlaps = [
     overlapLine('Poradňa', sa, [ra, ra2], sendsFrom),
     overlapLine('Baseline', sb, [rb, rb2], sendsFrom),
+    requestsLine('Poradňa', sends, [...ra.spans, ...ra2.spans], sendsFrom ?? 0),
+    requestsLine('Baseline', sends, [...rb.spans, ...rb2.spans], sendsFrom ?? 0),
     coldLine('Poradňa', ida.map((id) => pids.pidOf(id)), serverHop(sa)),
     coldLine('Baseline', idb.map((id) => pids.pidOf(id)), serverHop(sb)),
   ].join('\n');

@@ -7,7 +7,7 @@ import { mulberry32, uuidFrom } from '../../bench/prng.ts';
 import { longFrames, median, p50p95, paired } from '../../bench/stats.ts';
 import { fmtRatio, percentile, renderTable } from '../../bench/table.ts';
 import { coldLine } from '../../bench/writer-pids.ts';
-import { isoToEpochMs, overlapLine, renderHops, type RequestSpan, type Stamps } from '../../bench/hops.ts';
+import { apiPath, isoToEpochMs, overlapLine, renderHops, requestsLine, type RequestSpan, type Stamps } from '../../bench/hops.ts';
 
 describe('data set plan', () => {
   it('has 200 conversations with 20,000 messages, one of exactly 1,000, plus a chat of 10,000', () => {
@@ -184,7 +184,7 @@ describe("row 4's overlap line", () => {
       ],
     };
     expect(overlapLine('P', sends, [a, b])).toBe(
-      'P: 2 of 3 sends had another REST request of A or B in flight while on the server (on the wire → row written p50 19.0 ms, the others 4.0 ms); in flight: /rpc/mark_read ×1, /rpc/sync_pull (no end seen) ×1.',
+      'P: 2 of 3 sends had another API request of A or B in flight while on the server (on the wire → row written p50 19.0 ms, the others 4.0 ms); in flight: /rpc/mark_read ×1, /rpc/sync_pull (no end seen) ×1.',
     );
   });
 });
@@ -203,5 +203,29 @@ describe("row 4's overlap line, since", () => {
     const old = { spans: [{ id: 'x', path: '/rpc/sync_pull', start: 10, end: Infinity }] };
     expect(overlapLine('P', [send], [old], 50)).toContain('0 of 1 sends');
     expect(overlapLine('P', [send], [old])).toContain('1 of 1 sends');
+  });
+});
+
+describe("row 4's API requests", () => {
+  it('names PostgREST paths and edge functions, nothing else', () => {
+    expect(apiPath('http://127.0.0.1:5/rest/v1/rpc/send_message?select=*')).toBe('/rpc/send_message');
+    expect(apiPath('http://127.0.0.1:5/functions/v1/conversation-read')).toBe('/functions/conversation-read');
+    expect(apiPath('http://127.0.0.1:5/auth/v1/token?grant_type=refresh_token')).toBeNull();
+    expect(apiPath('http://127.0.0.1:5/assets/index.js')).toBeNull();
+  });
+
+  it('counts the requests both clients started from the first send on, per send, by path', () => {
+    const spans: RequestSpan[] = [
+      { id: '0', path: '/rpc/sync_pull', start: 5, end: 9 }, // before the sends: left out
+      { id: '1', path: '/rpc/send_message', start: 10, end: 20 },
+      { id: '2', path: '/functions/conversation-read', start: 21, end: 30 },
+      { id: '3', path: '/rpc/send_message', start: 40, end: 50 },
+      { id: '4', path: '/functions/conversation-read', start: 51, end: 60 },
+      { id: '5', path: '/functions/conversation-read', start: 52, end: 61 },
+    ];
+    expect(requestsLine('P', 2, spans, 10)).toBe(
+      'P: 2.50 API requests per send from the two clients while the sends ran (/functions/conversation-read ×3, /rpc/send_message ×2).',
+    );
+    expect(requestsLine('P', 2, [], 10)).toContain('0.00 API requests per send');
   });
 });
