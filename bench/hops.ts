@@ -85,10 +85,14 @@ export function apiPath(url: string): string | null {
  */
 export function requestsLine(label: string, sends: number, spans: readonly RequestSpan[], since: number): string {
   const inside = spans.filter((x) => x.start >= since);
+  // The bench's own no-op probe (hop-floors.ts, from A's page between sends) is not the app's.
+  const app = inside.filter((x) => !x.path.startsWith('/rpc/bench_'));
+  const probes = inside.length - app.length;
   const paths = new Map<string, number>();
-  for (const x of inside) paths.set(x.path, (paths.get(x.path) ?? 0) + 1);
+  for (const x of app) paths.set(x.path, (paths.get(x.path) ?? 0) + 1);
   const what = [...paths].sort((a, b) => b[1] - a[1]).map(([p, n]) => `${p} ×${n}`).join(', ') || 'none';
-  return `${label}: ${(inside.length / Math.max(1, sends)).toFixed(2)} API requests per send from the two clients while the sends ran (${what}).`;
+  const own = probes ? `; besides, the bench's floor probes ×${probes}` : '';
+  return `${label}: ${(app.length / Math.max(1, sends)).toFixed(2)} API requests per send from the two clients while the sends ran (${what}${own}).`;
 }
 
 export class NetRecorder {

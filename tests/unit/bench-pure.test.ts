@@ -227,5 +227,9 @@ describe("row 4's API requests", () => {
       'P: 2.50 API requests per send from the two clients while the sends ran (/functions/conversation-read ×3, /rpc/send_message ×2).',
     );
     expect(requestsLine('P', 2, [], 10)).toContain('0.00 API requests per send');
+    // The bench's own floor probe is counted apart, not as the app's.
+    expect(requestsLine('P', 1, [...spans.slice(1, 2), { id: '9', path: '/rpc/bench_floor', start: 70, end: 71 }], 10)).toBe(
+      "P: 1.00 API requests per send from the two clients while the sends ran (/rpc/send_message ×1; besides, the bench's floor probes ×1).",
+    );
   });
 });
