@@ -97,7 +97,7 @@ export function requestsLine(label: string, sends: number, spans: readonly Reque
 
 export class NetRecorder {
   readonly requests: SeenRequest[] = [];
-  /** Every /rest/v1/ request of the row, kept across clear(): what else was in flight during a send. */
+  /** Every API request of the row (apiPath), kept across clear(): what else was in flight during a send. */
   readonly spans: RequestSpan[] = [];
   readonly frames: { payload: string; mono: number }[] = [];
   /** wall-clock ms minus CDP monotonic ms, from the latest requestWillBeSent. */
@@ -303,7 +303,7 @@ export function missedGoalLines(rows: BenchRow[], poradna: Stamps[], baseline: S
 /**
  * Row 4's question behind 'on the wire → row written': was another API request (PostgREST or an edge
  * function) of either client of the build in flight while the send was on the server (its own send
- * excluded)? Until 2026-11-24 (session 12) only PostgREST requests counted, so the sync engine's
+ * excluded)? Before 2026-11-24 only PostgREST requests counted, so the sync engine's
  * reads, which go through the conversation-read function, were never seen here. Every write of an
  * account takes that account's change counter under its row lock until commit (the gap-free feed,
  * 20261122000300_change_feed.sql), so a mark-read of B or a pull landing then can hold the send.
