@@ -27,16 +27,7 @@ function byExternalId(rows: LocalMessage[]): Map<string, LocalMessage[]> {
   return map;
 }
 
-/**
- * `known`: the stored rows the caller already read under these rows' keys (it may hold more, e.g. rows
- * of another account it filtered out; undefined entries are keys with no row). Read here when absent.
- */
-export async function applyRemoteMessages(
-  db: SyncDb,
-  remote: RemoteMessage[],
-  userId: string,
-  known?: readonly (LocalMessage | undefined)[],
-): Promise<MessagesApplied> {
+export async function applyRemoteMessages(db: SyncDb, remote: RemoteMessage[], userId: string): Promise<MessagesApplied> {
   const touched = new Set<string>();
   const specialistReplies: string[] = [];
   if (remote.length === 0) return { touched, specialistReplies, stored: { put: [], removed: [] } };
@@ -44,8 +35,7 @@ export async function applyRemoteMessages(
   const stored = new Map<string, LocalMessage>();
   const removed = new Set<string>();
   const puts = new Map<string, LocalMessage>();
-  const wanted = new Set(keys);
-  for (const m of known ?? (await db.messages.bulkGet(keys))) if (m && wanted.has(m.key)) stored.set(m.key, m);
+  for (const m of await db.messages.bulkGet(keys)) if (m) stored.set(m.key, m);
   const extIds = remote.map((r) => r.chatwoot_message_id).filter((x): x is string => x !== null);
   const external = byExternalId(extIds.length ? await db.messages.where('chatwootMessageId').anyOf(extIds).toArray() : []);
 

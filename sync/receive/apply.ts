@@ -11,7 +11,6 @@ import { mergeReadCursor } from '../merge/read-cursor.ts';
 import { summaryOfLocal } from '../merge/specialist.ts';
 import type { RemoteConversation, RemoteDeleted, RemoteMessage, RemoteReadCursor } from '../model/remote-types.ts';
 import { orderKeyOf } from '../model/ordering.ts';
-import { messageKeyOf } from '../merge/message.ts';
 import { refreshSummaries } from '../db/summary-store.ts';
 import { normalizeTimestamp } from '../model/timestamps.ts';
 
@@ -72,11 +71,7 @@ async function applyDeleted(db: SyncDb, d: RemoteDeleted, touched: Set<string>):
 
 export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, userId: string, move: CursorMove = { kind: 'none' }): Promise<ApplyResult> {
   return db.transaction('rw', db.syncTables, async () => {
-    // Independent reads issued together, one round trip to the IndexedDB backend instead of two (a
-    // realtime message waits for this transaction before B's store is done, bench row 4): the feed,
-    // whose account filters the rows, and the stored rows under every incoming message's key.
-    const incoming = changes.messages ?? [];
-    const [feed, storedRows] = await Promise.all([readFeed(db), incoming.length ? db.messages.bulkGet(incoming.map(messageKeyOf)) : []]);
+    const feed = await readFeed(db);
     const mine = (accountId: string | null) => feed.accountId === null || accountId === null || accountId === feed.accountId;
     const touched = new Set<string>();
     const specialistReplies: string[] = [];
@@ -108,7 +103,7 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
       }
       if (puts.size) await db.conversations.bulkPut([...puts.values()]);
     }
-    const applied = await applyRemoteMessages(db, incoming.filter((r) => mine(r.account_id)), userId, storedRows);
+    const applied = await applyRemoteMessages(db, (changes.messages ?? []).filter((r) => mine(r.account_id)), userId);
     for (const id of applied.touched) touched.add(id);
     specialistReplies.push(...applied.specialistReplies);
     changed ||= applied.touched.size > 0;
@@ -125,6 +120,8 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
       await applyDeleted(db, d, touched);
       changed = true;
     }
+    for (const id of specialistReplies) await db.typing.delete(id);
+    await refreshSummaries(db, touched);
     let cursor = feed.cursor;
     let gap = false;
     if (move.kind === 'page') cursor = Math.max(cursor, move.cursor);
@@ -133,13 +130,7 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
       else if (move.changeSeq === cursor + 1) cursor = move.changeSeq;
       else if (move.changeSeq > cursor + 1) gap = true;
     }
-    // The last writes touch different rows (typing, summaries, the feed's meta row), so they are
-    // issued together rather than one round trip after another.
-    await Promise.all([
-      ...specialistReplies.map((id) => db.typing.delete(id)),
-      refreshSummaries(db, touched),
-      cursor !== feed.cursor || move.kind === 'page' ? db.meta.put({ ...feed, cursor }) : undefined,
-    ]);
+    if (cursor !== feed.cursor || move.kind === 'page') await db.meta.put({ ...feed, cursor });
     return { gap, cursor, changed, specialistReplies, stored: applied.stored };
   });
 }
