@@ -5,6 +5,7 @@
 // server first (R1.8); once the second tab is closed the first is fast again.
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './defects-helpers.ts';
+import { collectConsole, syncDump } from './sync-dump.ts';
 
 const DRUHY_CHAT = '00000000-0000-4000-b000-000000000011';
 
@@ -77,11 +78,28 @@ async function serverOrder(baseURL: string, stamp: number): Promise<string[]> {
   return ((await res.json()) as { text: string }[]).map((m) => m.text);
 }
 
+// A failure prints what both tabs' engines held (a typed message once vanished here in CI, #19's note).
+const watched: { pages: Page[]; lines: string[]; stamp: string } = { pages: [], lines: [], stamp: '' };
+test.afterEach(async ({ baseURL }, testInfo) => {
+  if (testInfo.status !== testInfo.expectedStatus) {
+    const dumps = await Promise.all(watched.pages.map((p) => syncDump(p, watched.stamp)));
+    const server = watched.stamp ? await serverOrder(baseURL!, Number(watched.stamp)).catch((err: unknown) => String(err)) : null;
+    const body = JSON.stringify({ console: watched.lines, server, tabs: dumps }, null, 1);
+    console.log(`send-tabs failure dump:\n${body}`);
+    await testInfo.attach('sync-dump.json', { body, contentType: 'application/json' });
+  }
+  watched.pages = [];
+  watched.lines = [];
+});
+
 test('the only tab sends before IndexedDB answers; a second tab is never held up and typed order stays server order', async ({ page, context, baseURL }) => {
+  const stamp = Date.now();
+  watched.pages.push(page);
+  watched.stamp = String(stamp);
+  collectConsole(page, 'tab1', watched.lines);
   await signIn(page, 'druhy@poradna.test');
   await page.goto(`/app/chats/${DRUHY_CHAT}`);
   await expect(page.getByTestId('message').first()).toBeVisible();
-  const stamp = Date.now();
   const t = (s: string) => `${s} ${stamp}`;
 
   // Alone: the request goes before the write transaction (R1.12's fast path; solo after a reload of its view).
@@ -96,6 +114,8 @@ test('the only tab sends before IndexedDB answers; a second tab is never held up
 
   // A second tab: it writes sends only holding the writers lock, which the leader gives up at once.
   const second = await context.newPage();
+  watched.pages.push(second);
+  collectConsole(second, 'tab2', watched.lines);
   await second.goto(`/app/chats/${DRUHY_CHAT}`);
   await expect(second.getByTestId('message').first()).toBeVisible();
   const shared = await measure(page, t('Meranie s druhou kartou'), 10);

@@ -1,0 +1,46 @@
+// What a tab's sync engine holds, for a journey that failed: its outbox, the messages whose text
+// holds a stamp, and the send marks (sync/marks.ts). Read straight from IndexedDB (no app code), so
+// it also works when the app's views are what went wrong. Diagnostics only: nothing here asserts.
+import type { Page } from '@playwright/test';
+
+export async function syncDump(page: Page, stamp: string): Promise<unknown> {
+  if (page.isClosed()) return 'closed';
+  return page
+    .evaluate(async (stamp) => {
+      const all = (db: IDBDatabase, store: string) =>
+        new Promise<unknown[]>((resolve, reject) => {
+          const req = db.transaction(store, 'readonly').objectStore(store).getAll();
+          req.onsuccess = () => resolve(req.result as unknown[]);
+          req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+        });
+      const names = (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => n.startsWith('poradna-sync-'));
+      const dbs: Record<string, unknown> = {};
+      for (const name of names) {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const req = indexedDB.open(name);
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+        });
+        const messages = (await all(db, 'messages')) as { text?: string }[];
+        dbs[name] = {
+          outbox: await all(db, 'outbox'),
+          messages: messages.filter((m) => typeof m.text === 'string' && m.text.includes(stamp)),
+          meta: await all(db, 'meta'),
+        };
+        db.close();
+      }
+      const marks = performance
+        .getEntriesByType('mark')
+        .filter((m) => m.name.startsWith('poradna:send'))
+        .slice(-40)
+        .map((m) => ({ name: m.name, t: Math.round(m.startTime), detail: (m as PerformanceMark).detail as unknown }));
+      return { url: location.href, visibility: document.visibilityState, dbs, marks };
+    }, stamp)
+    .catch((err: unknown) => `dump failed: ${String(err)}`);
+}
+
+/** Collects a page's console lines (warnings carry the engine's and the composer's failures). */
+export function collectConsole(page: Page, label: string, into: string[]): void {
+  page.on('console', (m) => into.push(`[${label} ${new Date().toISOString()} ${m.type()}] ${m.text()}`));
+  page.on('pageerror', (e) => into.push(`[${label} ${new Date().toISOString()} pageerror] ${e.message}`));
+}
