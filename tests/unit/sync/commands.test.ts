@@ -123,4 +123,49 @@ describe('R1 commands', () => {
     expect(entries[0]?.op).toEqual({ kind: 'read', conversationId: convId, messageId: m2.id });
     expect((await db.conversations.get(convId))?.unreadCount).toBe(0);
   });
+
+  it("R1.7 a move past only user messages is not made; a counted message arriving late before them is unread here as on the server, and the next read passes and pushes it", async () => {
+    const ctx = commandContext(db);
+    const s1 = server.addMessage(convId);
+    await applyRemoteChanges(db, { messages: [s1] }, 'user-1');
+    expect(await markRead(ctx, convId, s1.id)).toBe(true);
+    // The server took s1 (its reply, as push.ts stores it): nothing is waiting any more.
+    await db.outbox.clear();
+    const taken = { user_id: 'user-1', conversation_id: convId, account_id: s1.account_id, last_read_message_id: s1.id, last_read_at: s1.created_at, updated_at: s1.created_at, change_seq: 1_000_000 };
+    await applyRemoteChanges(db, { readCursors: [taken] }, 'user-1');
+    expect((await db.readCursors.get(convId))?.pending).toBe(0);
+    // The seed-150 order: a specialist reply placed before the user's own message reaches the device after it.
+    const late = server.addMessage(convId, { direction: 'specialist', source: 'chatwoot' });
+    const own = server.addMessage(convId, { direction: 'user', source: 'app' });
+    const colleague = server.addMessage(convId, { direction: 'user', source: 'app' });
+    await applyRemoteChanges(db, { messages: [own, colleague] }, 'user-1');
+    expect(await markRead(ctx, convId, own.id)).toBe(false);
+    expect(await markRead(ctx, convId, colleague.id)).toBe(false);
+    expect(await db.outbox.count()).toBe(0);
+    expect((await db.readCursors.get(convId))?.messageId).toBe(s1.id);
+    await applyRemoteChanges(db, { messages: [late] }, 'user-1');
+    // The server's cursor is s1 too: both count `late` unread.
+    expect((await db.conversations.get(convId))?.unreadCount).toBe(1);
+    expect(await markRead(ctx, convId, colleague.id)).toBe(true);
+    expect((await db.outbox.toArray()).map((e) => e.op)).toEqual([{ kind: 'read', conversationId: convId, messageId: colleague.id }]);
+    expect((await db.conversations.get(convId))?.unreadCount).toBe(0);
+    expect(await markRead(ctx, convId, own.id)).toBe(false); // still never backwards
+    await db.outbox.clear();
+    for (const direction of ['ai', 'system'] as const) {
+      const m = server.addMessage(convId, { direction });
+      const after = server.addMessage(convId, { direction: 'user', source: 'app' });
+      await applyRemoteChanges(db, { messages: [m, after] }, 'user-1');
+      // The move lands on a user message but passes `m`: the server notifies it.
+      expect(await markRead(ctx, convId, after.id)).toBe(true);
+      expect((await db.outbox.toArray()).map((e) => e.op)).toEqual([{ kind: 'read', conversationId: convId, messageId: after.id }]);
+      await db.outbox.clear();
+    }
+    // A read already waiting to go out takes a later position even when that passes only user messages.
+    const s2 = server.addMessage(convId);
+    const u2 = server.addMessage(convId, { direction: 'user', source: 'app' });
+    await applyRemoteChanges(db, { messages: [s2, u2] }, 'user-1');
+    expect(await markRead(ctx, convId, s2.id)).toBe(true);
+    expect(await markRead(ctx, convId, u2.id)).toBe(true);
+    expect((await db.outbox.toArray()).map((e) => e.op)).toEqual([{ kind: 'read', conversationId: convId, messageId: u2.id }]);
+  });
 });
