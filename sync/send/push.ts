@@ -117,7 +117,11 @@ async function onArchive(d: PushDeps, entry: OutboxEntry, op: Op<'archive'>): Pr
   await d.db.transaction('rw', d.db.syncTables, async () => {
     if (await settle(d.db, entry)) {
       const c = await d.db.conversations.get(op.conversationId);
-      if (c) await d.db.conversations.put({ ...c, pendingArchive: 0 });
+      // R2.2: no longer queued, so the server's value shows. A newer version than the reply (another
+      // device's archive that reached us while this was on the wire) is already the stored server
+      // value, and the reply below is merged only when it is newer than that (the fuzz's seed 152:
+      // keeping the local value left the device unarchived for good while the server was archived).
+      if (c) await d.db.conversations.put(row ? revertArchive(c) : { ...c, pendingArchive: 0 });
     }
     if (row) await applyRemoteChanges(d.db, { conversations: [row] }, d.userId);
   });

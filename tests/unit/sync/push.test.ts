@@ -180,6 +180,27 @@ describe('R1 pushing the outbox', () => {
     expect(await db.outbox.count()).toBe(0);
   });
 
+  it('R2.2 an archive pushed while another device changes it again ends at the server\'s newer value, not the pushed one', async () => {
+    await archive(ctx(), convId);
+    const api = server.api();
+    deps.server = {
+      ...api,
+      setArchived: async (id, at) => {
+        const row = await api.setArchived(id, at);
+        // Another device unarchives right after; its realtime record reaches this device before the reply.
+        server.setArchivedNow(id, null);
+        await applyRemoteChanges(db, { conversations: [server.conversations.get(id)!] }, 'user-1');
+        expect((await db.conversations.get(id))?.archived).toBe(1); // still queued here: the local choice shows
+        return row;
+      },
+    };
+    await flushOutbox(deps);
+    expect(server.conversations.get(convId)?.archived_at).toBeNull();
+    const c = (await db.conversations.get(convId))!;
+    expect([c.archived, c.archivedAt, c.pendingArchive]).toEqual([0, null, 0]);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
   it('R1.6 a permanently refused archive is reverted silently; a transient failure keeps it', async () => {
     await archive(ctx(), convId);
     server.fail('setArchived', 'transient');
