@@ -3,6 +3,7 @@
 // request first); with a second tab open its sends are not held up, the leader's requests wait for
 // the write again, and a message typed in the second tab just before one in the first reaches the
 // server first (R1.8); once the second tab is closed the first is fast again.
+import { writeFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './defects-helpers.ts';
 import { collectConsole, syncDump } from './sync-dump.ts';
@@ -47,6 +48,9 @@ async function measure(page: Page, label: string, n: number): Promise<{ fast: nu
   for (let i = 0; i < n; i++) {
     await send(page, `${label} ${i}`);
     times.push(await lastSendTimes(page));
+    // R1.8: a send typed while the previous one is still on the wire rightly waits in the outbox (the
+    // in-transaction path); each measured send starts with nothing of the conversation queued.
+    await expect(own(page, `${label} ${i}`)).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
   }
   return { fast: times.filter((x) => x.first).length, toRequest: median(times.map((x) => x.toRequest)), toTx: median(times.map((x) => x.toTx)) };
 }
@@ -86,7 +90,9 @@ test.afterEach(async ({ baseURL }, testInfo) => {
     const server = watched.stamp ? await serverOrder(baseURL!, Number(watched.stamp)).catch((err: unknown) => String(err)) : null;
     const body = JSON.stringify({ console: watched.lines, server, tabs: dumps }, null, 1);
     console.log(`send-tabs failure dump:\n${body}`);
-    await testInfo.attach('sync-dump.json', { body, contentType: 'application/json' });
+    const path = testInfo.outputPath('sync-dump.json');
+    await writeFile(path, body);
+    await testInfo.attach('sync-dump.json', { path, contentType: 'application/json' });
   }
   watched.pages = [];
   watched.lines = [];
