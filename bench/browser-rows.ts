@@ -50,7 +50,7 @@ export async function browserRows(opts: BrowserBenchOptions): Promise<BenchRow[]
       out.push(...(await ownBubbleRows(a, b, chat1k, sends)));
     }
     if (which.has(4)) {
-      const sends = quick ? 10 : 40;
+      const sends = quick ? 10 : 100;
       log(`row 4: second clients of the same account, ${sends} sends per build`);
       const a2 = await openClient('poradna-2', a.baseUrl);
       const b2 = await openClient('baseline-2', b.baseUrl);

@@ -10,6 +10,7 @@ import { HopFloors, type FloorSources } from './hop-floors.ts';
 import { coldLine, WriterPids } from './writer-pids.ts';
 import { markAfter, markFor, missedGoalLines, NetRecorder, overlapLine, renderHops, requestsLine, serverStamps, type Stamps } from './hops.ts';
 import { p50p95 } from './stats.ts';
+import { startProfiles } from './receiver-profile.ts';
 import type { BenchRow } from './table.ts';
 
 /** Types `text` into the composer, presses Enter; answers the epoch ms of the keydown and, for row 3, the ms to the bubble mark. */
@@ -217,6 +218,10 @@ export async function crossClientRows(
     floors = await HopFloors.open(sources.floors, a, ra);
     // Let realtime subscriptions settle before the first send.
     await new Promise((r) => setTimeout(r, 2000));
+    const profiled = await startProfiles([
+      { label: 'poradna-receiver', client: a2 },
+      { label: 'baseline-receiver', client: b2 },
+    ]);
     sendsFrom = Date.now();
     // Blocks of five: Poradňa, baseline, the floors; drift on the shared machine falls on all three.
     for (let i = 0; i < sends; i += 5) {
@@ -225,6 +230,7 @@ export async function crossClientRows(
       sb.push(...(await crossClient(b, b2, rb, rb2, 'B', n, sources.baseline, sources.idOf, idb)));
       await floors.sample(n);
     }
+    if (profiled) for (const line of await profiled()) console.log(line);
   } finally {
     for (const r of [ra, ra2, rb, rb2]) r.stop();
     await pids.close();
