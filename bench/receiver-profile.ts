@@ -27,7 +27,7 @@ export function selfTimes(p: Profile, top: number): { name: string; ms: number }
     if (!n) continue;
     const f = n.callFrame;
     const file = f.url.split('/').pop() ?? '';
-    const name = `${f.functionName || "(anonymous)"} ${file}:${f.lineNumber + 1}:${(f as { columnNumber?: number }).columnNumber ?? 0}`;
+    const name = `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}:${(f as { columnNumber?: number }).columnNumber ?? 0}`;
     // A sample's time is the delta to the next sample.
     ms.set(name, (ms.get(name) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
   }

@@ -7,6 +7,7 @@ import { mulberry32, uuidFrom } from '../../bench/prng.ts';
 import { longFrames, median, p50p95, paired } from '../../bench/stats.ts';
 import { fmtRatio, percentile, renderTable } from '../../bench/table.ts';
 import { coldLine } from '../../bench/writer-pids.ts';
+import { selfTimes } from '../../bench/receiver-profile.ts';
 import { apiPath, isoToEpochMs, overlapLine, renderHops, requestsLine, type RequestSpan, type Stamps } from '../../bench/hops.ts';
 
 describe('data set plan', () => {
@@ -231,5 +232,26 @@ describe("row 4's API requests", () => {
     expect(requestsLine('P', 1, [...spans.slice(1, 2), { id: '9', path: '/rpc/bench_floor', start: 70, end: 71 }], 10)).toBe(
       "P: 1.00 API requests per send from the two clients while the sends ran (/rpc/send_message ×1; besides, the bench's floor probes ×1).",
     );
+  });
+});
+
+describe('receiver profile (BENCH_PROFILE_RECEIVERS)', () => {
+  it('sums each sample\'s time (the delta to the next sample) into its function, most first', () => {
+    const frame = (functionName: string, url: string, lineNumber: number) => ({ functionName, url, lineNumber, columnNumber: 4 });
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: frame('(idle)', '', -1) },
+        { id: 2, callFrame: frame('render', 'http://x/assets/ChatPage.js', 0) },
+        { id: 3, callFrame: frame('', 'http://x/assets/dexie.js', 2) },
+      ],
+      samples: [2, 3, 2, 1],
+      timeDeltas: [0, 1000, 3000, 500],
+    };
+    expect(selfTimes(profile, 5)).toEqual([
+      { name: '(anonymous) dexie.js:3:4', ms: 3 },
+      { name: 'render ChatPage.js:1:4', ms: 1.5 },
+      { name: '(idle) :0:4', ms: 0 },
+    ]);
+    expect(selfTimes(profile, 1)).toHaveLength(1);
   });
 });
