@@ -7,7 +7,7 @@ import { mulberry32, uuidFrom } from '../../bench/prng.ts';
 import { longFrames, median, p50p95, paired } from '../../bench/stats.ts';
 import { fmtRatio, percentile, renderTable } from '../../bench/table.ts';
 import { coldLine } from '../../bench/writer-pids.ts';
-import { selfTimes } from '../../bench/receiver-profile.ts';
+import { inclusiveTimes, minifiedName, selfTimes } from '../../bench/receiver-profile.ts';
 import { apiPath, isoToEpochMs, overlapLine, renderHops, requestsLine, type RequestSpan, type Stamps } from '../../bench/hops.ts';
 
 describe('data set plan', () => {
@@ -250,8 +250,30 @@ describe('receiver profile (BENCH_PROFILE_RECEIVERS)', () => {
     expect(selfTimes(profile, 5)).toEqual([
       { name: '(anonymous) dexie.js:3:4', ms: 3 },
       { name: 'render ChatPage.js:1:4', ms: 1.5 },
-      { name: '(idle) :0:4', ms: 0 },
+      { name: '(idle)', ms: 0 },
     ]);
     expect(selfTimes(profile, 1)).toHaveLength(1);
+  });
+
+  it('counts a function once per sample wherever it is on the stack, keeping only the names asked for', () => {
+    const frame = (functionName: string, lineNumber: number) => ({ functionName, url: 'http://x/assets/app.js', lineNumber, columnNumber: 0 });
+    // root → outer → inner → outer (recursion), and root → other
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: frame('(root)', 0), children: [2, 5] },
+        { id: 2, callFrame: frame('outer', 1), children: [3] },
+        { id: 3, callFrame: frame('inner', 2), children: [4] },
+        { id: 4, callFrame: frame('outer', 1) },
+        { id: 5, callFrame: frame('other', 3) },
+      ],
+      samples: [4, 3, 5, 1],
+      timeDeltas: [0, 2000, 1000, 4000],
+    };
+    expect(inclusiveTimes(profile, 10, minifiedName, () => true)).toEqual([
+      { name: 'outer app.js:2:0', ms: 3 },
+      { name: 'other app.js:4:0', ms: 4 },
+      { name: 'inner app.js:3:0', ms: 3 },
+    ].sort((a, b) => b.ms - a.ms));
+    expect(inclusiveTimes(profile, 10, minifiedName, (n) => n.startsWith('inner'))).toEqual([{ name: 'inner app.js:3:0', ms: 3 }]);
   });
 });
