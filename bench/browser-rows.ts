@@ -60,7 +60,7 @@ export async function browserRows(opts: BrowserBenchOptions): Promise<BenchRow[]
         await waitForStored(a2, dataset.userId, await world.serverMessages());
         const idOf = async (text: string) =>
           (await world.db.query<{ id: string }>('select id from public.messages where text = $1', [text])).rows[0]?.id;
-        out.push(...(await crossClientRows(a, a2, b, b2, chat1k, sends, { ...world.deliveries, idOf, floors: { stack: world.poradna, db: world.db, userId: dataset.userId, tapDeliveries: world.tapDeliveries } }, opts.notes)));
+        out.push(...(await crossClientRows(a, a2, b, b2, chat1k, sends, { ...world.deliveries, idOf, floors: { stack: world.poradna, db: world.db, userId: dataset.userId, tapDeliveries: world.tapDeliveries }, webDirs: { poradna: webDir, baseline: resolve(baselineDir) } }, opts.notes)));
       } finally {
         await a2.close();
         await b2.close();

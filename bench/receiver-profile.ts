@@ -2,7 +2,7 @@
 // receiving page (A2 for Poradňa, B2 for the online-only build) over row 4's sends, written as
 // <dir>/<label>.cpuprofile (open in Chromium's DevTools). Printed: the top self times, and the
 // inclusive times of the app's own functions (src/, sync/), named through the build's source maps.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SourceMapConsumer } from 'source-map-js';
 import type { Client } from './browser.ts';
@@ -78,14 +78,16 @@ export function inclusiveTimes(p: Profile, top: number, name: FrameName, keep: (
   return ranked(ms, top);
 }
 
-/** Names frames by their original source through each script's source map (`<script>.map`, fetched); minified otherwise. */
-async function sourceNames(p: Profile): Promise<FrameName> {
+/**
+ * Names frames by their original source through the build's source maps, read from its web folder
+ * (they are built `hidden`: the gateway does not serve them); the minified name where there is none.
+ */
+export async function sourceNames(p: Profile, webDir: string): Promise<FrameName> {
   const maps = new Map<string, SourceMapConsumer>();
   for (const url of new Set(p.nodes.map((n) => n.callFrame.url))) {
     if (!/^https?:\/\/.*\.js$/.test(url)) continue;
     try {
-      const res = await fetch(`${url}.map`);
-      if (res.ok) maps.set(url, new SourceMapConsumer(await res.text()));
+      maps.set(url, new SourceMapConsumer(await readFile(join(webDir, `${new URL(url).pathname}.map`), 'utf8')));
     } catch {
       // no map: the minified name stands
     }
@@ -100,7 +102,7 @@ async function sourceNames(p: Profile): Promise<FrameName> {
   };
 }
 
-export async function startProfiles(clients: { label: string; client: Client }[]): Promise<(() => Promise<string[]>) | null> {
+export async function startProfiles(clients: { label: string; client: Client; webDir: string }[]): Promise<(() => Promise<string[]>) | null> {
   const dir = process.env.BENCH_PROFILE_RECEIVERS;
   if (!dir) return null;
   for (const { client } of clients) {
@@ -112,10 +114,10 @@ export async function startProfiles(clients: { label: string; client: Client }[]
     await mkdir(dir, { recursive: true });
     const lines: string[] = [];
     const fmt = (t: { name: string; ms: number }) => `  ${t.ms.toFixed(1).padStart(8)} ms  ${t.name}`;
-    for (const { label, client } of clients) {
+    for (const { label, client, webDir } of clients) {
       const { profile } = (await client.cdp.send('Profiler.stop')) as unknown as { profile: Profile };
       await writeFile(join(dir, `${label}.cpuprofile`), JSON.stringify(profile));
-      const name = await sourceNames(profile);
+      const name = await sourceNames(profile, webDir);
       lines.push(`${label}: self time over row 4's sends, top functions:`, ...selfTimes(profile, 25, name).map(fmt));
       lines.push(`${label}: inclusive time of the app's own functions:`, ...inclusiveTimes(profile, 25, name, (n) => / (src|sync)\//.test(n)).map(fmt));
     }

@@ -140,6 +140,8 @@ export interface HopSources {
   idOf: (text: string) => Promise<string | undefined>;
   /** Where row 4's floor column is measured (the Poradňa stack; hop-floors.ts). */
   floors: FloorSources;
+  /** Each build's web folder (its hidden source maps name the receivers' profiles, receiver-profile.ts). */
+  webDirs: { poradna: string; baseline: string };
 }
 
 /** Per send: every hop's timestamp, Enter on the sender → painted on the receiver (hops.ts). */
@@ -219,8 +221,8 @@ export async function crossClientRows(
     // Let realtime subscriptions settle before the first send.
     await new Promise((r) => setTimeout(r, 2000));
     const profiled = await startProfiles([
-      { label: 'poradna-receiver', client: a2 },
-      { label: 'baseline-receiver', client: b2 },
+      { label: 'poradna-receiver', client: a2, webDir: sources.webDirs.poradna },
+      { label: 'baseline-receiver', client: b2, webDir: sources.webDirs.baseline },
     ]);
     sendsFrom = Date.now();
     // Blocks of five: Poradňa, baseline, the floors; drift on the shared machine falls on all three.

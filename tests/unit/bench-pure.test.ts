@@ -7,7 +7,11 @@ import { mulberry32, uuidFrom } from '../../bench/prng.ts';
 import { longFrames, median, p50p95, paired } from '../../bench/stats.ts';
 import { fmtRatio, percentile, renderTable } from '../../bench/table.ts';
 import { coldLine } from '../../bench/writer-pids.ts';
-import { inclusiveTimes, minifiedName, selfTimes } from '../../bench/receiver-profile.ts';
+import { inclusiveTimes, minifiedName, selfTimes, sourceNames } from '../../bench/receiver-profile.ts';
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SourceMapGenerator } from 'source-map-js';
 import { apiPath, isoToEpochMs, overlapLine, renderHops, requestsLine, type RequestSpan, type Stamps } from '../../bench/hops.ts';
 
 describe('data set plan', () => {
@@ -253,6 +257,19 @@ describe('receiver profile (BENCH_PROFILE_RECEIVERS)', () => {
       { name: '(idle)', ms: 0 },
     ]);
     expect(selfTimes(profile, 1)).toHaveLength(1);
+  });
+
+  it('names a frame through the build folder\'s hidden source map, and keeps the minified name where there is none', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bench-maps-'));
+    await mkdir(join(dir, 'assets'));
+    const gen = new SourceMapGenerator({ file: 'app.js' });
+    gen.addMapping({ generated: { line: 1, column: 10 }, original: { line: 23, column: 0 }, source: '../../sync/db/summary-store.ts', name: 'refreshSummary' });
+    await writeFile(join(dir, 'assets', 'app.js.map'), gen.toString());
+    const frame = (url: string) => ({ functionName: 'a', url, lineNumber: 0, columnNumber: 10 });
+    const profile = { nodes: [{ id: 1, callFrame: frame('http://127.0.0.1:1/assets/app.js') }, { id: 2, callFrame: frame('http://127.0.0.1:1/assets/other.js') }] };
+    const name = await sourceNames(profile, dir);
+    expect(name(profile.nodes[0]!.callFrame)).toBe('refreshSummary sync/db/summary-store.ts:23');
+    expect(name(profile.nodes[1]!.callFrame)).toBe('a other.js:1:10');
   });
 
   it('counts a function once per sample wherever it is on the stack, keeping only the names asked for', () => {
