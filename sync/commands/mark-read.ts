@@ -13,10 +13,10 @@ import type { SyncDb } from '../db/schema.ts';
 import type { CommandContext } from './context.ts';
 
 /** Directions the server counts as unread or notifies (R2.8 unread, R10.1 push); only `user` is neither. */
-export const SERVER_READ_DIRECTIONS = ['specialist', 'ai', 'system'] as const;
+const SERVER_READ_DIRECTIONS = ['specialist', 'ai', 'system'] as const;
 
 /** Whether a message the server counts or notifies lies in (after, upTo] of the conversation's order. */
-export async function passesCounted(db: SyncDb, conversationId: string, after: string, upTo: string): Promise<boolean> {
+async function passesCounted(db: SyncDb, conversationId: string, after: string, upTo: string): Promise<boolean> {
   const hits = await Promise.all(
     SERVER_READ_DIRECTIONS.map((d) =>
       db.messages
@@ -31,14 +31,18 @@ export async function passesCounted(db: SyncDb, conversationId: string, after: s
 export async function markRead(ctx: CommandContext, conversationId: string, messageId: string): Promise<boolean> {
   const { db } = ctx;
   const done = await db.transaction('rw', db.syncTables, async () => {
-    const message = await db.messages.where('serverId').equals(messageId.toLowerCase()).first();
+    // Independent reads together: one round trip to the IndexedDB backend instead of three, inside
+    // a transaction that holds every sync table (the next arrival's write waits for it).
+    const [message, local, waiting] = await Promise.all([
+      db.messages.where('serverId').equals(messageId.toLowerCase()).first(),
+      db.readCursors.get(conversationId),
+      // A read already waiting to go out takes the newer position whatever it passes (one push either way).
+      db.outbox.where('key').equals(outboxKey({ kind: 'read', conversationId, messageId })).first(),
+    ]);
     if (!message || message.conversationId !== conversationId) return false;
-    const local = await db.readCursors.get(conversationId);
     const moved = moveCursor(local, conversationId, message.serverId ?? messageId, message.orderKey);
     if (!moved) return false;
     const op = { kind: 'read', conversationId, messageId: moved.messageId ?? messageId } as const;
-    // A read already waiting to go out takes the newer position whatever it passes (one push either way).
-    const waiting = await db.outbox.where('key').equals(outboxKey(op)).first();
     if (!waiting && !(await passesCounted(db, conversationId, local?.orderKey ?? '', moved.orderKey))) return false;
     await db.readCursors.put(moved);
     await queue(db, op, ctx.now());

@@ -7,6 +7,8 @@
 // v4  index [conversationId+direction+orderKey]: unread counts are index counts (R2.8)
 // v5  outbox entries lose `nextAttemptAt`: no wall-clock deadline is stored any more (R9.6); claims
 //     written by an older engine are dropped with it. Entries, attempts and errors stay.
+// v6  index on conversations.unreadCount: the app badge (R11.5) reads only conversations with unread
+//     messages, and its live query is not re-run by writes that leave a count at 0 (issue 19)
 import { Dexie, type DexieOptions, type EntityTable, type Table, type Transaction } from 'dexie';
 import type {
   CommandResult,
@@ -88,6 +90,12 @@ export const STORE_VERSIONS: readonly StoreVersion[] = [
     },
   },
   { version: 5, stores: {}, upgrade: upgradeToV5 },
+  {
+    version: 6,
+    stores: {
+      conversations: 'id, archived, sortAt, specialistId, chatwootConversationId, unreadCount',
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = STORE_VERSIONS[STORE_VERSIONS.length - 1]!.version;

@@ -13,6 +13,13 @@ export function spokenText(markdown: string): string {
 }
 
 const MAX_ANNOUNCED = 3;
+/**
+ * How many of the newest messages each change is checked against. An arrival lands at the end of the
+ * list (R4.1 orders by created_at); one placed further back is history catching up, not something
+ * said while the user watches. Scanning the whole list (1,000+ rows) on every render of an arrival
+ * cost the receiver ~1 ms of main thread each time (issue 19's profile).
+ */
+export const ANNOUNCE_SCAN = 50;
 
 export function NewMessageAnnouncer({ messages }: { messages: LocalMessage[] | undefined }) {
   const seen = useRef<Set<string> | null>(null);
@@ -20,10 +27,12 @@ export function NewMessageAnnouncer({ messages }: { messages: LocalMessage[] | u
   useEffect(() => {
     if (!messages) return;
     if (seen.current === null) {
+      // Everything shown when the chat opened, so a deletion that shifts an older message into the
+      // scanned tail does not make it sound new.
       seen.current = new Set(messages.map((m) => m.key));
       return;
     }
-    const fresh = messages.filter((m) => !seen.current!.has(m.key));
+    const fresh = messages.slice(-ANNOUNCE_SCAN).filter((m) => !seen.current!.has(m.key));
     for (const m of fresh) seen.current.add(m.key);
     // A batch is history arriving (first sync of a long chat), not messages to read out.
     if (fresh.length > MAX_ANNOUNCED) return;

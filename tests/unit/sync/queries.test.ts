@@ -1,4 +1,5 @@
 import { IDBObjectStore as FakeStore } from 'fake-indexeddb';
+import { Dexie, liveQuery } from 'dexie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { applyRemoteChanges } from '../../../sync/receive/apply.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
@@ -8,11 +9,12 @@ import { commandContext, freshDb } from './helpers/local-db.ts';
 import { FakeServer, HUMAN } from './helpers/fake-server.ts';
 
 let db: SyncDb;
+let idb: Awaited<ReturnType<typeof freshDb>>['idb'];
 let server: FakeServer;
 let ids: { ai: string; human: string; done: string; archived: string };
 
 beforeEach(async () => {
-  ({ db } = await freshDb());
+  ({ db, idb } = await freshDb());
   server = new FakeServer();
   const ai = server.addConversation();
   const human = server.addConversation({ specialist_id: HUMAN.id });
@@ -41,6 +43,29 @@ describe('R11.5 badge total', () => {
       expect(cursors).not.toHaveBeenCalled();
     } finally {
       cursors.mockRestore();
+    }
+  });
+  it('R11.5 the badge read is not run again by a write that leaves every count at 0 (an arrival in an open chat)', async () => {
+    // Dexie runs live queries only when it found an indexedDB global at load; Node has none.
+    const deps = { ...Dexie.dependencies };
+    Object.assign(Dexie.dependencies, idb);
+    const answers: number[] = [];
+    const sub = liveQuery(() => totalUnread(db)).subscribe({ next: (n) => answers.push(n) });
+    const settled = () => new Promise((r) => setTimeout(r, 50));
+    try {
+      await vi.waitFor(() => expect(answers).toEqual([1]));
+      // The human chat (0 unread) gets a new last message: the summary's put keeps its count at 0.
+      await db.conversations.update(ids.human, { lastMessage: null, sortAt: '2030-01-01T00:00:00.000000Z' });
+      await settled();
+      expect(answers).toEqual([1]);
+      // A count that leaves 0 is seen, and so is one that goes back to 0.
+      await db.conversations.update(ids.human, { unreadCount: 2 });
+      await vi.waitFor(() => expect(answers).toEqual([1, 3]));
+      await db.conversations.update(ids.human, { unreadCount: 0 });
+      await vi.waitFor(() => expect(answers).toEqual([1, 3, 1]));
+    } finally {
+      sub.unsubscribe();
+      Object.assign(Dexie.dependencies, deps);
     }
   });
 });
