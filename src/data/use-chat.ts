@@ -6,6 +6,7 @@ import type { LocalConversation, LocalMessage } from '../../sync/model/local-typ
 import { correlationKey } from '../../sync/merge/message.ts';
 import { orderKeyOf } from '../../sync/model/ordering.ts';
 import { nextRecent, overlayRecent, type Recent } from '../../sync/receive/recent.ts';
+import { keepIfSame } from '../../sync/receive/stable-list.ts';
 import { timestampFromMs } from '../../sync/model/timestamps.ts';
 import { ONLINE_ONLY } from './online-only/flag.ts';
 import { useOnlineChat } from './online-only/use-online-chat.ts';
@@ -108,7 +109,13 @@ function useLocalChat(conversationId: string): ChatData {
       offArriving();
     };
   }, [engine, conversationId]);
-  const live = useMemo(() => (read ? overlayRecent(read.rows, read.generation, recent, conversationId) : undefined), [read, recent, conversationId]);
+  // R6.7: an answer equal field for field to what is shown keeps the shown array (no re-render).
+  // The last array shown is kept in a ref, not state: state would render the chat twice per change.
+  const shown = useRef<LocalMessage[] | undefined>(undefined);
+  const live = useMemo(() => {
+    if (!read) return undefined;
+    return (shown.current = keepIfSame(shown.current, overlayRecent(read.rows, read.generation, recent, conversationId)));
+  }, [read, recent, conversationId]);
   // The own bubble paints in the frame after Enter (bench row 3): the send's IndexedDB write and the
   // re-read of the whole conversation take longer than a frame. The bubble carries the key the stored
   // copy will have (the correlation id is chosen here), so it is shown only while no row with that key

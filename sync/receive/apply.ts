@@ -96,9 +96,13 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
         const merged = mergeConversation(r, locals.get(r.id), sp ? summaryOfLocal(sp) : null);
         if (!merged) continue;
         if (merged.specialistId && !merged.specialist) specialistUnknown = true;
+        // A stored row's summary (last message, unread count) stays as it was and mergeConversation
+        // recomputes its sortAt, so only a conversation new here needs reading its messages: they may
+        // have arrived before it (each realtime send brings the conversation's last_message_at too,
+        // and re-reading the summary for it cost the receiver a third of its write, issue 19).
+        if (!locals.has(r.id)) touched.add(r.id);
         locals.set(r.id, merged);
         puts.set(r.id, merged);
-        touched.add(r.id);
         changed = true;
       }
       if (puts.size) await db.conversations.bulkPut([...puts.values()]);

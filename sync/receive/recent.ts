@@ -23,7 +23,7 @@ export interface Recent {
 export function overlayRecent(live: LocalMessage[], readGeneration: number, recent: ReadonlyMap<string, Recent>, conversationId: string): LocalMessage[] {
   const pending = [...recent].filter(([, r]) => (r.transient || r.generation > readGeneration) && (r.row === null || r.row.conversationId === conversationId));
   if (pending.length === 0) return live;
-  const at = new Map(live.map((m, i) => [m.key, i]));
+  const at = positions(live);
   const gone = new Set<string>();
   const puts: LocalMessage[] = [];
   for (const [key, { row }] of pending) {
@@ -43,6 +43,17 @@ export function overlayRecent(live: LocalMessage[], readGeneration: number, rece
   const out = gone.size === 0 ? live.slice() : live.filter((m) => !gone.has(m.key));
   for (const row of puts.sort(byOrderKey)) out.splice(insertionPoint(out, row.orderKey), 0, row);
   return out;
+}
+
+/**
+ * Each key's index in a read's answer, built once per answer: the overlay runs for every publication
+ * (two or three per arrival) over the same answer of 100+ rows.
+ */
+const positionsOf = new WeakMap<readonly LocalMessage[], Map<string, number>>();
+function positions(live: readonly LocalMessage[]): Map<string, number> {
+  let at = positionsOf.get(live);
+  if (!at) positionsOf.set(live, (at = new Map(live.map((m, i) => [m.key, i]))));
+  return at;
 }
 
 const byOrderKey = (a: LocalMessage, b: LocalMessage) => (a.orderKey < b.orderKey ? -1 : a.orderKey > b.orderKey ? 1 : 0);

@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import { dexieOptions } from '../../sync/db/open.ts';
-import { dbNameFor, SyncDb } from '../../sync/db/schema.ts';
+import { dbNameFor, SCHEMA_VERSION, SyncDb } from '../../sync/db/schema.ts';
 import { orderKeyOf } from '../../sync/model/ordering.ts';
 import { msFromTimestamp, timestampFromMs } from '../../sync/model/timestamps.ts';
 import { formatRelativeTime } from '../../src/lib/relative-time.ts';
@@ -129,7 +129,7 @@ describe('R9.6 retries on monotonic time (issue 18, row 6)', () => {
 
     d.setOnline(false);
     const engine = await d.start(user.id, { accountId: user.accountId });
-    expect(engine.db.verno).toBe(5);
+    expect(engine.db.verno).toBe(SCHEMA_VERSION);
     const entries = await engine.db.outbox.toArray();
     expect(entries).toHaveLength(1);
     expect(Object.keys(entries[0]!)).not.toContain('nextAttemptAt');

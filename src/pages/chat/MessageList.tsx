@@ -2,7 +2,7 @@
 // a bounded DOM. It opens at the newest message and sticks to the bottom while the reader is there
 // (new messages, images that load); a message the user sends always scrolls into view.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { markAfterPaint } from '../../data/perf-marks.ts';
 import { sk } from '../../text/sk.ts';
@@ -28,7 +28,13 @@ interface MessageListProps {
   firstUnreadKey?: string | null;
 }
 
-export function MessageList({ messages, onRetry, footer, firstUnreadKey = null }: MessageListProps) {
+/**
+ * Memoised: the chat screen renders again for what does not touch the list (the conversation's row
+ * after every message, the sync status), and each list render recomputes the virtualizer's rows.
+ */
+export const MessageList = memo(List);
+
+function List({ messages, onRetry, footer, firstUnreadKey = null }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const openedAtUnread = useRef(false);

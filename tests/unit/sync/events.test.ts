@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { applyRemoteChanges, sweepExpiredCopies } from '../../../sync/receive/apply.ts';
 import { sendMessage } from '../../../sync/commands/send-message.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
@@ -77,5 +77,38 @@ describe('Chatwoot events in the store', () => {
   it('R5.3 an event for an unknown Chatwoot conversation asks for a pull', async () => {
     const r = await handleTransportEvent(db, 'user-1', { kind: 'external-message', message: ext({ chatwootConversationId: '999' }) }, T);
     expect(r).toMatchObject({ needPull: true, changed: false });
+  });
+});
+
+describe('a conversation row and the summary', () => {
+  it('R2.7 the row a send brings for a stored conversation keeps its summary without reading its messages', async () => {
+    const { IDBIndex } = await import('fake-indexeddb');
+    const m = server.addMessage(convId, { text: 'Nová odpoveď' });
+    await applyRemoteChanges(db, { messages: [m] }, 'user-1', { kind: 'event', changeSeq: m.change_seq });
+    const before = await db.conversations.get(convId);
+    expect(before?.lastMessage?.text).toBe('Nová odpoveď');
+    expect(before?.unreadCount).toBe(1);
+    const row = server.conversations.get(convId)!;
+    const counts = vi.spyOn(IDBIndex.prototype, 'count');
+    try {
+      await applyRemoteChanges(db, { conversations: [row] }, 'user-1', { kind: 'event', changeSeq: row.change_seq });
+      expect(counts).not.toHaveBeenCalled();
+    } finally {
+      counts.mockRestore();
+    }
+    const after = await db.conversations.get(convId);
+    expect(after?.changeSeq).toBe(row.change_seq);
+    expect(after?.lastMessageAt).not.toBeNull();
+    expect({ last: after?.lastMessage, unread: after?.unreadCount, sortAt: after?.sortAt }).toEqual({ last: before?.lastMessage, unread: 1, sortAt: before?.sortAt });
+  });
+
+  it('R2.7 a conversation whose messages arrived before it gets its summary from them', async () => {
+    const late = server.addConversation();
+    const m = server.addMessage(late.id, { text: 'Prišla skôr' });
+    await applyRemoteChanges(db, { messages: [m] }, 'user-1');
+    await applyRemoteChanges(db, { conversations: [server.conversations.get(late.id)!] }, 'user-1');
+    const c = await db.conversations.get(late.id);
+    expect(c?.lastMessage?.text).toBe('Prišla skôr');
+    expect(c?.unreadCount).toBe(1);
   });
 });

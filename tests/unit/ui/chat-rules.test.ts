@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { attachmentsOf, cardInfo, messageKind, systemTone } from '../../../src/pages/chat/message-kinds.ts';
 import { chatPresence, HUMAN_RECENT_MS } from '../../../src/pages/chat/presence.ts';
-import { lastServerMessageId } from '../../../src/pages/chat/use-mark-read.ts';
+import { countedUpTo, lastServerMessageId, readPassesMore } from '../../../src/pages/chat/use-mark-read.ts';
 
 const msg = (p: Partial<LocalMessage>): LocalMessage => ({
   key: 'k',
@@ -72,6 +72,25 @@ describe('mark read', () => {
   it('skips optimistic copies', () => {
     expect(lastServerMessageId([msg({ serverId: 'a' }), msg({ serverId: null, origin: 'optimistic', state: 'sending' })])).toBe('a');
     expect(lastServerMessageId([msg({ serverId: null, origin: 'optimistic' })])).toBeNull();
+  });
+
+  it('R1.7 asks again only when the new newest message passes a message other than a user’s since the last read', () => {
+    const at = (i: number, direction = 'user') => msg({ key: `k${i}`, serverId: `s${i}`, orderKey: String(i).padStart(4, '0'), direction });
+    const list = [at(1, 'specialist'), at(2), at(3, 'specialist'), at(4)];
+    const asked = { orderKey: list[3]!.orderKey, counted: countedUpTo(list, list[3]!.orderKey) };
+    expect(asked.counted).toBe(2);
+    expect(readPassesMore(list, null, list[3]!)).toBe(true);
+    // Another device's, a colleague's or the user's own message: nothing more to read.
+    const users = [...list, at(5), at(6)];
+    expect(readPassesMore(users, asked, users[5]!)).toBe(false);
+    // A reply, AI or system message after the last read: ask.
+    for (const direction of ['specialist', 'ai', 'system']) {
+      const more = [...list, at(5, direction), at(6)];
+      expect(readPassesMore(more, asked, more[5]!), direction).toBe(true);
+    }
+    // A reply that arrived late with an earlier position than the last read (R1.7, fuzz seed 150).
+    const late = [at(1, 'specialist'), at(2), msg({ key: 'late', serverId: 'late', orderKey: '0002x', direction: 'specialist' }), at(3, 'specialist'), at(4), at(5)];
+    expect(readPassesMore(late, asked, late[5]!)).toBe(true);
   });
 });
 
