@@ -36,5 +36,7 @@ describe('R6.7 stable chat list', () => {
     expect(keepIfSame(shown, longer)).toBe(longer);
     const reordered = copy(shown).reverse();
     expect(keepIfSame(shown, reordered)).toBe(reordered);
+    expect(sameMessage(shown[0]!, { ...shown[0]!, payload: { kind: 'card' } })).toBe(false);
+    expect(sameMessage(shown[0]!, structuredClone(shown[0]!))).toBe(true);
   });
 });
