@@ -71,8 +71,39 @@ async function seedConversation(baseURL: string, userId: string, unread: number)
   return id;
 }
 
+/** Every push handed to the worker and every console line of the pages and the worker, for a failure's dump. */
+const trail: string[] = [];
+const note = (line: string) => trail.push(`${new Date().toISOString()} ${line}`);
+
 async function deliver(cdp: CDPSession, origin: string, regId: string, data: unknown): Promise<void> {
+  note(`push delivered: ${JSON.stringify(data)}`);
   await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: regId, data: JSON.stringify(data) });
+}
+
+/** What the pages, the worker's notifications and the server held when the journey failed (diagnostics; asserts nothing). */
+async function failureDump(context: BrowserContext, origin: string, userId: string): Promise<unknown> {
+  const pages = await Promise.all(
+    context.pages().map(async (p) => ({
+      url: p.url(),
+      state: await p
+        .evaluate(async () => {
+          const reg = await navigator.serviceWorker?.getRegistration('/');
+          const shown = ((await reg?.getNotifications()) ?? []).map((n) => ({ title: n.title, body: n.body, tag: n.tag, timestamp: (n as Notification & { timestamp?: number }).timestamp }));
+          return { visibility: document.visibilityState, focused: document.hasFocus(), notifications: shown, badge: (window as unknown as { __badge?: number[] }).__badge ?? null };
+        })
+        .catch((err: unknown) => `unreadable: ${String(err)}`),
+    })),
+  );
+  const viewing = await rest(origin, `push_viewing?select=*&user_id=eq.${userId}`).catch((err: unknown) => String(err));
+  return { trail, pages, viewing };
+}
+
+function recordConsoles(context: BrowserContext): void {
+  context.on('console', (m) => note(`[page ${m.type()}] ${m.text()}`));
+  const worker = (w: { url(): string; on(e: 'console', f: (m: { type(): string; text(): string }) => void): unknown }) =>
+    w.on('console', (m) => note(`[worker ${m.type()}] ${m.text()}`));
+  for (const w of context.serviceWorkers()) worker(w);
+  context.on('serviceworker', worker);
 }
 
 const notifications = (page: Page) =>
@@ -103,6 +134,7 @@ test('registers on open, the card turns it off and on, the badge counts unread, 
   let context: BrowserContext | null = null;
   try {
     context = await launchProfile(profile, origin);
+    recordConsoles(context);
     await context.grantPermissions(['notifications'], { origin });
     await context.addInitScript(stubPushAndBadge);
     const page = context.pages()[0] ?? (await context.newPage());
@@ -165,6 +197,11 @@ test('registers on open, the card turns it off and on, the badge counts unread, 
     await cdpPage.getByRole('button', { name: 'Odhlásiť sa', exact: true }).click();
     await cdpPage.waitForURL(/\/auth\/login/);
     await expect.poll(() => subscriptionsOf(origin, user.id)).toBe(0);
+  } catch (err) {
+    // Once in ~17 runs this journey failed around 'notify once per conversation' (issue 19's notes):
+    // the next failure says what the worker showed, what it was handed and what the pages logged.
+    if (context) console.log(`push-notifications failure dump:\n${JSON.stringify(await failureDump(context, origin, user.id), null, 1)}`);
+    throw err;
   } finally {
     await context?.close();
     await rm(profile, { recursive: true, force: true });
