@@ -5,7 +5,7 @@ import { conversation as conversationQuery, messagesAround, recentSplit } from '
 import type { LocalConversation, LocalMessage } from '../../sync/model/local-types.ts';
 import { correlationKey } from '../../sync/merge/message.ts';
 import { orderKeyOf } from '../../sync/model/ordering.ts';
-import { nextRecent, overlayRecent, type Recent } from '../../sync/receive/recent.ts';
+import { nextRecent, overlayParts, type Recent } from '../../sync/receive/recent.ts';
 import { keepIfSame } from '../../sync/receive/stable-list.ts';
 import { timestampFromMs } from '../../sync/model/timestamps.ts';
 import { ONLINE_ONLY } from './online-only/flag.ts';
@@ -80,12 +80,11 @@ function useLocalChat(conversationId: string): ChatData {
     },
     [conversationId, split],
   )?.value;
-  const read = useMemo(() => (older && newer ? { generation: newer.generation, rows: older.length === 0 ? newer.rows : [...older, ...newer.rows] } : undefined), [older, newer]);
   const [recent, setRecent] = useState<ReadonlyMap<string, Recent>>(() => new Map());
   const readGeneration = useRef(0);
   useEffect(() => {
-    readGeneration.current = read?.generation ?? 0;
-  }, [read]);
+    readGeneration.current = newer?.generation ?? 0;
+  }, [newer]);
   useEffect(() => {
     if (!engine) return;
     // Publications the latest answered read already covers are forgotten (nextRecent).
@@ -113,9 +112,9 @@ function useLocalChat(conversationId: string): ChatData {
   // The last array shown is kept in a ref, not state: state would render the chat twice per change.
   const shown = useRef<LocalMessage[] | undefined>(undefined);
   const live = useMemo(() => {
-    if (!read) return undefined;
-    return (shown.current = keepIfSame(shown.current, overlayRecent(read.rows, read.generation, recent, conversationId)));
-  }, [read, recent, conversationId]);
+    if (!older || !newer) return undefined;
+    return (shown.current = keepIfSame(shown.current, overlayParts(older, newer.rows, newer.generation, recent, conversationId)));
+  }, [older, newer, recent, conversationId]);
   // The own bubble paints in the frame after Enter (bench row 3): the send's IndexedDB write and the
   // re-read of the whole conversation take longer than a frame. The bubble carries the key the stored
   // copy will have (the correlation id is chosen here), so it is shown only while no row with that key

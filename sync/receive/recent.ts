@@ -46,6 +46,33 @@ export function overlayRecent(live: LocalMessage[], readGeneration: number, rece
 }
 
 /**
+ * overlayRecent over a chat read in two parts (the older rows, then the newest ones: queries.ts
+ * messagesAround): the same list, but the publications are laid over the recent part alone when
+ * none of them replaces or removes an older row or sorts before the older part's end, which is every
+ * arrival. The older part's index is then never rebuilt, so a publication costs the recent window's
+ * size, not the chat's.
+ */
+export function overlayParts(
+  older: LocalMessage[],
+  recentRows: LocalMessage[],
+  readGeneration: number,
+  recent: ReadonlyMap<string, Recent>,
+  conversationId: string,
+): LocalMessage[] {
+  if (older.length === 0) return overlayRecent(recentRows, readGeneration, recent, conversationId);
+  const olderAt = positions(older);
+  const olderEnd = older[older.length - 1]!.orderKey;
+  for (const [key, r] of recent) {
+    if (!(r.transient || r.generation > readGeneration)) continue;
+    if (r.row !== null && r.row.conversationId !== conversationId) continue;
+    if (olderAt.has(key) || (r.row !== null && r.row.orderKey <= olderEnd)) {
+      return overlayRecent(older.concat(recentRows), readGeneration, recent, conversationId);
+    }
+  }
+  return older.concat(overlayRecent(recentRows, readGeneration, recent, conversationId));
+}
+
+/**
  * Each key's index in a read's answer, built once per answer: the overlay runs for every publication
  * (two or three per arrival) over the same answer of 100+ rows.
  */

@@ -93,3 +93,30 @@ describe('R6.5 overlay placement', () => {
     }
   });
 });
+
+describe('R6.5 a chat read in two parts', () => {
+  it('R6.5 laying publications over the recent part alone gives the same list as over the whole chat', async () => {
+    const { overlayParts } = await import('../../../sync/receive/recent.ts');
+    const at = (i: number) => `2025-01-01T10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000000Z`;
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 16) % n;
+    };
+    for (let round = 0; round < 300; round++) {
+      const all = Array.from({ length: 12 }, (_, i) => msg(`s:${i * 2}`, at(i * 2)));
+      const cut = rnd(all.length);
+      const older = all.slice(0, cut);
+      const recentRows = all.slice(cut);
+      const recent = new Map<string, Recent>();
+      for (let k = rnd(4); k > 0; k--) {
+        const kind = rnd(4);
+        const i = rnd(24);
+        if (kind === 0) recent.set(`s:${i}`, { row: null, generation: 1 + rnd(3) });
+        else recent.set(`s:${i}`, { row: msg(`s:${i}`, at(i), { changeSeq: 2 + rnd(3), text: `nové ${round}` }), generation: 1 + rnd(3), transient: kind === 3 });
+      }
+      const whole = overlayRecent(older.concat(recentRows), 2, recent, 'c1');
+      expect(overlayParts(older, recentRows, 2, recent, 'c1'), `round ${round}`).toEqual(whole);
+    }
+  });
+});
