@@ -254,6 +254,11 @@ test('settings: account card, reset mail, sign-out, and the remembered origin', 
   await expect(page.getByText('Email na reset hesla bol odoslaný')).toBeVisible();
   await waitForMail(request, email, SUBJECT.recovery, since);
 
+  // Toasts ('Email na reset hesla bol odoslaný', the offline-ready one) sit just above the bottom
+  // navigation, where the last card's button lands when scrolled into view on a phone; a pointer
+  // resting on a toast keeps it (sonner pauses while hovered), so the click waits for them to go, as a
+  // person would.
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 20_000 });
   await page.getByRole('button', { name: 'Odhlásiť sa' }).click();
   await expect(page).toHaveURL(/\/auth\/login$/);
   await expect(page.getByText('Odhlásený')).toBeVisible();

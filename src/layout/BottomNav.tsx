@@ -24,6 +24,7 @@ export function BottomNav() {
   return (
     <nav
       aria-label={sk.app.mainNav}
+      data-bottom-nav=""
       className="fixed inset-x-0 bottom-0 z-20 border-t border-slate-200 bg-white pb-[env(safe-area-inset-bottom)]"
     >
       <ul className="mx-auto flex h-12 max-w-3xl">

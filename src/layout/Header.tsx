@@ -9,7 +9,7 @@ import type { LayoutRules } from './layout-rules.ts';
 export function Header({ rules }: { rules: LayoutRules }) {
   const plan = usePlanLabel();
   return (
-    <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/95 pt-[env(safe-area-inset-top)] backdrop-blur">
+    <header data-app-header="" className="sticky top-0 z-20 border-b border-slate-200 bg-white/95 pt-[env(safe-area-inset-top)] backdrop-blur">
       <div className={`mx-auto flex min-h-14 items-center gap-2 px-4 ${rules.wide ? 'max-w-screen-2xl' : 'max-w-3xl'}`}>
         {rules.backTo && <BackButton to={rules.backTo} />}
         {rules.title ? <h1 className="text-lg font-semibold">{rules.title}</h1> : !rules.backTo && <Logo />}
