@@ -35,13 +35,18 @@ export function createPublications(deps: { db: SyncDb; userId: string; accountId
   return {
     onEvent(e) {
       const arriving = arrivingMessage(e, deps.accountId(), userId);
+      // The write's transaction is asked for first, then the copy is handed over: a transaction a view
+      // asks for on seeing it (the open chat's markRead; it may render and run its effects within this
+      // call) is created after the write's — Dexie creates explicit transactions a microtask after they
+      // are asked for, in that order — so IndexedDB runs it after the write (arriving.test.ts).
+      const written = handleTransportEvent(db, userId, e, deps.now());
       if (arriving) {
         publishArriving({ row: arriving });
         syncMark('poradna:recv:event', { id: arriving.serverId ?? arriving.key });
       }
       // Settled after the stored row's publication, so a view replaces the copy rather than losing it.
       const settle = () => arriving && publishArriving({ settled: arriving.key });
-      return handleTransportEvent(db, userId, e, deps.now()).then(
+      return written.then(
         (outcome) => {
           if (e.kind === 'row') for (const m of outcome.stored?.put ?? []) if (m.serverId) syncMark('poradna:recv:stored', { id: m.serverId });
           publishStored(outcome.stored);

@@ -65,8 +65,8 @@ export function useMarkRead(engine: SyncEngine | null, conversationId: string, m
     const done: AskedRead = { orderKey: m.orderKey, counted: countedUpTo(list, m.orderKey) };
     // Answered either way, everything up to the target is covered: the cursor moved there, was
     // already past it, or passed only user messages (R1.7). The target is stored: a realtime copy is
-    // painted before its write, but that write's transaction is created before the chat renders the
-    // copy, so IndexedDB runs this read after it.
+    // painted before its write commits, but the engine asks for that write's transaction before it
+    // hands the copy over (R6.6), so IndexedDB runs this read after it.
     engine.commands.markRead(conversationId, target).then(
       () => {
         if (asked.current === null || done.orderKey > asked.current.orderKey) asked.current = done;
