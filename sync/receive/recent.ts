@@ -20,8 +20,13 @@ export interface Recent {
  * conversation). A publication is dropped once a read that started after it has answered
  * (`generation` ≤ the read's); until then it wins over an older copy (lower changeSeq) in the list.
  */
+/** A publication a read of `readGeneration` does not cover yet, for this conversation (a deletion for any). */
+function pendingFor(r: Recent, readGeneration: number, conversationId: string): boolean {
+  return (r.transient || r.generation > readGeneration) && (r.row === null || r.row.conversationId === conversationId);
+}
+
 export function overlayRecent(live: LocalMessage[], readGeneration: number, recent: ReadonlyMap<string, Recent>, conversationId: string): LocalMessage[] {
-  const pending = [...recent].filter(([, r]) => (r.transient || r.generation > readGeneration) && (r.row === null || r.row.conversationId === conversationId));
+  const pending = [...recent].filter(([, r]) => pendingFor(r, readGeneration, conversationId));
   if (pending.length === 0) return live;
   const at = positions(live);
   const gone = new Set<string>();
@@ -63,8 +68,7 @@ export function overlayParts(
   const olderAt = positions(older);
   const olderEnd = older[older.length - 1]!.orderKey;
   for (const [key, r] of recent) {
-    if (!(r.transient || r.generation > readGeneration)) continue;
-    if (r.row !== null && r.row.conversationId !== conversationId) continue;
+    if (!pendingFor(r, readGeneration, conversationId)) continue;
     if (olderAt.has(key) || (r.row !== null && r.row.orderKey <= olderEnd)) {
       return overlayRecent(older.concat(recentRows), readGeneration, recent, conversationId);
     }

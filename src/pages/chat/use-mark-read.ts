@@ -8,11 +8,8 @@ import { useEffect, useRef } from 'react';
 import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import type { SyncEngine } from '../../../sync/engine.ts';
 
-export function lastServerMessageId(messages: readonly LocalMessage[]): string | null {
-  return lastServerMessage(messages)?.serverId ?? null;
-}
-
-function lastServerMessage(messages: readonly LocalMessage[]): LocalMessage | null {
+/** The newest message the server stored: what the chat is marked read up to (optimistic copies are skipped). */
+export function lastServerMessage(messages: readonly LocalMessage[]): LocalMessage | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (m.serverId !== null && m.origin === 'server') return m;
@@ -51,15 +48,14 @@ export function readPassesMore(messages: readonly LocalMessage[], asked: AskedRe
 }
 
 export function useMarkRead(engine: SyncEngine | null, conversationId: string, messages: readonly LocalMessage[] | undefined): void {
-  const last = messages ? lastServerMessage(messages) : null;
-  const target = last?.serverId ?? null;
+  const target = messages ? (lastServerMessage(messages)?.serverId ?? null) : null;
   const asked = useRef<AskedRead | null>(null);
-  // The list and its newest server message as of this render, for the effect below (which runs
-  // only when the target changes).
-  const seen = useRef({ messages, last });
-  seen.current = { messages, last };
+  // The list as of this render, for the effect below (which runs only when the target changes).
+  const shown = useRef(messages);
+  shown.current = messages;
   useEffect(() => {
-    const { messages: list, last: m } = seen.current;
+    const list = shown.current;
+    const m = list ? lastServerMessage(list) : null;
     if (!engine || target === null || !m || !list) return;
     if (!readPassesMore(list, asked.current, m)) return;
     const done: AskedRead = { orderKey: m.orderKey, counted: countedUpTo(list, m.orderKey) };

@@ -1,7 +1,8 @@
 // The open chat reads its messages in two live parts split before the newest RECENT_WINDOW (bench
 // row 4): together they must be the whole conversation in R4.1 order. (That a new message re-runs
-// only the recent part's live query is Dexie's range tracking; Dexie's liveQuery does not run under
-// Node here, so the chat e2e journeys and bench row 4 cover it in Chromium.)
+// only the recent part's live query is Dexie's range tracking, covered by the chat e2e journeys and
+// bench row 4 in Chromium; under Node Dexie runs live queries only with Dexie.dependencies set, as
+// queries.test.ts does.)
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyRemoteChanges } from '../../../sync/receive/apply.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
