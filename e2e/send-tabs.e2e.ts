@@ -55,18 +55,33 @@ async function measure(page: Page, label: string, n: number): Promise<{ fast: nu
   return { fast: times.filter((x) => x.first).length, toRequest: median(times.map((x) => x.toRequest)), toTx: median(times.map((x) => x.toTx)) };
 }
 
-/** Types and sends; the composer is disabled while the assistant answers, so an Enter it ignored is pressed again. */
+/**
+ * Types and sends, and returns only once the message is this tab's own bubble. The composer is
+ * disabled while the assistant answers — also an answer to the other tab's message, which can begin
+ * between Playwright's "enabled" check and its typing: the text then never enters the field (it went
+ * nowhere, nothing was typed into the app). Such a miss is typed again. Text that did enter the field
+ * must either stay there (a send the disabled composer ignored: pressed again) or become a bubble;
+ * a field emptied without a send would be lost typed text (invariant 1) and fails the test.
+ */
 async function send(page: Page, text: string): Promise<void> {
   const composer = page.getByRole('textbox', { name: 'Správa' });
+  const bubble = own(page, text);
   for (;;) {
     await expect(composer).toBeEnabled({ timeout: 60_000 });
     await composer.fill(text);
+    if ((await composer.inputValue()) !== text) {
+      console.log(`send-tabs: "${text}" did not enter the composer (disabled: ${await composer.isDisabled()}); typing again`);
+      continue;
+    }
     await composer.press('Enter');
     try {
-      await expect(composer).toHaveValue('', { timeout: 5000 });
+      await expect(bubble).toHaveCount(1, { timeout: 5000 });
+      await expect(composer).not.toHaveValue(text);
       return;
     } catch {
-      if ((await composer.inputValue()) === '') return;
+      const left = await composer.inputValue();
+      if ((await bubble.count()) > 0 && left !== text) return;
+      if (left !== text) throw new Error(`the composer held "${text}" and now holds "${left}", yet no bubble of it appeared: typed text lost`);
     }
   }
 }
