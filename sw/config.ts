@@ -12,3 +12,7 @@ export const LIST_SNAPSHOT_PATH = '/app/chats';
 export const SNAPSHOT_HOST_ID = 'list-snapshot';
 /** The snapshot page's loader (snapshot-boot.ts, built to this path and precached). */
 export const SNAPSHOT_BOOT_PATH = '/snapshot-boot.js';
+/** The class of that element (its opaque background); the page's rule subset must cover it. */
+export const SNAPSHOT_HOST_CLASS = 'bg-slate-50';
+/** Marks the inline `<style>` holding only the frame's own rules (the boot script then loads the whole sheet). */
+export const SNAPSHOT_CSS_ATTR = 'data-snapshot-css';

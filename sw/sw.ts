@@ -19,7 +19,7 @@ import { backgroundFlush } from '../sync/background/flush.ts';
 import { OUTBOX_SYNC_TAG } from '../sync/background/tag.ts';
 import { readMirroredSession } from '../sync/background/session-store.ts';
 import { API_PREFIXES, LIST_SNAPSHOT_PATH, MEDIA_CACHE, MEDIA_MAX_AGE_S, MEDIA_MAX_ENTRIES, SW_MESSAGES } from './config.ts';
-import { readListSnapshotAndSession, SHELL_HEADERS_KEPT, shellWithSnapshot } from './list-snapshot.ts';
+import { readListSnapshotAndSession, SHELL_HEADERS_KEPT, shellWithSnapshot, snapshotRules } from './list-snapshot.ts';
 import { handleClick, handlePush, type WindowLike } from './push.ts';
 import { fetchRpc, resubscribe } from './push-resubscribe.ts';
 
@@ -111,7 +111,9 @@ async function shellWithListSnapshot(): Promise<Response | null> {
   ]);
   if (!shellCopy || !snap) return null;
   // The stylesheet inline: the snapshot's first paint then waits for no second answer of this worker.
-  const html = shellWithSnapshot(shellCopy.html, snap, session, await precachedCss(snap.css));
+  // A frame saved with its own rules needs only those (shellWithSnapshot); the whole text is read only
+  // when the frame has none.
+  const html = shellWithSnapshot(shellCopy.html, snap, session, snapshotRules(snap) !== null ? null : await precachedCss(snap.css));
   if (html === null) return null;
   return new Response(html, { headers: new Headers(shellCopy.headers) });
 }

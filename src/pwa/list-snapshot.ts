@@ -1,8 +1,14 @@
 // The page's half of the chat list's paint snapshot (sw/list-snapshot.ts holds the invariants): what
 // a frame of an unfiltered /app/chats at the top of the page saves. Removing the painted snapshot is
 // snapshot-overlay.ts's; when to save and remove is use-list-snapshot.ts's.
-import { LIST_SNAPSHOT_PATH } from '../../sw/config.ts';
-import { SNAPSHOT_MAX_BYTES, writeListSnapshot, type ListSnapshot } from '../../sw/list-snapshot.ts';
+import { LIST_SNAPSHOT_PATH, SNAPSHOT_CSS_ATTR, SNAPSHOT_HOST_CLASS } from '../../sw/config.ts';
+import {
+  SNAPSHOT_MAX_BYTES,
+  SNAPSHOT_MAX_RULES_BYTES,
+  writeListSnapshot,
+  type ListSnapshot,
+} from '../../sw/list-snapshot.ts';
+import { criticalCss } from './critical-css.ts';
 
 /** Nodes that are not part of a steady frame: toasts. */
 const TRANSIENT = '[data-sonner-toaster], section[aria-live][aria-label^="Notifications"]';
@@ -20,13 +26,50 @@ export function captureListSnapshot(userId: string, doc: Document = document): L
   if (!css || !root || !root.querySelector('[role="listitem"]')) return null;
   const copy = root.cloneNode(true) as HTMLElement;
   for (const el of copy.querySelectorAll(TRANSIENT)) el.remove();
+  // Rows the virtualizer keeps below the screen (its overscan) are not part of the frame: the
+  // snapshot page would parse, style and lay them out for nothing.
+  const rows = root.querySelectorAll('[role="listitem"]');
+  const copies = copy.querySelectorAll('[role="listitem"]');
+  if (rows.length === copies.length) {
+    rows.forEach((row, i) => {
+      if (row.getBoundingClientRect().top >= win.innerHeight) copies[i]!.remove();
+    });
+  }
   // Nothing in the document may be found through the snapshot: no ids, test ids, links or tab stops.
   for (const el of copy.querySelectorAll('[id], [data-testid], [href], [tabindex]')) {
     for (const attr of ['id', 'data-testid', 'href', 'tabindex']) el.removeAttribute(attr);
   }
   const html = copy.innerHTML;
   if (html.length > SNAPSHOT_MAX_BYTES) return null;
-  return { userId, css, html, savedAt: Date.now() };
+  const rules = frameRules(doc, css, copy);
+  return { userId, css, html, ...(rules !== null ? { rules } : {}), savedAt: Date.now() };
+}
+
+/**
+ * The rules of the build's stylesheet that this frame needs (critical-css.ts), or null when the
+ * stylesheet cannot be read or the subset is too large to be worth inlining: the worker then inlines
+ * the whole sheet. The sheet is the link's (the app's own, or the one the snapshot page's boot script
+ * added) or, on a page served with the whole stylesheet inline, that inline copy.
+ */
+function frameRules(doc: Document, href: string, frame: HTMLElement): string | null {
+  const link = Array.from(doc.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')).find(
+    (l) => l.getAttribute('href') === href,
+  );
+  // The worker writes the whole sheet inline right before the link it disables (inlineStylesheet).
+  const inline = link?.disabled ? link.previousElementSibling : null;
+  const owner =
+    link && !link.disabled
+      ? link
+      : inline instanceof HTMLStyleElement && !inline.hasAttribute(SNAPSHOT_CSS_ATTR)
+        ? inline
+        : null;
+  const sheet = owner?.sheet ?? null;
+  if (!sheet || !doc.body) return null;
+  // The worker's host element around the frame (sw/list-snapshot.ts) carries a class of its own.
+  const host = doc.createElement('div');
+  host.className = SNAPSHOT_HOST_CLASS;
+  const rules = criticalCss(sheet, frame, [doc.documentElement, doc.body, host]);
+  return rules !== null && rules.length > 0 && rules.length <= SNAPSHOT_MAX_RULES_BYTES ? rules : null;
 }
 
 export async function saveListSnapshot(userId: string): Promise<void> {

@@ -3,15 +3,40 @@
 // it into the shell, and that it dies with the session.
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { readMirroredSession, writeMirroredSession, type MirroredSession } from '../../../sync/background/session-store.ts';
-import { deferEntryModule, readListSnapshotAndSession, shellWithSnapshot, SNAPSHOT_MAX_BYTES, writeListSnapshot, type ListSnapshot } from '../../../sw/list-snapshot.ts';
+import {
+  readMirroredSession,
+  writeMirroredSession,
+  type MirroredSession,
+} from '../../../sync/background/session-store.ts';
+import {
+  deferEntryModule,
+  readListSnapshotAndSession,
+  shellWithSnapshot,
+  SNAPSHOT_MAX_BYTES,
+  SNAPSHOT_MAX_RULES_BYTES,
+  snapshotRules,
+  writeListSnapshot,
+  type ListSnapshot,
+} from '../../../sw/list-snapshot.ts';
 import { captureListSnapshot } from '../../../src/pwa/list-snapshot.ts';
 
 const SHELL =
-  '<!doctype html><html lang="sk"><head><link rel="stylesheet" crossorigin href="/assets/index-abc.css"></head>' +
+  '<!doctype html><html lang="sk"><head><link rel="modulepreload" crossorigin href="/assets/react-x.js">\n' +
+  '<link rel="stylesheet" crossorigin href="/assets/index-abc.css"></head>' +
   '<body class="bg-slate-50 text-slate-900">\n<div id="root"></div><script type="module" crossorigin src="/assets/index-def.js"></script></body></html>';
-const session: MirroredSession = { url: 'http://x', anonKey: 'k', userId: 'u1', accessToken: 't', expiresAt: 2e9 };
-const snap: ListSnapshot = { userId: 'u1', css: '/assets/index-abc.css', html: '<ul><li>Anna &amp; spol.</li></ul>', savedAt: 1 };
+const session: MirroredSession = {
+  url: 'http://x',
+  anonKey: 'k',
+  userId: 'u1',
+  accessToken: 't',
+  expiresAt: 2e9,
+};
+const snap: ListSnapshot = {
+  userId: 'u1',
+  css: '/assets/index-abc.css',
+  html: '<ul><li>Anna &amp; spol.</li></ul>',
+  savedAt: 1,
+};
 
 describe('shellWithSnapshot (the worker side)', () => {
   it('paints the snapshot first thing in the body, inert and hidden from assistive technology', () => {
@@ -27,7 +52,9 @@ describe('shellWithSnapshot (the worker side)', () => {
     // script (sw/snapshot-boot.ts) two frames after DOMContentLoaded, so its evaluation cannot hold
     // the snapshot's first frame. No inline script: the app's CSP is script-src 'self'.
     expect(doc.getElementById('root')).not.toBeNull();
-    expect(out.replace(/<div id="list-snapshot"[^>]*>/, '').replace(`${snap.html}</div>`, '')).toBe(deferEntryModule(SHELL));
+    expect(out.replace(/<div id="list-snapshot"[^>]*>/, '').replace(`${snap.html}</div>`, '')).toBe(
+      deferEntryModule(SHELL),
+    );
     expect(out).not.toContain('<script type="module"');
     const scripts = [...doc.querySelectorAll('script')];
     expect(scripts.every((s) => s.hasAttribute('src') && s.textContent === '')).toBe(true);
@@ -35,7 +62,46 @@ describe('shellWithSnapshot (the worker side)', () => {
     expect(boot.defer).toBe(true);
     // It starts the entry with its crossorigin mode, and removes the painting after 5 s even if the
     // app never starts.
-    expect({ ...boot.dataset }).toEqual({ entry: '/assets/index-def.js', crossorigin: '', host: 'list-snapshot', maxShow: '5000' });
+    // The entry's module preloads go with it (started by the boot script, not by the parse).
+    expect({ ...boot.dataset }).toEqual({
+      entry: '/assets/index-def.js',
+      crossorigin: '',
+      preload: '/assets/react-x.js',
+      host: 'list-snapshot',
+      maxShow: '5000',
+    });
+    expect(doc.querySelector('link[rel="modulepreload"]')).toBeNull();
+  });
+
+  it('inlines only the frame’s own rules when it was saved with them; the boot script adds the whole sheet', () => {
+    const rules = '.row{color:red}';
+    const out = shellWithSnapshot(SHELL, { ...snap, rules }, session, '.whole{}')!;
+    const doc = new DOMParser().parseFromString(out, 'text/html');
+    const styles = doc.querySelectorAll('style');
+    expect(styles).toHaveLength(1);
+    expect(styles[0]!.textContent).toBe(rules);
+    expect(styles[0]!.hasAttribute('data-snapshot-css')).toBe(true);
+    // No stylesheet link the parser could fetch (Chromium's preload scanner fetches even a disabled
+    // one): the boot script names it and adds it after the first frame.
+    expect(doc.querySelector('link[rel="stylesheet"]')).toBeNull();
+    expect(doc.querySelector<HTMLScriptElement>('script[src="/snapshot-boot.js"]')!.dataset.stylesheet).toBe(
+      snap.css,
+    );
+    expect(snapshotRules({ rules })).toBe(rules);
+    // Rules that could end the element early, or too many of them, are not used: the whole sheet is.
+    for (const bad of [
+      'a{}</style><script>x()</script>',
+      'a{}</STYLE >',
+      'a{}'.repeat(SNAPSHOT_MAX_RULES_BYTES),
+    ]) {
+      expect(snapshotRules({ rules: bad })).toBeNull();
+      const whole = new DOMParser().parseFromString(
+        shellWithSnapshot(SHELL, { ...snap, rules: bad }, session, '.whole{}')!,
+        'text/html',
+      );
+      expect(whole.querySelector('style')?.textContent).toBe('.whole{}');
+      expect(whole.querySelector('style')?.hasAttribute('data-snapshot-css')).toBe(false);
+    }
   });
 
   it('inlines the build’s stylesheet, so the first paint waits for no second answer of the worker', () => {
@@ -50,7 +116,10 @@ describe('shellWithSnapshot (the worker side)', () => {
     expect(doc.querySelectorAll('link[rel="stylesheet"]')).toHaveLength(1);
     // Without the text, or with a text that could end the element early, the link stays as it was.
     for (const text of [null, '', 'a{}</style><script>x()</script>', 'a{}</STYLE >']) {
-      const kept = new DOMParser().parseFromString(shellWithSnapshot(SHELL, snap, session, text)!, 'text/html');
+      const kept = new DOMParser().parseFromString(
+        shellWithSnapshot(SHELL, snap, session, text)!,
+        'text/html',
+      );
       expect(kept.querySelector('link[rel="stylesheet"]')?.hasAttribute('disabled')).toBe(false);
       expect(kept.querySelector('style')).toBeNull();
     }
@@ -66,7 +135,9 @@ describe('shellWithSnapshot (the worker side)', () => {
     expect(shellWithSnapshot(SHELL, { ...snap, css: '/assets/index-old.css' }, session)).toBeNull();
     expect(shellWithSnapshot(SHELL, { ...snap, css: '' }, session)).toBeNull();
     expect(shellWithSnapshot(SHELL, { ...snap, html: '' }, session)).toBeNull();
-    expect(shellWithSnapshot(SHELL, { ...snap, html: 'x'.repeat(SNAPSHOT_MAX_BYTES + 1) }, session)).toBeNull();
+    expect(
+      shellWithSnapshot(SHELL, { ...snap, html: 'x'.repeat(SNAPSHOT_MAX_BYTES + 1) }, session),
+    ).toBeNull();
     expect(shellWithSnapshot('<html><head></head></html>', snap, session)).toBeNull();
   });
 });
@@ -88,7 +159,32 @@ describe('captureListSnapshot (the page side)', () => {
     expect(s.html).toContain('elementtiming="first-row"');
     expect(s.html).not.toMatch(/\sid=|data-testid|href=|tabindex|Uložené|Notifications/);
     // The live document is not touched.
-    expect(document.querySelector('[data-testid="conversation-row"]')?.getAttribute('href')).toBe('/app/chats/c1');
+    expect(document.querySelector('[data-testid="conversation-row"]')?.getAttribute('href')).toBe(
+      '/app/chats/c1',
+    );
+  });
+
+  it('saves the rules of the build’s stylesheet the frame needs, and leaves rows below the screen out', () => {
+    const link = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"]')!;
+    // jsdom loads no stylesheet: the link's sheet is stood in by its rules (the e2e journey uses the real one).
+    const style = document.createElement('style');
+    style.textContent = '.kept{color:red}.gone{color:blue}';
+    document.head.append(style);
+    Object.defineProperty(link, 'sheet', { configurable: true, get: () => style.sheet });
+    const list = document.querySelector('[role="list"]')!;
+    list.insertAdjacentHTML(
+      'beforeend',
+      '<div role="listitem" class="below"><span class="gone">Bohuš</span></div>',
+    );
+    list.querySelector('[role="listitem"]')!.classList.add('kept');
+    const below = list.querySelector<HTMLElement>('.below')!;
+    below.getBoundingClientRect = () => ({ top: window.innerHeight + 10 }) as DOMRect;
+    const s = captureListSnapshot('u1')!;
+    expect(s.html).toContain('Anna');
+    expect(s.html).not.toContain('Bohuš');
+    expect(s.rules?.replace(/\s+/g, '')).toBe('.kept{color:red;}');
+    // The live list keeps its rows.
+    expect(document.querySelector('.below')).not.toBeNull();
   });
 
   it('saves nothing on another address, with a filter, in a dialog, without rows or without a built stylesheet', () => {
@@ -157,7 +253,8 @@ describe('storage', () => {
   });
 
   it('starting or stopping an impersonation deletes the snapshot (it shows one account’s list)', async () => {
-    const { setImpersonation, clearImpersonation } = await import('../../../src/account/impersonation-store.ts');
+    const { setImpersonation, clearImpersonation } =
+      await import('../../../src/account/impersonation-store.ts');
     await writeListSnapshot(snap);
     setImpersonation({ id: 'acc-2', name: 'Iný tím' });
     await vi.waitFor(async () => expect(await readListSnapshot()).toBeNull());
