@@ -86,6 +86,10 @@ describe('hosted realtime.messages policies', () => {
       expect(await check(b.userId, `sync:${a.accountId}:x`)).toEqual({ read: false, wrote: false });
       expect(await check(b.userId, `messages:${a.accountId}`)).toEqual({ read: false, wrote: false });
       expect(await check(b.userId, `sync:${b.accountId}`)).toEqual({ read: true, wrote: true });
+      // R6.8's relay topic (20261127000100): the user's own devices only.
+      expect(await check(a.userId, `user:${a.userId}`)).toEqual({ read: true, wrote: true });
+      expect(await check(b.userId, `user:${a.userId}`)).toEqual({ read: false, wrote: false });
+      expect(await check(a.userId, `user:${a.accountId}`)).toEqual({ read: false, wrote: false });
     } finally {
       await db.query('rollback');
     }

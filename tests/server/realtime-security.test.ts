@@ -283,6 +283,53 @@ describe('realtime hygiene (issue 16 item 13)', () => {
     await waitFor(() => got[0], 'private broadcast');
   });
 
+  it("keeps a user's private relay topic to that user's own devices (R6.8): a colleague, another account and anon are refused, and a public channel of the same name hears nothing", async () => {
+    const a = await member();
+    const stranger = await member();
+    // A colleague: a second user moved into A's account (one account per user), acting in it.
+    const colleague = await member();
+    const colleagueId = (await colleague.client.auth.getUser()).data.user!.id;
+    await db.query('update public.account_users set account_id = $1, role = $2 where user_id = $3', [a.accountId, 'member', colleagueId]);
+    const aId = (await a.client.auth.getUser()).data.user!.id;
+    const topic = `user:${aId}`;
+    const refusal = `Unauthorized: You do not have permissions to read from this Channel topic: ${topic}`;
+    for (const intruder of [colleague, stranger]) {
+      const spy = intruder.client.channel(topic, { config: { private: true } });
+      const refused = await subscribe(spy);
+      expect(refused.status).toBe('CHANNEL_ERROR');
+      expect(refused.err?.message).toBe(refusal);
+      await intruder.client.removeChannel(spy);
+    }
+    const anon = anonClient(stack);
+    clients.push(anon);
+    const anonSpy = anon.channel(topic, { config: { private: true } });
+    expect((await subscribe(anonSpy)).status).toBe('CHANNEL_ERROR');
+
+    // A's own second device joins and hears A's relay; a public channel of the same topic (A's own,
+    // and the colleague's) hears nothing, and the colleague's push into it reaches nobody.
+    const a2 = anonClient(stack);
+    clients.push(a2);
+    await a2.realtime.setAuth(a.token);
+    const got = { a2: [] as unknown[], publicA: [] as unknown[], publicColleague: [] as unknown[] };
+    const relay = a.client.channel(topic, { config: { private: true, broadcast: { ack: true } } });
+    const device = a2.channel(topic, { config: { private: true } }).on('broadcast', { event: 'send' }, (p) => got.a2.push(p));
+    const publicA = anonClient(stack);
+    clients.push(publicA);
+    await publicA.realtime.setAuth(a.token);
+    const chPublicA = publicA.channel(topic).on('broadcast', { event: 'send' }, (p) => got.publicA.push(p));
+    const chColleague = colleague.client
+      .channel(topic, { config: { broadcast: { ack: true } } })
+      .on('broadcast', { event: 'send' }, (p) => got.publicColleague.push(p));
+    for (const ch of [relay, device, chPublicA, chColleague]) expect((await subscribe(ch)).status).toBe('SUBSCRIBED');
+    expect(await chColleague.send({ type: 'broadcast', event: 'send', payload: { text: 'forged' } })).toBe('error');
+    expect(await relay.send({ type: 'broadcast', event: 'send', payload: { text: 'Ahoj' } })).toBe('ok');
+    await waitFor(() => got.a2[0], "A's relay on A's other device");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(got.a2).toEqual([expect.objectContaining({ payload: { text: 'Ahoj' } })]);
+    expect(got.publicA).toEqual([]);
+    expect(got.publicColleague).toEqual([]);
+  });
+
   it('refuses an anonymous broadcast into an account topic; the service role may', async () => {
     const a = await member();
     const anon = anonClient(stack);

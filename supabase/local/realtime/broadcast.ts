@@ -2,7 +2,10 @@
 // too when it joined with broadcast.self). Nothing is stored. Invariant: only channels whose token the
 // topic rule admits (Channel.topicAllowed, from public.realtime_topic_allowed) send or receive, so a
 // member cannot broadcast into, or listen to broadcasts of, another account's topic; the sender is
-// checked by the connection before this runs.
+// checked by the connection before this runs. Private and public channels of one topic are apart, as
+// on hosted Realtime, which publishes a private channel's broadcasts under "<tenant>-private:<topic>"
+// and a public one's under "<tenant>:<topic>" (supabase/realtime lib/realtime/tenants.ex,
+// tenant_topic/3): a public channel never hears, nor speaks into, a private one of the same name.
 import { decodeBroadcastPush, encodeBroadcast } from './broadcast-codec.ts';
 import type { Channel } from './channel.ts';
 import type { ChannelRegistry } from './channel-registry.ts';
@@ -15,7 +18,7 @@ export function fanOutBroadcast(registry: ChannelRegistry, from: Channel, body: 
   let json: string | undefined;
   let binary: Buffer | null | undefined;
   for (const ch of registry.onTopic(from.topic)) {
-    if (!ch.open || !ch.topicAllowed || (ch === from && !from.broadcastSelf)) continue;
+    if (!ch.open || !ch.topicAllowed || ch.private !== from.private || (ch === from && !from.broadcastSelf)) continue;
     if (body.kind === 'binary') {
       // Raw bytes have no JSON form; only vsn 2.0.0 clients can receive them.
       if (ch.sink.vsn !== '2.0.0') continue;
