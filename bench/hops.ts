@@ -9,6 +9,11 @@
 //   latest requestWillBeSent's timestamp/wallTime pair) → B's marks 'poradna:recv:event' and
 //   'poradna:recv:stored' ({detail:{id}}, set by the client when present; '—' when absent, as in the
 //   online-only baseline) → B painted (MutationObserver, then the frame).
+// Poradňa also relays a send to the user's other devices (sync/SPEC.md R6.8): Enter → A's
+// 'poradna:relay:sent' mark (the broadcast pushed on A's socket) → the relay's frame received on B
+// (CDP, a frame of the `user:` topic carrying the text) → B's 'poradna:recv:relay' mark → B painted.
+// Where a send was relayed, B paints from that copy, so its total runs along the relay path; the
+// row's own frame ('frame': a postgres_changes frame) and the DB path's hops are still shown.
 import type { Page } from 'playwright-core';
 import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
 import type { CDPSession } from 'playwright-core';
@@ -27,9 +32,14 @@ export interface Stamps {
   commit: number;
   notified: number;
   sent: number;
+  /** The row's postgres_changes frame on B (the DB path). */
   frame: number;
   event: number;
   stored: number;
+  /** R6.8 (Poradňa): the relay pushed on A's socket, its frame on B, its copy handed to B's chat. */
+  relaySent: number;
+  relayFrame: number;
+  relayed: number;
   painted: number;
 }
 
@@ -152,9 +162,14 @@ export class NetRecorder {
     return this.requestAfter('/rpc/send_message', after);
   }
 
-  /** Wall-clock time at which the first websocket frame carrying `text` arrived. */
-  frameWith(text: string): number {
-    const f = this.frames.find((x) => x.payload.includes(text));
+  /**
+   * Wall-clock time at which the first websocket frame carrying `text` arrived; `kind` 'row': a
+   * database change (postgres_changes), 'relay': another device's relayed send (a frame of a
+   * `user:` topic, R6.8).
+   */
+  frameWith(text: string, kind?: 'row' | 'relay'): number {
+    const mark = kind === 'row' ? 'postgres_changes' : kind === 'relay' ? 'realtime:user:' : '';
+    const f = this.frames.find((x) => x.payload.includes(text) && x.payload.includes(mark));
     return f && Number.isFinite(this.offset) ? f.mono + this.offset : NaN;
   }
 
@@ -211,8 +226,14 @@ interface Hop {
   label: string;
   from: keyof Stamps;
   to: keyof Stamps;
-  /** One of the hops that add up, sample by sample, to Enter → painted (the path of 4a/4b). */
+  /** One of the hops that add up, sample by sample, to Enter → painted along the database path. */
   path?: true;
+  /** One of the hops that add up to Enter → painted along the relay path (R6.8). */
+  relayPath?: true;
+  /** Measured only for sends that were not relayed (a relayed send paints before its row's frame). */
+  unrelayed?: true;
+  /** The floor measured for another hop that is the same work (hop-floors.ts keys). */
+  floorOf?: HopKey;
 }
 
 const HOPS: Hop[] = [
@@ -231,10 +252,18 @@ const HOPS: Hop[] = [
   { label: 'frame sent → frame received on B (loopback, Chromium network)', from: 'sent', to: 'frame', path: true },
   { label: 'frame received on B → B’s event handled (poradna:recv:event)', from: 'frame', to: 'event' },
   { label: 'frame received on B → B’s IndexedDB commit (poradna:recv:stored)', from: 'frame', to: 'stored' },
-  { label: 'frame received on B → text painted on B', from: 'frame', to: 'painted', path: true },
+  { label: 'frame received on B → text painted on B', from: 'frame', to: 'painted', path: true, unrelayed: true },
+  { label: 'R6.8 relay: Enter on A → pushed on A’s socket (poradna:relay:sent)', from: 'enter', to: 'relaySent', relayPath: true },
+  { label: '… pushed → relay frame received on B (realtime broadcast, user topic)', from: 'relaySent', to: 'relayFrame', relayPath: true },
+  { label: '… relay frame on B → copy handed to the chat (poradna:recv:relay)', from: 'relayFrame', to: 'relayed' },
+  { label: '… relay frame on B → text painted on B', from: 'relayFrame', to: 'painted', relayPath: true, floorOf: 'frame→painted' },
 ];
 const PATH = HOPS.filter((h) => h.path);
-const key = (h: Hop): HopKey => `${h.from}→${h.to}`;
+const RELAY_PATH = HOPS.filter((h) => h.relayPath);
+const relayedSample = (x: Stamps) => Number.isFinite(x.relayFrame) && x.relayFrame <= x.painted;
+/** The path most of a build's sends took: the relay's where most were relayed. */
+const pathOf = (s: Stamps[]) => (s.filter(relayedSample).length * 2 > s.length ? RELAY_PATH : PATH);
+const key = (h: Hop): HopKey => h.floorOf ?? `${h.from}→${h.to}`;
 
 const f = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(1));
 
@@ -245,7 +274,11 @@ function cell(xs: number[]): string {
   return `${f(p50)} / ${f(p95)} ms${v.length < xs.length ? ` (${v.length}/${xs.length})` : ''}`;
 }
 
-const diffs = (s: Stamps[], h: Hop) => s.map((x) => x[h.to] - x[h.from]).filter(Number.isFinite);
+const diffs = (s: Stamps[], h: Hop) =>
+  s
+    .filter((x) => !h.unrelayed || !relayedSample(x))
+    .map((x) => x[h.to] - x[h.from])
+    .filter(Number.isFinite);
 const q = (xs: number[], p: 'p50' | 'p95') => (xs.length ? p50p95(xs)[p] : NaN);
 
 /**
@@ -261,8 +294,10 @@ export function renderHops(poradna: Stamps[], baseline: Stamps[], floors?: Map<H
   const body = HOPS.map((h) => `| ${h.label} | ${cell(diffs(poradna, h))} | ${cell(diffs(baseline, h))} |${floorCell(h)}`);
   const total = (s: Stamps[]) => cell(s.map((x) => x.painted - x.enter));
   const sum = (p: 'p50' | 'p95') => PATH.reduce((a, h) => a + q(floors?.get(key(h)) ?? [], p), 0);
-  const totalFloor = floors ? ` Σ ${f(sum('p50'))} / ${f(sum('p95'))} ms |` : '';
+  const totalFloor = floors ? ` Σ ${f(sum('p50'))} / ${f(sum('p95'))} ms (database path) |` : '';
   body.push(`| total: Enter on A → text painted on B | ${total(poradna)} | ${total(baseline)} |${totalFloor}`);
+  const relayed = (s: Stamps[]) => `${s.filter(relayedSample).length}/${s.length}`;
+  body.push(`| … sends painted on B from the relay (R6.8) | ${relayed(poradna)} | ${relayed(baseline)} |${floors ? ' |' : ''}`);
   return [head, ...body].join('\n');
 }
 
@@ -284,17 +319,21 @@ function heldBy(stamps: Stamps[], hops: Hop[], floors: Map<HopKey, number[]>, p:
  * percentile as the goal), and the floor of the whole path, all from this run.
  */
 export function missedGoalLines(rows: BenchRow[], poradna: Stamps[], baseline: Stamps[], floors: Map<HopKey, number[]>): string[] {
-  const pathFloor = (p: 'p50' | 'p95') => PATH.reduce((a, h) => a + q(floors.get(key(h)) ?? [], p), 0);
+  // The floor of a path is the sum of its hops' floors; a relay hop with no floor of its own counts 0
+  // (its floor is not measured: the sum is then a lower bound).
+  const pathFloor = (path: Hop[], p: 'p50' | 'p95') => path.reduce((a, h) => a + (q(floors.get(key(h)) ?? [], p) || 0), 0);
+  const own = pathOf(poradna);
+  const which = own === RELAY_PATH ? 'the relay path (R6.8)' : 'the path';
   const out: string[] = [];
   for (const r of rows) {
     if (r.met) continue;
     const head = `- ${r.row} missed (${f(r.poradna)} ms; goal ${r.goal})`;
     if (r.row === '4a')
-      out.push(`${head}; the path's floor Σ p50 ${f(pathFloor('p50'))} ms; p50 per hop, furthest from its floor first: ${heldBy(poradna, PATH, floors, 'p50')}`);
+      out.push(`${head}; ${which}'s floor Σ p50 ${f(pathFloor(own, 'p50'))} ms; p50 per hop, furthest from its floor first: ${heldBy(poradna, own, floors, 'p50')}`);
     else if (r.row === '4a′')
-      out.push(`${head} — the online-only build's path; floor Σ p50 ${f(pathFloor('p50'))} ms; p50 per hop: ${heldBy(baseline, PATH, floors, 'p50')}`);
+      out.push(`${head} — the online-only build's path; floor Σ p50 ${f(pathFloor(PATH, 'p50'))} ms; p50 per hop: ${heldBy(baseline, PATH, floors, 'p50')}`);
     else if (r.row === '4b')
-      out.push(`${head}; the path's floor Σ p95 ${f(pathFloor('p95'))} ms; p95 per hop: ${heldBy(poradna, PATH, floors, 'p95')}`);
+      out.push(`${head}; ${which}'s floor Σ p95 ${f(pathFloor(own, 'p95'))} ms; p95 per hop: ${heldBy(poradna, own, floors, 'p95')}`);
     else if (r.row === '4c') out.push(`${head}; held by ${heldBy(poradna, PATH.slice(0, 1), floors, 'p50')}`);
   }
   return out;

@@ -176,9 +176,12 @@ async function crossClient(
       request,
       wire: tx.wireAfter('/rpc/send_message', at),
       ...serverStamps(id ? deliveries.get(id) : undefined),
-      frame: rx.frameWith(text),
+      frame: rx.frameWith(text, 'row'),
       event: id ? await markFor(receiver.page, 'poradna:recv:event', 'id', id) : NaN,
       stored: id ? await markFor(receiver.page, 'poradna:recv:stored', 'id', id) : NaN,
+      relaySent: await markAfter(sender.page, 'poradna:relay:sent', at),
+      relayFrame: rx.frameWith(text, 'relay'),
+      relayed: await markAfter(receiver.page, 'poradna:recv:relay', at),
       painted,
     });
   }

@@ -14,12 +14,18 @@ import type { ServerApi } from './server/api.ts';
 import { createSupabaseServerApi } from './server/supabase-api.ts';
 import { createSupabaseRealtimeTransport } from './transports/supabase-realtime.ts';
 import type { Transport } from './transports/transport.ts';
+import { createSupabaseRelay, type Relay } from './transports/relay.ts';
 
 export interface TransportFactories {
   /** Realtime for the account, one per subscription attempt; null for none. Default: Supabase Realtime. */
   realtime?: ((accountId: string) => Transport) | null;
   /** Auxiliary transports (the Chatwoot cable), created once per leadership. */
   auxiliary?: () => Transport[];
+  /**
+   * R6.8: the relay to the user's other devices, created once per leadership. Default: Supabase
+   * Realtime's `user:<id>` topic when there is a supabase client and realtime is not turned off; null for none.
+   */
+  relay?: (() => Relay) | null;
 }
 
 export interface SyncEngineOptions {
@@ -75,6 +81,7 @@ export interface ResolvedOptions {
   newId: IdSource;
   realtime: ((accountId: string) => Transport) | null;
   auxiliary: () => Transport[];
+  relay: (() => Relay) | null;
   locks: LockManagerLike | null;
   channels: ChannelFactory | null;
   ensureFirst: boolean;
@@ -109,6 +116,13 @@ export function resolveOptions(o: SyncEngineOptions, gateClock: GateClock = {}):
     newId: o.newId ?? randomId,
     realtime: o.transports?.realtime === undefined ? defaultRealtime : o.transports.realtime,
     auxiliary: o.transports?.auxiliary ?? (() => []),
+    // No realtime, no relay: it rides the same socket.
+    relay:
+      o.transports?.relay !== undefined
+        ? o.transports.relay
+        : supabase && o.transports?.realtime !== null
+          ? () => createSupabaseRelay({ supabase, userId: o.userId })
+          : null,
     locks: o.locks === undefined ? defaultLocks() : o.locks,
     channels: o.channels === undefined ? defaultChannelFactory() : o.channels,
     ensureFirst: o.ensureFirstConversation ?? true,

@@ -15,11 +15,14 @@ import { sendMessage } from './commands/send-message.ts';
 import { ensureFirstConversation, startConversation } from './commands/start-conversation.ts';
 import { forgetDatabase, markDatabase, mirrorUnsent, requeueUnsent, wasEvicted, type RestoreReport } from './background/restore.ts';
 import { leaderLockName } from './background/tag.ts';
-import { monotonicNow } from './model/clock.ts';
+import { monotonicNow, type TimerId } from './model/clock.ts';
 import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
 import { createPublications } from './receive/published.ts';
+import { relayedSend } from './receive/relayed.ts';
+import type { Relay } from './transports/relay.ts';
+import { syncMark } from './marks.ts';
 import { electLeader, openTabChannel, type Leadership, type TabChannel } from './session/leader.ts';
 import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
 import { pullFeed, pullReference } from './receive/pull.ts';
@@ -74,7 +77,16 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let stopped = false;
   let restoreReport: RestoreReport | null = null;
   let mirrorChain: Promise<void> = Promise.resolve();
-  const published = createPublications({ db, userId, accountId: () => accountId, now });
+  const published = createPublications({
+    db,
+    userId,
+    accountId: () => accountId,
+    now,
+    setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
+    clearTimeout: (h) => clock.clearTimeout(h as TimerId),
+  });
+  /** R6.8: the relay to the user's other devices, while this engine leads. */
+  let relay: Relay | null = null;
 
   const track = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
@@ -228,6 +240,15 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       status.setConnection(rawStatus(snap.context, Boolean(status.get().needsSignIn)));
     });
     actor.start();
+    relay = o.relay?.() ?? null;
+    if (relay) {
+      relay.subscribe((payload) => published.onRelayed(payload));
+      const r = relay;
+      ctx.relay = (send) => {
+        const payload = relayedSend({ ...send, accountId, serverNowMs: serverTimeNow() });
+        if (payload && r.publish(payload)) syncMark('poradna:relay:sent', { correlationId: payload.client_correlation_id });
+      };
+    }
     status.patch({ leader: true });
     writers.lead();
     send({ type: 'REQUEST_PULL', reason: 'start' });
@@ -262,6 +283,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     leadership = null;
     actor?.stop();
     actor = null;
+    ctx.relay = null;
+    published.dispose();
+    if (relay) void track(relay.close());
+    relay = null;
     status.dispose();
     if (!opts.abrupt) await Promise.allSettled([...inFlight]);
     db.close();

@@ -7,7 +7,9 @@ export type SyncMark =
   | 'poradna:send:reads'
   | 'poradna:send:request'
   | 'poradna:recv:event'
-  | 'poradna:recv:stored';
+  | 'poradna:recv:stored'
+  | 'poradna:relay:sent'
+  | 'poradna:recv:relay';
 
 /** The send's steps before its request (row 4c's sub-hops): the command entered, its write transaction started, its first reads answered. */
 export type SendStepMark = 'poradna:send:command' | 'poradna:send:tx' | 'poradna:send:reads';
@@ -20,7 +22,7 @@ export type SendStepMark = 'poradna:send:command' | 'poradna:send:tx' | 'poradna
 export const MARKS_KEPT = 1000;
 const counts = new Map<SyncMark, number>();
 
-export function syncMark(name: SendStepMark | 'poradna:send:request', detail: { correlationId: string }): void;
+export function syncMark(name: SendStepMark | 'poradna:send:request' | 'poradna:relay:sent' | 'poradna:recv:relay', detail: { correlationId: string }): void;
 export function syncMark(name: 'poradna:recv:event' | 'poradna:recv:stored', detail: { id: string }): void;
 export function syncMark(name: SyncMark, detail: { correlationId: string } | { id: string }): void {
   if (typeof document === 'undefined' || typeof performance?.mark !== 'function') return;

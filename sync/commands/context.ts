@@ -21,4 +21,14 @@ export interface CommandContext {
   watch?: SendWatch | null;
   /** R1.13 (solo.ts): null when this engine may write sends now; else resolves once it may. */
   writeGate?: () => Promise<void> | null;
+  /** R6.8: tells the user's other devices of a send whose request has started (the leader only). */
+  relay?: ((send: RelaySend) => void) | null;
+}
+
+/** The send a relay tells of (transports/relay.ts; receive/relayed.ts decides what is relayed). */
+export interface RelaySend {
+  conversationId: string;
+  correlationId: string;
+  text: string;
+  payload: unknown;
 }

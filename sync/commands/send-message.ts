@@ -47,6 +47,9 @@ export async function sendMessage(ctx: CommandContext, input: SendMessageInput):
   // transaction), then the announcement that keeps a later send of this conversation behind this one,
   // then the transaction's creation (IndexedDB orders it after every transaction created before).
   const fast = ctx.fast?.(op) ?? null;
+  // R6.8: the request went; the user's other devices hear of it now, not after the write.
+  const relay = () => ctx.relay?.({ conversationId: op.conversationId, correlationId: lower, text, payload: op.payload });
+  if (fast) relay();
   const announced = ctx.watch?.announce(op.conversationId, outboxKey(op));
   // Otherwise the request may start inside the transaction; it learns whether the write committed.
   let started: EarlyStarted | null = fast?.started ?? null;
@@ -80,6 +83,8 @@ export async function sendMessage(ctx: CommandContext, input: SendMessageInput):
     return null;
   }
   written.early?.stored(written.entry);
+  // The request started inside the transaction (R1.12): relayed once it is stored.
+  if (!fast && started) relay();
   ctx.notify();
   return { key: written.message.key, correlationId: written.message.correlationId ?? '' };
 }

@@ -1,9 +1,11 @@
-// R6.5/R6.6: what the engine hands an open chat besides IndexedDB. A realtime message is handed over
-// from the event (`arriving`, before its write), its committed row after the write (`stored`, with a
-// generation the live reads compare against), then the arriving copy is settled. Also the marks of
-// the bench's receive hops (marks.ts).
+// R6.5/R6.6/R6.8: what the engine hands an open chat besides IndexedDB. A realtime message is handed
+// over from the event (`arriving`, before its write), its committed row after the write (`stored`,
+// with a generation the live reads compare against), then the arriving copy is settled. Another
+// device's relayed send is handed over as an arriving copy too, settled after RELAY_HOLD_MS (by then
+// its stored row has normally replaced it). Also the marks of the bench's receive hops (marks.ts).
 import type { SyncDb } from '../db/schema.ts';
 import { arrivingMessage, handleTransportEvent, type EventOutcome } from './events.ts';
+import { relayedMessage } from './relayed.ts';
 import type { LocalMessage, StoredMessages } from '../model/local-types.ts';
 import { syncMark } from '../marks.ts';
 import type { TransportEvent } from '../transports/transport.ts';
@@ -16,9 +18,31 @@ export interface Publications {
   subscribeStored: (fn: (stored: StoredMessages, generation: number) => void) => () => void;
   storedGeneration: () => number;
   subscribeArriving: (fn: (a: Arriving) => void) => () => void;
+  /** R6.8: another device's relayed send (unchecked payload): handed over as a transient copy. */
+  onRelayed: (payload: unknown) => void;
+  /** Drops the relayed copies' timers (engine stop). */
+  dispose: () => void;
 }
 
-export function createPublications(deps: { db: SyncDb; userId: string; accountId: () => string | null; now: () => number }): Publications {
+/**
+ * R6.8: how long another device's relayed send is shown before it is dropped unless its stored row
+ * came (which replaces it at once: same key, and a stored row always wins over the copy's change
+ * number 0). Long enough for a send on a slow network; short enough that a send that failed on the
+ * other device does not stay on this one.
+ */
+export const RELAY_HOLD_MS = 15_000;
+
+export interface PublicationDeps {
+  db: SyncDb;
+  userId: string;
+  accountId: () => string | null;
+  now: () => number;
+  /** The engine's clock's timers (tests drive them). */
+  setTimeout: (fn: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+}
+
+export function createPublications(deps: PublicationDeps): Publications {
   const { db, userId } = deps;
   const storedListeners = new Set<(stored: StoredMessages, generation: number) => void>();
   let generation = 0;
@@ -29,6 +53,7 @@ export function createPublications(deps: { db: SyncDb; userId: string; accountId
     for (const fn of storedListeners) fn(stored, generation);
   };
   const arrivingListeners = new Set<(a: Arriving) => void>();
+  const relayTimers = new Set<unknown>();
   const publishArriving = (a: Arriving) => {
     for (const fn of arrivingListeners) fn(a);
   };
@@ -67,6 +92,21 @@ export function createPublications(deps: { db: SyncDb; userId: string; accountId
     subscribeArriving(fn) {
       arrivingListeners.add(fn);
       return () => void arrivingListeners.delete(fn);
+    },
+    onRelayed(payload) {
+      const row = relayedMessage(payload, deps.accountId(), userId);
+      if (!row) return;
+      publishArriving({ row });
+      syncMark('poradna:recv:relay', { correlationId: row.correlationId ?? row.key });
+      const timer = deps.setTimeout(() => {
+        relayTimers.delete(timer);
+        publishArriving({ settled: row.key });
+      }, RELAY_HOLD_MS);
+      relayTimers.add(timer);
+    },
+    dispose() {
+      for (const t of relayTimers) deps.clearTimeout(t);
+      relayTimers.clear();
     },
   };
 }

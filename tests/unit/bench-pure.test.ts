@@ -130,6 +130,9 @@ describe('row 4 per-hop breakdown', () => {
       frame: 14 * k,
       event: NaN,
       stored,
+      relaySent: NaN,
+      relayFrame: NaN,
+      relayed: NaN,
       painted: 20 * k,
     });
     const out = renderHops([s(1, 30), s(2, 60)], [s(1, NaN), s(1, NaN)]);
@@ -160,6 +163,9 @@ const at = (request: number, wire: number, commit: number): Stamps => ({
   frame: NaN,
   event: NaN,
   stored: NaN,
+  relaySent: NaN,
+  relayFrame: NaN,
+  relayed: NaN,
   painted: NaN,
 });
 

@@ -1,0 +1,66 @@
+// R6.8 (issue 19): a message sent on one device of a user paints on the user's other device from the
+// relay, as "Odosiela sa…", before the server has its row; the row then makes it ✓ 'Odoslané' in place
+// (one bubble throughout). The phone's send_message request is held for a few seconds here, so what
+// the laptop shows in the meantime can only have come over the relay. A colleague's device (another
+// user of the same account) never gets the relayed copy: it sees the message only once it is stored.
+import { expect, test, type Page } from '@playwright/test';
+import { freshUser, rest, shootBoth, signIn } from './defects-helpers.ts';
+
+const bubble = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
+
+test("a send shows on the user's other device before the server has it, and on no colleague's", async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const origin = baseURL!;
+  const user = await freshUser(origin, 'relay');
+  const colleague = await freshUser(origin, 'relay-kolega');
+  const link = (await rest(origin, `account_users?select=account_id&user_id=eq.${user.id}`)) as { account_id: string }[];
+  const accountId = link[0]!.account_id;
+  // The colleague joins the user's account (one account per user: moved, as a member).
+  await rest(origin, `account_users?user_id=eq.${colleague.id}`, { method: 'PATCH', prefer: 'return=minimal', body: { account_id: accountId, role: 'member' } });
+  const conv = (await rest(origin, 'conversations', { method: 'POST', body: { account_id: accountId, specialist_id: '00000000-0000-4000-8000-000000000015' } })) as { id: string }[];
+  const chat = `/app/chats/${conv[0]!.id}`;
+  await rest(origin, 'messages', { method: 'POST', prefer: 'return=minimal', body: { conversation_id: conv[0]!.id, direction: 'specialist', source: 'chatwoot', text: 'Dobrý deň, ako vám pomôžem?' } });
+
+  const contexts = await Promise.all([0, 1, 2].map(() => browser.newContext({ baseURL: origin, viewport: { width: 390, height: 844 } })));
+  try {
+    const [phone, laptop, other] = await Promise.all(contexts.map((c) => c.newPage()));
+    for (const [p, email] of [
+      [phone!, user.email],
+      [laptop!, user.email],
+      [other!, colleague.email],
+    ] as const) {
+      await signIn(p, email);
+      await p.goto(chat);
+      await expect(p.getByTestId('message').first()).toBeVisible({ timeout: 20_000 });
+    }
+    // The relay channels join after the sync engine has started; give them a moment.
+    await phone!.waitForTimeout(1500);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await phone!.route('**/rest/v1/rpc/send_message', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const text = `Z telefónu ${Date.now()}`;
+    const composer = phone!.getByRole('textbox', { name: 'Správa' });
+    await composer.fill(text);
+    await composer.press('Enter');
+
+    // The server has no row yet; the laptop shows the message all the same, as sending.
+    await expect(bubble(laptop!, text)).toHaveCount(1, { timeout: 5000 });
+    await expect(bubble(laptop!, text).getByTestId('pending-label')).toHaveText('Odosiela sa…');
+    expect((await rest(origin, `messages?select=id&text=eq.${encodeURIComponent(text)}`)) as unknown[]).toEqual([]);
+    await expect(bubble(other!, text)).toHaveCount(0);
+    await shootBoth(laptop!, 'relay-sending');
+
+    release();
+    for (const p of [phone!, laptop!]) {
+      await expect(bubble(p, text).getByRole('img', { name: 'Odoslané' })).toBeVisible({ timeout: 20_000 });
+      await expect(bubble(p, text)).toHaveCount(1);
+    }
+    // The colleague gets it from the server, like any message of the account.
+    await expect(other!.getByTestId('message').filter({ hasText: text })).toHaveCount(1, { timeout: 20_000 });
+  } finally {
+    for (const c of contexts) await c.close();
+  }
+});

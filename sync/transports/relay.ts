@@ -1,0 +1,61 @@
+// R6.8: the relay. A message this device is sending goes, besides its send_message request, to the
+// user's other devices over a private Supabase Realtime broadcast channel on `user:<user id>`, so they
+// paint it ("sending") before the server's row reaches them (bench row 4: A → B). Only the user's own
+// devices may join or push on that topic (public.realtime_topic_allowed, 20261127000100); a private
+// channel never hears a public one of the same name. Nothing is stored from it: receive/relayed.ts
+// turns a copy into a transient bubble that the stored row replaces or a timer drops.
+import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
+
+/** The broadcast event of a relayed send. */
+export const RELAY_EVENT = 'send';
+
+/** What one device tells the others of a send (snake_case, as a server row). */
+export interface RelayedSend {
+  v: 1;
+  account_id: string;
+  conversation_id: string;
+  client_correlation_id: string;
+  text: string;
+  /** The sender's estimate of the server's clock when it sent (ISO); orders the copy until the row comes. */
+  created_at: string;
+}
+
+export interface Relay {
+  /** Starts listening; `onCopy` gets every other device's send, unchecked (receive/relayed.ts checks it). */
+  subscribe(onCopy: (payload: unknown) => void): void;
+  /** Pushes a send to the user's other devices; false (nothing sent) while the channel is not joined. */
+  publish(send: RelayedSend): boolean;
+  close(): Promise<void>;
+}
+
+export function createSupabaseRelay(opts: { supabase: SupabaseClient; userId: string }): Relay {
+  const { supabase } = opts;
+  let channel: RealtimeChannel | null = null;
+  return {
+    subscribe(onCopy) {
+      // self: false — a device never gets its own send back; ack: false — a relay is best effort,
+      // the send_message request is what delivers.
+      const ch = supabase
+        .channel(`user:${opts.userId}`, { config: { private: true, broadcast: { self: false, ack: false } } })
+        .on('broadcast', { event: RELAY_EVENT }, (m: { payload?: unknown }) => onCopy(m.payload));
+      channel = ch;
+      ch.subscribe();
+    },
+    publish(send) {
+      const ch = channel;
+      // Only over the joined socket: realtime-js would otherwise post it over HTTP, a second request
+      // per send for something that is only a head start.
+      if (!ch || ch.state !== 'joined' || !supabase.realtime.isConnected()) return false;
+      void ch.send({ type: 'broadcast', event: RELAY_EVENT, payload: send }).catch(() => undefined);
+      return true;
+    },
+    async close() {
+      const ch = channel;
+      channel = null;
+      if (!ch) return;
+      await supabase.removeChannel(ch).catch(() => undefined);
+      // As the sync transport does (supabase-realtime.ts): the socket goes when no channel is left.
+      if (supabase.getChannels().length === 0) await supabase.realtime.disconnect();
+    },
+  };
+}

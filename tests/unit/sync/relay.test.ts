@@ -1,0 +1,186 @@
+// R6.8: a send is relayed to the user's other devices as soon as its request has started, and another
+// device's relayed send is handed to an open chat as a transient "sending" copy that its stored row
+// replaces or a timer drops. Nothing relayed is ever stored.
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSyncEngine, type Arriving, type SyncEngine } from '../../../sync/engine.ts';
+import { manualNetwork } from '../../../sync/session/network.ts';
+import { RELAY_HOLD_MS } from '../../../sync/receive/published.ts';
+import { RELAY_MAX_TEXT, relayedMessage, relayedSend } from '../../../sync/receive/relayed.ts';
+import type { Relay, RelayedSend } from '../../../sync/transports/relay.ts';
+import { systemClock, type Clock, type TimerId } from '../../../sync/model/clock.ts';
+import type { ServerApi } from '../../../sync/server/api.ts';
+import { channelHub, fakeLocks } from './helpers/fake-locks.ts';
+import { FakeServer } from './helpers/fake-server.ts';
+import { FAST_TIMINGS, waitFor } from './helpers/wait.ts';
+
+const ACCOUNT = '0b5c2f1e-8a3d-4c6b-9e7f-1a2b3c4d5e6f';
+const CONV = '3f1e2d4c-5b6a-4798-8a9b-0c1d2e3f4a5b';
+const CORR = '9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b';
+
+describe('R6.8 what is relayed, and what a relayed copy is', () => {
+  const send = { accountId: ACCOUNT, conversationId: CONV, correlationId: CORR.toUpperCase(), text: 'Ahoj', payload: null, serverNowMs: Date.UTC(2026, 10, 27, 12) };
+
+  it('R6.8 a plain text send of a known account is relayed; a payload, a long text or no account is not', () => {
+    expect(relayedSend(send)).toEqual({ v: 1, account_id: ACCOUNT, conversation_id: CONV, client_correlation_id: CORR, text: 'Ahoj', created_at: '2026-11-27T12:00:00.000Z' });
+    expect(relayedSend({ ...send, payload: { card: 1 } })).toBeNull();
+    expect(relayedSend({ ...send, text: 'x'.repeat(RELAY_MAX_TEXT + 1) })).toBeNull();
+    expect(relayedSend({ ...send, accountId: null })).toBeNull();
+  });
+
+  it('R6.8 the copy is the sender’s optimistic row: a user text message, sending, under its correlation key', () => {
+    const copy = relayedMessage(relayedSend(send), ACCOUNT, 'user-1')!;
+    expect(copy).toMatchObject({
+      key: `c:${CORR}`,
+      serverId: null,
+      conversationId: CONV,
+      text: 'Ahoj',
+      direction: 'user',
+      type: 'text',
+      state: 'sending',
+      origin: 'optimistic',
+      changeSeq: 0,
+      senderUserId: 'user-1',
+      correlationId: CORR,
+      createdAt: '2026-11-27T12:00:00.000000Z',
+      orderKey: `2026-11-27T12:00:00.000000Z ${CORR}`,
+    });
+  });
+
+  it('R6.8 a payload of another account, or malformed in any field, hands nothing over', () => {
+    const good = relayedSend(send)!;
+    const bad: unknown[] = [
+      null,
+      'text',
+      { ...good, v: 2 },
+      { ...good, account_id: '00000000-0000-4000-8000-000000000000' },
+      { ...good, conversation_id: 'not-a-uuid' },
+      { ...good, client_correlation_id: 42 },
+      { ...good, text: '   ' },
+      { ...good, text: 'x'.repeat(RELAY_MAX_TEXT + 1) },
+      { ...good, created_at: 'včera' },
+    ];
+    for (const p of bad) expect(relayedMessage(p, ACCOUNT, 'user-1')).toBeNull();
+    expect(relayedMessage(good, null, 'user-1')).toBeNull();
+  });
+});
+
+/** Two engines' relays joined as the user's private topic joins them (each hears the other, not itself). */
+function relayPair() {
+  const listeners = new Map<number, (p: unknown) => void>();
+  const published: RelayedSend[] = [];
+  const relay = (index: number): Relay => ({
+    subscribe: (fn) => void listeners.set(index, fn),
+    publish: (s) => {
+      published.push(s);
+      for (const [i, fn] of listeners) if (i !== index) fn(structuredClone(s));
+      return true;
+    },
+    close: async () => void listeners.delete(index),
+  });
+  return { relay, published };
+}
+
+let server: FakeServer;
+const engines: SyncEngine[] = [];
+beforeEach(() => {
+  server = new FakeServer();
+});
+afterEach(async () => {
+  for (const e of engines.splice(0).reverse()) await e.stop();
+});
+
+/** The system clock, but timers of RELAY_HOLD_MS or longer wait for `fire()` (the relay's hold is one). */
+function holdingClock() {
+  const held = new Map<TimerId, () => void>();
+  let n = 0;
+  const clock: Clock = {
+    now: () => systemClock.now(),
+    setTimeout: (fn, ms) => {
+      if (ms < RELAY_HOLD_MS) return systemClock.setTimeout(fn, ms);
+      const id = { held: ++n } as unknown as TimerId;
+      held.set(id, fn);
+      return id;
+    },
+    clearTimeout: (id) => (held.has(id) ? void held.delete(id) : systemClock.clearTimeout(id)),
+  };
+  return {
+    clock,
+    held: () => held.size,
+    fire: () => {
+      const fns = [...held.values()];
+      held.clear();
+      for (const fn of fns) fn();
+    },
+  };
+}
+
+function device(relay: () => Relay, opts: { api?: ServerApi; clock?: Clock } = {}): SyncEngine {
+  const e = createSyncEngine({
+    userId: 'user-1',
+    server: opts.api ?? server.api(),
+    idb: { indexedDB: new IDBFactory(), IDBKeyRange },
+    network: manualNetwork(true),
+    timings: { ...FAST_TIMINGS, tickMs: 600_000 },
+    transports: { realtime: null, relay },
+    locks: fakeLocks(),
+    channels: channelHub(),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  });
+  engines.push(e);
+  return e;
+}
+
+describe('R6.8 the relay between two devices of one user', () => {
+  it('R6.8 a send is relayed only after its request started; the other device paints it as sending, then drops it after RELAY_HOLD_MS unless stored', async () => {
+    const conv = server.addConversation();
+    const pair = relayPair();
+    const order: string[] = [];
+    const api = server.api();
+    const tracked: ServerApi = {
+      ...api,
+      sendMessage: (input) => {
+        order.push('request');
+        return api.sendMessage(input);
+      },
+    };
+    const a = device(() => {
+      const r = pair.relay(0);
+      return { ...r, publish: (s) => (order.push('relay'), r.publish(s)) };
+    }, { api: tracked });
+    const hold = holdingClock();
+    // B's own server double (same account): what B stores can only come from B's own pulls of it,
+    // which never see A's message — the relay alone reaches B.
+    const b = device(() => pair.relay(1), { clock: hold.clock, api: new FakeServer().api() });
+    const seen: Arriving[] = [];
+    b.subscribeArriving((x) => seen.push(x));
+    await Promise.all([a.start(), b.start()]);
+    await waitFor(() => a.status().loaded && b.status().loaded && a.status().leader && b.status().leader, 'both lead');
+    await Promise.all([a.settled(), b.settled()]);
+
+    const h = (await a.commands.sendMessage({ conversationId: conv.id, text: 'Z telefónu' }))!;
+    expect(order.slice(0, 2)).toEqual(['request', 'relay']);
+    expect(pair.published).toHaveLength(1);
+    expect(seen).toEqual([{ row: expect.objectContaining({ key: h.key, text: 'Z telefónu', state: 'sending', conversationId: conv.id }) }]);
+    // Nothing of it was stored on B.
+    expect(await b.db.messages.count()).toBe(0);
+    expect(hold.held()).toBeGreaterThan(0);
+    expect(seen).toHaveLength(1);
+    hold.fire();
+    expect(seen[1]).toEqual({ settled: h.key });
+    expect(await b.db.messages.count()).toBe(0);
+  });
+
+  it('R6.8 a send while the relay cannot publish still goes; a send with a payload is not relayed', async () => {
+    const conv = server.addConversation();
+    const published: RelayedSend[] = [];
+    const a = device(() => ({ subscribe: () => undefined, publish: (s) => (published.push(s), false), close: async () => undefined }));
+    await a.start();
+    await waitFor(() => a.status().loaded && a.status().leader, 'leading');
+    await a.settled();
+    await a.commands.sendMessage({ conversationId: conv.id, text: 'Bez spojenia' });
+    await a.commands.sendMessage({ conversationId: conv.id, text: 'S kartou', payload: { kind: 'card' } });
+    await waitFor(() => [...server.messages.values()].filter((m) => m.conversation_id === conv.id).length === 2, 'both sent');
+    expect(published.map((p) => p.text)).toEqual(['Bez spojenia']);
+  });
+});
