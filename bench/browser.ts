@@ -112,30 +112,24 @@ export async function openAndPaint(c: Client, path: string, identifier: string, 
         domContentLoaded: ms(n.domContentLoadedEventStart),
         fcp: ms(performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN),
         resources: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).slice(0, 8).map((r) => `${r.name.split('/').pop() ?? ''} ${ms(r.startTime)}–${ms(r.responseEnd)}`),
-        // The saved snapshot's HTML (what the worker painted into this page, if it did): its size.
-        // …and the size of the rule subset saved with it (inlined instead of the whole stylesheet).
-        snapshotRulesChars: await new Promise<number>((resolve) => {
+        // The saved snapshot's HTML (what the worker painted into this page, if it did) and the rule
+        // subset saved with it (inlined instead of the whole stylesheet): their sizes.
+        ...(await new Promise<{ snapshotChars: number; snapshotRulesChars: number }>((resolve) => {
+          const none = { snapshotChars: -1, snapshotRulesChars: -1 };
           const req = indexedDB.open('poradna-worker');
-          req.onerror = () => resolve(-1);
+          req.onerror = () => resolve(none);
           req.onsuccess = () => {
             const db = req.result;
-            if (!db.objectStoreNames.contains('kv')) return resolve(-1), db.close();
+            if (!db.objectStoreNames.contains('kv')) return resolve(none), db.close();
             const get = db.transaction('kv').objectStore('kv').get('list-snapshot');
-            get.onsuccess = () => (resolve((get.result as { rules?: string } | undefined)?.rules?.length ?? 0), db.close());
-            get.onerror = () => (resolve(-1), db.close());
+            get.onsuccess = () => {
+              const snap = get.result as { html?: string; rules?: string } | undefined;
+              resolve({ snapshotChars: snap?.html?.length ?? 0, snapshotRulesChars: snap?.rules?.length ?? 0 });
+              db.close();
+            };
+            get.onerror = () => (resolve(none), db.close());
           };
-        }),
-        snapshotChars: await new Promise<number>((resolve) => {
-          const req = indexedDB.open('poradna-worker');
-          req.onerror = () => resolve(-1);
-          req.onsuccess = () => {
-            const db = req.result;
-            if (!db.objectStoreNames.contains('kv')) return resolve(-1), db.close();
-            const get = db.transaction('kv').objectStore('kv').get('list-snapshot');
-            get.onsuccess = () => (resolve((get.result as { html?: string } | undefined)?.html?.length ?? 0), db.close());
-            get.onerror = () => (resolve(-1), db.close());
-          };
-        }),
+        })),
       };
     });
     console.error(`[nav ${c.name}] paint ${paint.toFixed(0)} ${JSON.stringify(nav)}`);

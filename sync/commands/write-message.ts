@@ -4,8 +4,7 @@ import type { SyncDb } from '../db/schema.ts';
 import type { EarlySend, EarlyStarted } from '../send/early-send.ts';
 import type { JsonObject } from '../model/json.ts';
 import type { LocalMessage } from '../model/local-types.ts';
-import { correlationKey } from '../merge/message.ts';
-import { orderKeyOf } from '../model/ordering.ts';
+import { optimisticMessage } from '../merge/message.ts';
 import { queue, type OutboxEntry, type OutboxOp } from '../send/outbox.ts';
 import { syncMark } from '../marks.ts';
 import { refreshSummaries } from '../db/summary-store.ts';
@@ -61,28 +60,15 @@ export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput)
   // reads right on a device whose clock is off; the outbox and typing keep device time.
   const offsetMs = clock?.key === 'clock' ? clock.offsetMs : 0;
   const createdAt = timestampFromMs(nextLocalTime(last, input.now + offsetMs));
-  const message: LocalMessage = {
-    key: correlationKey(correlationId),
-    serverId: null,
+  const message = optimisticMessage({
     conversationId: input.conversationId,
     accountId: null,
     text: input.text,
-    type: 'text',
-    direction: 'user',
-    source: 'app',
-    chatwootMessageId: null,
-    createdAt,
-    orderKey: orderKeyOf(createdAt, correlationId),
-    readAt: null,
-    payload: input.payload,
     correlationId,
-    senderUserId: input.userId,
-    changeSeq: 0,
-    state: 'sending',
-    origin: 'optimistic',
-    error: null,
-    confirmedAt: null,
-  };
+    createdAt,
+    payload: input.payload,
+    userId: input.userId,
+  });
   const op: Extract<OutboxOp, { kind: 'send' }> = {
     kind: 'send',
     conversationId: input.conversationId,

@@ -1,4 +1,5 @@
 // R2.4, R3.1: a server message into the stored form. Pure.
+import type { JsonObject } from '../model/json.ts';
 import type { LocalMessage, Sender } from '../model/local-types.ts';
 import { orderKeyOf } from '../model/ordering.ts';
 import type { RemoteMessage } from '../model/remote-types.ts';
@@ -11,6 +12,44 @@ export function messageKeyOf(r: Pick<RemoteMessage, 'id' | 'client_correlation_i
 
 export function correlationKey(correlationId: string): string {
   return `c:${correlationId.toLowerCase()}`;
+}
+
+/**
+ * A user's text message as the sending device shows it before the server has it (R1.2), under the
+ * key its stored row will have; also another device's relayed copy of it (R6.8). `correlationId`
+ * lower-case, `createdAt` normalized.
+ */
+export function optimisticMessage(m: {
+  conversationId: string;
+  accountId: string | null;
+  text: string;
+  correlationId: string;
+  createdAt: string;
+  payload: JsonObject | null;
+  userId: string;
+}): LocalMessage {
+  return {
+    key: correlationKey(m.correlationId),
+    serverId: null,
+    conversationId: m.conversationId,
+    accountId: m.accountId,
+    text: m.text,
+    type: 'text',
+    direction: 'user',
+    source: 'app',
+    chatwootMessageId: null,
+    createdAt: m.createdAt,
+    orderKey: orderKeyOf(m.createdAt, m.correlationId),
+    readAt: null,
+    payload: m.payload,
+    correlationId: m.correlationId,
+    senderUserId: m.userId,
+    changeSeq: 0,
+    state: 'sending',
+    origin: 'optimistic',
+    error: null,
+    confirmedAt: null,
+  };
 }
 
 /** user-area.md section 3: direction maps to sender user, system or ai. */

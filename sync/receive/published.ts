@@ -54,6 +54,7 @@ export function createPublications(deps: PublicationDeps): Publications {
   };
   const arrivingListeners = new Set<(a: Arriving) => void>();
   const relayTimers = new Set<unknown>();
+  let disposed = false;
   const publishArriving = (a: Arriving) => {
     for (const fn of arrivingListeners) fn(a);
   };
@@ -94,6 +95,8 @@ export function createPublications(deps: PublicationDeps): Publications {
       return () => void arrivingListeners.delete(fn);
     },
     onRelayed(payload) {
+      // A broadcast landing while the engine stops starts no timer that would outlive it.
+      if (disposed) return;
       const row = relayedMessage(payload, deps.accountId(), userId);
       if (!row) return;
       publishArriving({ row });
@@ -105,6 +108,7 @@ export function createPublications(deps: PublicationDeps): Publications {
       relayTimers.add(timer);
     },
     dispose() {
+      disposed = true;
       for (const t of relayTimers) deps.clearTimeout(t);
       relayTimers.clear();
     },

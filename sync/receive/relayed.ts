@@ -1,9 +1,8 @@
 // R6.8: another device's relayed send (transports/relay.ts) as the transient copy an open chat paints.
 // Pure. The payload comes from the user's own devices only (the topic's rule), but it is still
 // checked field by field: whatever fails a check is dropped, nothing of it is stored anywhere.
-import { correlationKey } from '../merge/message.ts';
+import { optimisticMessage } from '../merge/message.ts';
 import type { LocalMessage } from '../model/local-types.ts';
-import { orderKeyOf } from '../model/ordering.ts';
 import { normalizeTimestamp } from '../model/timestamps.ts';
 import type { RelayedSend } from '../transports/relay.ts';
 
@@ -47,27 +46,13 @@ export function relayedMessage(payload: unknown, accountId: string | null, userI
   if (typeof p.text !== 'string' || p.text.trim() === '' || p.text.length > RELAY_MAX_TEXT) return null;
   const createdAt = typeof p.created_at === 'string' ? normalizeTimestamp(p.created_at) : null;
   if (createdAt === null) return null;
-  const correlationId = p.client_correlation_id.toLowerCase();
-  return {
-    key: correlationKey(correlationId),
-    serverId: null,
+  return optimisticMessage({
     conversationId: p.conversation_id.toLowerCase(),
     accountId,
     text: p.text,
-    type: 'text',
-    direction: 'user',
-    source: 'app',
-    chatwootMessageId: null,
+    correlationId: p.client_correlation_id.toLowerCase(),
     createdAt,
-    orderKey: orderKeyOf(createdAt, correlationId),
-    readAt: null,
     payload: null,
-    correlationId,
-    senderUserId: userId,
-    changeSeq: 0,
-    state: 'sending',
-    origin: 'optimistic',
-    error: null,
-    confirmedAt: null,
-  };
+    userId,
+  });
 }
