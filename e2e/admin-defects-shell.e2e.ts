@@ -28,14 +28,29 @@ for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const
 }
 
 /**
- * Offline as a device without network reports it: the context refuses requests and, through CDP,
- * navigator.onLine is false in every new document (Debian's Chromium keeps it true otherwise).
+ * Offline as a device without network reports it: the context refuses requests and navigator.onLine is
+ * false, also in every new document. CDP's network emulation sets the flag in the current document,
+ * but Debian's Chromium 150 starts every new document of an offline context with navigator.onLine
+ * true (e2e/offline.e2e.ts met the same); the app's cold load reads it before any event could correct
+ * it, so an init script gives each new document of this page the device's answer while the test says
+ * it is offline (a per-tab sessionStorage flag, which a reload keeps).
  */
 async function goOffline(page: Page): Promise<() => Promise<void>> {
+  await page.addInitScript(() => {
+    const native = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine');
+    Object.defineProperty(Navigator.prototype, 'onLine', {
+      configurable: true,
+      get(this: Navigator) {
+        return sessionStorage.getItem('e2e-offline') === '1' ? false : Boolean(native?.get?.call(this));
+      },
+    });
+  });
+  await page.evaluate(() => sessionStorage.setItem('e2e-offline', '1'));
   await page.context().setOffline(true);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   return async () => {
+    await page.evaluate(() => sessionStorage.removeItem('e2e-offline'));
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await cdp.detach();
     await page.context().setOffline(false);
