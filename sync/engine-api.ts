@@ -42,7 +42,8 @@ export interface SyncEngine {
    * R6.6: a message a realtime event brings, handed over before its write (`row`, not yet stored:
    * paint it as a pending copy), then `settled` with its key once that write ended — after the
    * stored row's publication (subscribeStored) when it was stored, so the copy is replaced, never
-   * shown beside it.
+   * shown beside it. R6.8: another device of the user relaying its send is handed over the same way
+   * (`row` in state `sending`, never stored), settled after RELAY_HOLD_MS unless its stored row came.
    */
   subscribeArriving(fn: (a: Arriving) => void): () => void;
 }
