@@ -2,6 +2,8 @@
 // IndexedDB in memory and would flatter the local-first build), the project's CHROMIUM_ARGS, and
 // the network/CPU profiles the rows name, applied with CDP on the page's target.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
@@ -149,6 +151,52 @@ export async function openFloor(c: Client, timeoutMs = 60_000): Promise<number> 
   await c.page.goto('about:blank');
   await c.page.goto(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`, { waitUntil: 'commit', timeout: timeoutMs });
   return observedInPage(c, 'element', 'floor', timeoutMs);
+}
+
+/**
+ * Row 1b‴'s floor: the list's saved frame as the worker paints it, but as a static page — the
+ * snapshot page's HTML (its inline rule subset and the frame's rows) with every script tag taken out,
+ * served by the bench from loopback (`url`, staticFrameServer) and opened from about:blank under the
+ * client's CPU throttling with no network emulation (the worker's answer crosses no network either; a
+ * data: URL of this size was measured slower than the app itself: the URL is decoded on the way). No
+ * worker, no script, one request. Its first row's text painted (Element Timing `first-row`, which
+ * the saved frame carries) is what painting this frame costs at all. The network emulation the
+ * profile had is put back after.
+ */
+export async function openStaticFrame(c: Client, url: string, profile: Profile, timeoutMs = 60_000): Promise<number> {
+  await c.cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  try {
+    await c.page.goto('about:blank');
+    await c.page.goto(url, { waitUntil: 'commit', timeout: timeoutMs });
+    return await observedInPage(c, 'element', 'first-row', timeoutMs);
+  } finally {
+    await setProfile(c, profile);
+  }
+}
+
+/** Serves `html` at / on a free loopback port (row 1b‴); answers its address and its close. */
+export async function staticFrameServer(html: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** The snapshot page of `path` as served, with no script run and every script tag removed (openStaticFrame). */
+export async function staticFrameOf(c: Client, path: string): Promise<string> {
+  await c.cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+  try {
+    await c.page.goto('about:blank');
+    await c.page.goto(`${c.baseUrl}${path}`, { waitUntil: 'load' });
+    const html = await c.page.content();
+    if (!html.includes('id="list-snapshot"')) throw new Error('row 1b‴: the worker served no snapshot page');
+    return html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '');
+  } finally {
+    await c.cdp.send('Emulation.setScriptExecutionDisabled', { value: false });
+  }
 }
 
 /**

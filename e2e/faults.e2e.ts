@@ -138,34 +138,55 @@ test('IndexedDB over quota: the typed text stays in the composer; with room agai
   await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 3 * 1024 * 1024 });
   await openChat(page, HUMAN_CHAT);
   const text = `Kvóta ${randomUUID().slice(0, 8)} ${'x'.repeat(2000)}`;
-  try {
-    const filled = await page.evaluate(
+  /**
+   * Fills the origin's IndexedDB until even a 1 kB write is refused, answers the refusal's name, and
+   * keeps it full: Chromium (150) gives room back after refused writes (its backing store compacts),
+   * so a 1 kB write is retried every few milliseconds from then on, taking any room that frees up
+   * before the app's write can (a CI run saw the app's write succeed right after a one-off fill).
+   */
+  const fill = () =>
+    page.evaluate(
       () =>
         new Promise<string>((done) => {
           const open = indexedDB.open('quota-filler', 1);
           open.onupgradeneeded = () => open.result.createObjectStore('s');
           open.onerror = () => done(open.error?.name ?? 'open failed');
           open.onsuccess = () => {
+            const db = open.result;
             let n = 0;
+            const topUp = () => {
+              if ((globalThis as { quotaFillerStop?: boolean }).quotaFillerStop) return db.close();
+              const tx = db.transaction('s', 'readwrite');
+              tx.objectStore('s').put('y'.repeat(1024), n++);
+              tx.oncomplete = tx.onabort = () => setTimeout(topUp, 2);
+            };
             const step = (size: number) => {
-              const tx = open.result.transaction('s', 'readwrite');
+              const tx = db.transaction('s', 'readwrite');
               tx.objectStore('s').put('y'.repeat(size), n++);
               tx.oncomplete = () => step(size);
-              tx.onabort = () => (size > 1024 ? step(size >> 2) : done(tx.error?.name ?? 'aborted'));
+              tx.onabort = () => {
+                if (size > 1024) return step(size >> 2);
+                done(tx.error?.name ?? 'aborted');
+                topUp();
+              };
             };
             step(256 * 1024);
           };
         }),
     );
+  try {
     // The fault is real: the origin is full and refuses even a 1 kB IndexedDB write.
-    expect(filled).toBe('QuotaExceededError');
+    expect(await fill()).toBe('QuotaExceededError');
     await send(page, text);
     // The local write is refused: the member is told why, in Slovak, and nothing typed is lost.
     await expect(page.getByText(sk.chat.storageFull, { exact: true })).toBeVisible({ timeout: 10_000 });
     await expect(composer(page)).toHaveValue(text);
     await expect(own(page, text)).toHaveCount(0);
   } finally {
-    await page.evaluate(() => new Promise((r) => { const d = indexedDB.deleteDatabase('quota-filler'); d.onsuccess = d.onerror = r; }));
+    await page.evaluate(() => {
+      (globalThis as { quotaFillerStop?: boolean }).quotaFillerStop = true;
+      return new Promise((r) => setTimeout(() => { const d = indexedDB.deleteDatabase('quota-filler'); d.onsuccess = d.onerror = d.onblocked = r; }, 50));
+    });
   }
   await composer(page).press('Enter');
   await expect(own(page, text)).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
