@@ -151,7 +151,7 @@ const MODULE_PRELOAD = /<link rel="modulepreload"(?: crossorigin)? href="([^"]+)
  * The shell with its entry module started by the boot script (snapshot-boot.ts) two frames after
  * DOMContentLoaded (or after 100 ms, for a tab that renders no frames). Tags are only moved, never
  * before the body they follow. The entry's module preloads move with it (`data-preload`, started by
- * the boot script a frame before the entry): requested from the head they cost the snapshot's
+ * the boot script with the entry): requested from the head they cost the snapshot's
  * parse their fetches' start, for a module that is not evaluated before the frame anyway. With
  * `stylesheet` (a page with only the frame's rules inline) the boot script also adds that sheet. The boot
  * script is an external file, not inline, so the app's Content-Security-Policy (script-src 'self')

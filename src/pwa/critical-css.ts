@@ -94,7 +94,7 @@ function groupPrelude(rule: CSSRule): string | null {
   return null;
 }
 
-/** Kept rules as text, with the custom properties they may need (`vars` collects their references). */
+/** The rules of `rules` the frame needs, grouping rules kept around what they keep (layers always). */
 function subset(rules: CSSRuleList, root: Element, elements: readonly Element[]): Kept[] {
   const out: Kept[] = [];
   for (const rule of Array.from(rules)) {

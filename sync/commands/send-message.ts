@@ -7,6 +7,7 @@ import { outboxKey } from '../send/outbox.ts';
 import { writeOptimisticMessage, type WrittenMessage } from './write-message.ts';
 import type { CommandContext } from './context.ts';
 import { syncMark } from '../marks.ts';
+import { isUuid } from '../model/ids.ts';
 
 export interface SendMessageInput {
   conversationId: string;
@@ -16,8 +17,6 @@ export interface SendMessageInput {
   correlationId?: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export interface SentHandle {
   key: string;
   correlationId: string;
@@ -26,7 +25,7 @@ export interface SentHandle {
 export async function sendMessage(ctx: CommandContext, input: SendMessageInput): Promise<SentHandle | null> {
   const text = input.text.trim();
   if (text === '') return null;
-  if (input.correlationId !== undefined && !UUID.test(input.correlationId)) throw new Error('correlationId must be a UUID');
+  if (input.correlationId !== undefined && !isUuid(input.correlationId)) throw new Error('correlationId must be a UUID');
   const { db } = ctx;
   const correlationId = input.correlationId ?? ctx.newId();
   syncMark('poradna:send:command', { correlationId: correlationId.toLowerCase() });

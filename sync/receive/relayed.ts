@@ -3,13 +3,12 @@
 // checked field by field: whatever fails a check is dropped, nothing of it is stored anywhere.
 import { optimisticMessage } from '../merge/message.ts';
 import type { LocalMessage } from '../model/local-types.ts';
+import { isUuid } from '../model/ids.ts';
 import { normalizeTimestamp } from '../model/timestamps.ts';
 import type { RelayedSend } from '../transports/relay.ts';
 
 /** Longer texts are not relayed (they go by the server's row alone); a broadcast stays small. */
 export const RELAY_MAX_TEXT = 8000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What a send tells the user's other devices, or null when it is not relayed (a payload, a long text). */
 export function relayedSend(input: {
@@ -41,8 +40,7 @@ export function relayedMessage(payload: unknown, accountId: string | null, userI
   if (accountId === null || typeof payload !== 'object' || payload === null) return null;
   const p = payload as Partial<Record<keyof RelayedSend, unknown>>;
   if (p.v !== 1 || p.account_id !== accountId) return null;
-  if (typeof p.conversation_id !== 'string' || !UUID.test(p.conversation_id)) return null;
-  if (typeof p.client_correlation_id !== 'string' || !UUID.test(p.client_correlation_id)) return null;
+  if (!isUuid(p.conversation_id) || !isUuid(p.client_correlation_id)) return null;
   if (typeof p.text !== 'string' || p.text.trim() === '' || p.text.length > RELAY_MAX_TEXT) return null;
   const createdAt = typeof p.created_at === 'string' ? normalizeTimestamp(p.created_at) : null;
   if (createdAt === null) return null;

@@ -82,6 +82,7 @@ function relayPair() {
 }
 
 let server: FakeServer;
+const sendCalls = () => server.calls.filter((c) => c.method === 'sendMessage').map((c) => (c.args[0] as { text: string }).text);
 const engines: SyncEngine[] = [];
 beforeEach(() => {
   server = new FakeServer();
@@ -115,7 +116,7 @@ function holdingClock() {
   };
 }
 
-function device(relay: () => Relay, opts: { api?: ServerApi; clock?: Clock } = {}): SyncEngine {
+function device(relay: () => Relay, opts: { api?: ServerApi; clock?: Clock; locks?: null } = {}): SyncEngine {
   const e = createSyncEngine({
     userId: 'user-1',
     server: opts.api ?? server.api(),
@@ -123,7 +124,9 @@ function device(relay: () => Relay, opts: { api?: ServerApi; clock?: Clock } = {
     network: manualNetwork(true),
     timings: { ...FAST_TIMINGS, tickMs: 600_000 },
     transports: { realtime: null, relay },
-    locks: fakeLocks(),
+    // Web Locks: the leader is solo and sends on the fast path (R1.12); none (null): every engine
+    // leads, none is solo, and the request starts inside the write transaction.
+    locks: opts.locks === null ? null : fakeLocks(),
     channels: channelHub(),
     ...(opts.clock ? { clock: opts.clock } : {}),
   });
@@ -169,6 +172,38 @@ describe('R6.8 the relay between two devices of one user', () => {
     hold.fire();
     expect(seen[1]).toEqual({ settled: h.key });
     expect(await b.db.messages.count()).toBe(0);
+  });
+
+  it('R6.8 a send whose request starts inside its write (no solo leader) is relayed once it is stored', async () => {
+    const conv = server.addConversation();
+    const published: RelayedSend[] = [];
+    let stored = -1;
+    const a = device(() => ({ subscribe: () => undefined, publish: (s) => (published.push(s), true), close: async () => undefined }), { locks: null });
+    await a.start();
+    await waitFor(() => a.status().loaded && a.status().leader, 'leading');
+    await a.settled();
+    a.db.messages.hook('creating', () => void (stored = published.length));
+    await a.commands.sendMessage({ conversationId: conv.id, text: 'Z transakcie' });
+    expect(published.map((p) => p.text)).toEqual(['Z transakcie']);
+    // The write came first here: nothing was relayed when the row was created.
+    expect(stored).toBe(0);
+    expect(sendCalls()).toContain('Z transakcie');
+  });
+
+  it('R6.8 a relayed send that lands while the engine stops is dropped: no copy, no timer left', async () => {
+    let deliver: (p: unknown) => void = () => undefined;
+    const hold = holdingClock();
+    const b = device(() => ({ subscribe: (fn) => void (deliver = fn), publish: () => true, close: async () => undefined }), { clock: hold.clock });
+    const seen: Arriving[] = [];
+    b.subscribeArriving((x) => seen.push(x));
+    await b.start();
+    await waitFor(() => b.status().loaded && b.status().leader, 'leading');
+    const before = hold.held();
+    await b.stop();
+    engines.splice(engines.indexOf(b), 1);
+    deliver(relayedSend({ accountId: server.accountId, conversationId: CONV, correlationId: CORR, text: 'Neskoro', payload: null, serverNowMs: Date.now() }));
+    expect(seen).toEqual([]);
+    expect(hold.held()).toBeLessThanOrEqual(before);
   });
 
   it('R6.8 a send while the relay cannot publish still goes; a send with a payload is not relayed', async () => {
