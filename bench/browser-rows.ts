@@ -38,7 +38,7 @@ export async function browserRows(opts: BrowserBenchOptions): Promise<BenchRow[]
     if (which.has(5)) out.push(await initialSyncRow(a, dataset, world.sync));
     if (which.has(1) || which.has(2)) {
       log(`rows 1–2: ${runs} interleaved opens per profile`);
-      out.push(...(await openRows(a, b, chat1k, runs, which)));
+      out.push(...(await openRows(a, b, chat1k, runs, which, opts.notes)));
     }
     if (which.has(7)) {
       log('row 7: the 10,000-message chat');

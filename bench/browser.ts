@@ -147,10 +147,15 @@ export async function openAndPaint(c: Client, path: string, identifier: string, 
  * about:blank does.
  */
 export async function openFloor(c: Client, timeoutMs = 60_000): Promise<number> {
-  const html = `<!doctype html><meta name="viewport" content="width=device-width"><p elementtiming="floor">Poradňa ${Date.now()}</p>`;
+  const html = oneLinePage();
   await c.page.goto('about:blank');
   await c.page.goto(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`, { waitUntil: 'commit', timeout: timeoutMs });
   return observedInPage(c, 'element', 'floor', timeoutMs);
+}
+
+/** The one-line page of the navigation floor (its text carries Element Timing `floor`). */
+export function oneLinePage(): string {
+  return `<!doctype html><meta name="viewport" content="width=device-width"><p elementtiming="floor">Poradňa ${Date.now()}</p>`;
 }
 
 /**
@@ -163,26 +168,62 @@ export async function openFloor(c: Client, timeoutMs = 60_000): Promise<number> 
  * the saved frame carries) is what painting this frame costs at all. The network emulation the
  * profile had is put back after.
  */
-export async function openStaticFrame(c: Client, url: string, profile: Profile, timeoutMs = 60_000): Promise<number> {
+export async function openStaticFrame(c: Client, url: string, profile: Profile, timeoutMs = 60_000, identifier = 'first-row'): Promise<number> {
   await c.cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   try {
     await c.page.goto('about:blank');
     await c.page.goto(url, { waitUntil: 'commit', timeout: timeoutMs });
-    return await observedInPage(c, 'element', 'first-row', timeoutMs);
+    return await observedInPage(c, 'element', identifier, timeoutMs);
   } finally {
     await setProfile(c, profile);
   }
 }
 
-/** Serves `html` at / on a free loopback port (row 1b‴); answers its address and its close. */
-export async function staticFrameServer(html: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(html);
+/**
+ * Serves `html` at / on a free loopback port (row 1b‴); answers its address and its close. Pages
+ * named in `more` are served at their path, each with its own extra headers (row 1b⁗).
+ */
+export async function staticFrameServer(
+  html: string,
+  more: Record<string, { html: string; headers?: Record<string, string> }> = {},
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    const page = more[req.url ?? '/'] ?? { html };
+    res.writeHead(200, { ...page.headers, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(page.html);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * Row 1b⁗: `url` opened in a new tab of the client's browser, as a launch of the installed app opens
+ * a new window — a renderer of its own, nothing reused from a page before (from about:blank in the
+ * client's own tab, whether the next page may reuse the blank page's renderer depends on the page
+ * before it and on the new page's Cross-Origin-Opener-Policy, which the app sends: measured to move a
+ * 25 KB page by ~50 ms either way). CPU throttled as the mobile profile; the network profile only
+ * with `network` (the app's open; a loopback static page crosses no network, as the worker's answer
+ * does not). Answers the Element Timing `identifier`'s time since navigation start; the tab is closed.
+ */
+export async function openInNewTab(c: Client, url: string, identifier: string, network: boolean, timeoutMs = 60_000): Promise<number> {
+  const page = await c.context.newPage();
+  try {
+    const cdp = await c.context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpuRate });
+    if (network)
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: MOBILE.latency,
+        downloadThroughput: MOBILE.downloadThroughput,
+        uploadThroughput: MOBILE.uploadThroughput,
+      });
+    await page.goto(url, { waitUntil: 'commit', timeout: timeoutMs });
+    return await observedInPage({ ...c, page, cdp }, 'element', identifier, timeoutMs);
+  } finally {
+    await page.close();
+  }
 }
 
 /** The snapshot page of `path` as served, with no script run and every script tag removed (openStaticFrame). */

@@ -7,6 +7,12 @@
 // - inline *styles* are allowed: the snapshot's saved HTML carries the virtual list's style
 //   attributes, and sonner injects a <style> element. Style injection cannot run script;
 // - the app cannot be framed (frame-ancestors 'none', X-Frame-Options DENY for old browsers);
+// - Cross-Origin-Opener-Policy: same-origin stays although it costs a warm open from a blank tab
+//   ~30–50 ms (bench row 1b⁗, bench/RESULTS.md 2026-11-27 17:47: the page gets a browsing context
+//   group of its own, so it cannot take over the blank page's warm renderer): no other window keeps a
+//   handle on the app, and Chrome on Android isolates sites that send COOP in a process of their own
+//   (Site Isolation for COOP sites since Chrome 92, "Protecting more with Site Isolation", Google
+//   Security Blog, 2021), which is where this app's users are;
 // - connect-src names the public URL's origin (http and ws) besides 'self', because /env.js points
 //   supabase-js at PUBLIC_URL, which may differ from the address the page was opened on;
 // - images and media may come from any https host (attachments and Chatwoot files are links to
