@@ -1,6 +1,6 @@
 // Issue 16 item 12 in Chromium: the app runs under its Content-Security-Policy with no violation
 // (sign-in, the list, a chat, settings), an injected inline script is refused, another origin cannot
-// frame the app, and the service worker's list snapshot page (sw/list-snapshot.ts) runs under the same
+// frame the app nor keep a handle on it by opening it (Cross-Origin-Opener-Policy), and the service worker's list snapshot page (sw/list-snapshot.ts) runs under the same
 // policy and still starts the app. (e2e/pwa-list-snapshot.e2e.ts proves the snapshot paints.)
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -92,6 +92,46 @@ test('another origin cannot frame the app', async ({ page, baseURL }) => {
   }
 });
 
+test('a page of another origin that opens the app keeps no handle on it', async ({ page, context, baseURL }) => {
+  // The attacker's page opens the app in a window and tries to reach into it or steer it afterwards
+  // (tabnabbing, counting frames, postMessage probing). COOP same-origin puts the app in a browsing
+  // context group of its own: the attacker's handle reads as closed and the app has no opener.
+  const { server, origin } = await serve('<!doctype html><html><body>evil</body></html>');
+  try {
+    await page.goto(`${origin}/`);
+    const popupOpened = context.waitForEvent('page');
+    await page.evaluate((url) => {
+      (window as unknown as { w: Window | null }).w = window.open(url, 'poradna');
+    }, `${baseURL}/auth/login`);
+    const popup = await popupOpened;
+    await expect(popup.getByLabel('E-mail', { exact: true })).toBeVisible();
+    expect(await popup.evaluate(() => window.opener)).toBeNull();
+    const handle = await page.evaluate(() => {
+      const w = (window as unknown as { w: Window | null }).w;
+      let frames = -1;
+      try {
+        frames = w?.length ?? -1;
+      } catch {
+        frames = -2;
+      }
+      try {
+        w?.location.assign('about:blank#steered');
+      } catch {
+        // refused: fine
+      }
+      return { closed: w?.closed ?? true, frames };
+    });
+    expect(handle.closed).toBe(true);
+    expect(handle.frames).toBe(0);
+    // The app's window was not steered by the attacker's handle.
+    await popup.waitForTimeout(300);
+    expect(popup.url()).toBe(`${baseURL}/auth/login`);
+    await popup.close();
+  } finally {
+    server.close();
+  }
+});
+
 test('the list snapshot page runs under the same policy and starts the app', async ({ baseURL }) => {
   test.setTimeout(90_000);
   const profile = await mkdtemp(join(tmpdir(), 'poradna-csp-'));
@@ -127,6 +167,7 @@ test('the list snapshot page runs under the same policy and starts the app', asy
     expect(res?.fromServiceWorker()).toBe(true);
     expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
     expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res?.headers()['cross-origin-opener-policy']).toBe('same-origin');
     expect(await res?.text()).toContain('id="list-snapshot"');
     // The external boot script started the app: the live list replaces the painting.
     await expect(page.getByTestId('conversation-row').first()).toBeVisible();

@@ -1,5 +1,6 @@
 // Issue 16 item 12 on the server: the app's pages and files carry a Content-Security-Policy without
-// inline script, frame-ancestors 'none', nosniff, a Referrer-Policy and a Permissions-Policy; source
+// inline script, frame-ancestors 'none', nosniff, a Referrer-Policy, a Permissions-Policy and
+// Cross-Origin-Opener-Policy same-origin; source
 // maps are not served unless SOURCE_MAPS=1. A stack per case serves a tiny build from a temp dir.
 // (The browser half — the app runs under the policy, framing is refused, the list snapshot paints —
 // is e2e/security-headers.e2e.ts.)
@@ -57,6 +58,8 @@ describe('security headers of the app', () => {
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('referrer-policy')).toBe('same-origin');
       expect(res.headers.get('permissions-policy')).toMatch(/camera=\(\).*microphone=\(\).*geolocation=\(\)/);
+      // A browsing context group of its own: no other window keeps a handle on the app.
+      expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
     }
   });
 
