@@ -105,10 +105,10 @@ test('a page of another origin that opens the app keeps no handle on it', async 
     }, `${baseURL}/auth/login`);
     const popup = await popupOpened;
     await expect(popup.getByLabel('E-mail', { exact: true })).toBeVisible();
-    expect(await popup.evaluate(() => window.opener)).toBeNull();
+    expect(await popup.evaluate(() => window.opener === null)).toBe(true);
     const handle = await page.evaluate(() => {
       const w = (window as unknown as { w: Window | null }).w;
-      let frames = -1;
+      let frames: number;
       try {
         frames = w?.length ?? -1;
       } catch {
