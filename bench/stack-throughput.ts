@@ -2,7 +2,9 @@
 // guards, the change feed, the AI-job trigger) with 50 concurrent clients, against raw inserts into a
 // table without RLS or triggers through the same PostgREST, and (10a′) the same raw inserts with only
 // the change feed's numbering trigger, the floor of a numbered send, and (10a″) with only the local
-// realtime's NOTIFY trigger, the floor of a send the local realtime delivers, and (10a‴) with both.
+// realtime's NOTIFY trigger, the floor of a send the local realtime delivers, and (10a‴) with both,
+// and (10a⁗) a send's shape at its floor: one such insert and one such update of a second row, in one
+// request and one transaction.
 // (b) Realtime fan-out of one account's
 // message to 200 subscribers of that account (each RLS-checked), p95, against the same fan-out with
 // service-role subscribers (no RLS).
@@ -145,8 +147,22 @@ export async function insertRows(stack: TestStack, notes: string[] = []): Promis
   await db.query(`create table if not exists public.bench_both ${shape}`);
   await db.query('create trigger t50_change_seq before insert on public.bench_both for each row execute function private.tg_assign_change_seq()');
   await db.query(`create trigger local_realtime_notify after insert on public.bench_both for each row execute function local_stack.realtime_notify('id')`);
+  // 10a⁗: what every send writes, at its floor: the numbered, delivered message row (as 10a‴) and an
+  // UPDATE of a second numbered, delivered row (its conversation's last_message_at, which the list's
+  // order reads), in one transaction through one RPC, with no RLS, guards or other triggers.
+  await db.query('create table if not exists public.bench_conv (id uuid primary key, account_id uuid not null, last_at timestamptz, change_seq bigint not null default 0)');
+  await db.query('create trigger t50_change_seq before insert or update on public.bench_conv for each row execute function private.tg_assign_change_seq()');
+  await db.query(`create trigger local_realtime_notify after insert or update on public.bench_conv for each row execute function local_stack.realtime_notify('id')`);
+  await db.query(`insert into public.bench_conv (id, account_id) select unnest($1::uuid[]), unnest($2::uuid[])`, [convs, members.map((m) => m.accountId)]);
+  await db.query(`create or replace function public.bench_send_floor(p_account uuid, p_conv uuid) returns void language sql as $$
+    insert into public.bench_both (account_id, conversation_id, text) values (p_account, p_conv, 'bench');
+    update public.bench_conv set last_at = clock_timestamp() where id = p_conv;
+  $$`);
+  await db.query('revoke all on function public.bench_send_floor(uuid, uuid) from public, anon, authenticated');
+  await db.query('grant execute on function public.bench_send_floor(uuid, uuid) to service_role');
   // The database is as strict as a hosted project: a new table is granted to nobody by default.
   await db.query('grant insert on public.bench_raw, public.bench_feed, public.bench_notify, public.bench_both to service_role');
+  await db.query('grant select, update on public.bench_conv to service_role');
   await db.query(`notify pgrst, 'reload schema'`);
   const svc = { apikey: stack.keys.serviceRoleKey, authorization: `Bearer ${stack.keys.serviceRoleKey}`, 'content-type': 'application/json', prefer: 'return=minimal' };
   const row = (i: number) => JSON.stringify({ account_id: members[i]!.accountId, conversation_id: convs[i], text: 'bench' });
@@ -169,23 +185,40 @@ export async function insertRows(stack: TestStack, notes: string[] = []): Promis
   const feed = await measured(stack, insertInto('bench_feed'));
   const notify = await measured(stack, insertInto('bench_notify'));
   const both = await measured(stack, insertInto('bench_both'));
-  await db.query('drop table public.bench_raw, public.bench_feed, public.bench_notify, public.bench_both');
+  await waitFor(async () => {
+    const r = await fetch(`${rest}/rpc/bench_send_floor`, { method: 'POST', headers: svc, body: JSON.stringify({ p_account: members[0]!.accountId, p_conv: convs[0] }) });
+    await r.body?.cancel();
+    return r.ok;
+  }, 'bench_send_floor in PostgREST\'s schema cache', 30_000);
+  const sendFloor = await measured(stack, async (i) => {
+    const r = await fetch(`${rest}/rpc/bench_send_floor`, { method: 'POST', headers: svc, body: JSON.stringify({ p_account: members[i]!.accountId, p_conv: convs[i] }) });
+    if (!r.ok) throw new Error(`bench_send_floor ${r.status}: ${await r.text()}`);
+    await r.body?.cancel();
+  });
+  await db.query('drop function public.bench_send_floor(uuid, uuid)');
+  await db.query('drop table public.bench_raw, public.bench_feed, public.bench_notify, public.bench_both, public.bench_conv');
   await db.end();
   notes.push(
     `Row 10a (load average ${load} at start), CPU ms per request — send_message: ${product.cpuMs}; raw insert: ${raw.cpuMs}; ` +
       `raw insert + the change feed's numbering trigger only: ${feed.cpuMs}; raw insert + the local realtime's NOTIFY trigger only: ${notify.cpuMs}; ` +
-      `raw insert + both: ${both.cpuMs}. ` +
+      `raw insert + both: ${both.cpuMs}; both rows of a send at their floor (10a⁗): ${sendFloor.cpuMs}. ` +
       `Throughput: send_message ${product.perSecond.toFixed(0)}/s, numbering only ${feed.perSecond.toFixed(0)}/s (row 10a′), ` +
-      `NOTIFY only ${notify.perSecond.toFixed(0)}/s (row 10a″), both ${both.perSecond.toFixed(0)}/s (row 10a‴), raw ${raw.perSecond.toFixed(0)}/s.`,
+      `NOTIFY only ${notify.perSecond.toFixed(0)}/s (row 10a″), both ${both.perSecond.toFixed(0)}/s (row 10a‴), ` +
+      `a send's two rows at their floor ${sendFloor.perSecond.toFixed(0)}/s (row 10a⁗), raw ${raw.perSecond.toFixed(0)}/s.`,
   );
-  // Issue 19: "where a goal cannot be met, show … what the floor of that hop is". A send is at the
-  // least one numbered row the local realtime delivers (10a‴); when that floor is under the goal, no
-  // send_message can meet it on this stack.
-  if (product.perSecond < 0.85 * raw.perSecond && both.perSecond < 0.85 * raw.perSecond)
+  // Issue 19: "where a goal cannot be met, show … what the floor of that hop is". Every send writes
+  // at the least a numbered message row and a numbered update of its conversation, both delivered by
+  // the local realtime, in one transaction (10a⁗); when that floor is under the goal, no send_message
+  // can meet it on this stack.
+  const ratio = (x: number) => (x / raw.perSecond).toFixed(2);
+  if (product.perSecond < 0.85 * raw.perSecond)
     notes.push(
-      `- 10a missed (${product.perSecond.toFixed(0)}/s, ${(product.perSecond / raw.perSecond).toFixed(2)}× raw; goal ≥ 0.85×): ` +
-        `the floor of one numbered row the local realtime delivers is ${(both.perSecond / raw.perSecond).toFixed(2)}× raw (row 10a‴), under the goal, ` +
-        `and a send writes two such rows (the message, and its conversation's last_message_at, which the spec's list order reads).`,
+      `- 10a missed (${product.perSecond.toFixed(0)}/s, ${ratio(product.perSecond)}× raw; goal ≥ 0.85×): ` +
+        (sendFloor.perSecond < 0.85 * raw.perSecond
+          ? `a send's two numbered rows that the local realtime delivers (the message, and its conversation's last_message_at, ` +
+            `which the spec's list order reads), with no RLS, guards or other triggers, run at ${ratio(sendFloor.perSecond)}× raw (row 10a⁗), under the goal; ` +
+            `send_message runs at ${(product.perSecond / sendFloor.perSecond).toFixed(2)}× that floor.`
+          : `not pinned in this run: a send's two rows at their floor run at ${ratio(sendFloor.perSecond)}× raw (row 10a⁗).`),
     );
   // Issue 19: the goal is relative to raw inserts through the same PostgREST on the same machine.
   return [
@@ -223,6 +256,16 @@ export async function insertRows(stack: TestStack, notes: string[] = []): Promis
       row: '10a‴',
       figure: `  … floor of one numbered row the local realtime delivers: raw inserts + both triggers (scratch copy), against raw inserts`,
       poradna: both.perSecond,
+      baseline: raw.perSecond,
+      unit: '/s',
+      better: 'higher',
+      goal: 'report',
+      met: true,
+    },
+    {
+      row: '10a⁗',
+      figure: `  … floor of a send: that insert and an update of a second such row (its conversation), one RPC, one transaction, against raw inserts`,
+      poradna: sendFloor.perSecond,
       baseline: raw.perSecond,
       unit: '/s',
       better: 'higher',
