@@ -147,15 +147,15 @@ export async function openAndPaint(c: Client, path: string, identifier: string, 
  * about:blank does.
  */
 export async function openFloor(c: Client, timeoutMs = 60_000): Promise<number> {
-  const html = oneLinePage();
   await c.page.goto('about:blank');
-  await c.page.goto(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`, { waitUntil: 'commit', timeout: timeoutMs });
+  await c.page.goto(oneLineUrl(), { waitUntil: 'commit', timeout: timeoutMs });
   return observedInPage(c, 'element', 'floor', timeoutMs);
 }
 
-/** The one-line page of the navigation floor (its text carries Element Timing `floor`). */
-export function oneLinePage(): string {
-  return `<!doctype html><meta name="viewport" content="width=device-width"><p elementtiming="floor">Poradňa ${Date.now()}</p>`;
+/** The one-line page of the navigation floor as a data: URL (its text carries Element Timing `floor`). */
+export function oneLineUrl(): string {
+  const html = `<!doctype html><meta name="viewport" content="width=device-width"><p elementtiming="floor">Poradňa ${Date.now()}</p>`;
+  return `data:text/html;charset=utf-8,${encodeURIComponent(html)}`;
 }
 
 /**
@@ -168,12 +168,12 @@ export function oneLinePage(): string {
  * the saved frame carries) is what painting this frame costs at all. The network emulation the
  * profile had is put back after.
  */
-export async function openStaticFrame(c: Client, url: string, profile: Profile, timeoutMs = 60_000, identifier = 'first-row'): Promise<number> {
+export async function openStaticFrame(c: Client, url: string, profile: Profile, timeoutMs = 60_000): Promise<number> {
   await c.cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   try {
     await c.page.goto('about:blank');
     await c.page.goto(url, { waitUntil: 'commit', timeout: timeoutMs });
-    return await observedInPage(c, 'element', identifier, timeoutMs);
+    return await observedInPage(c, 'element', 'first-row', timeoutMs);
   } finally {
     await setProfile(c, profile);
   }

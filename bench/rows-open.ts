@@ -2,7 +2,7 @@
 // interleaved, to the first conversation row painted (row 1) and to the last message of a
 // 1,000-message chat painted (row 2). Offline the baseline cannot open at all, so its offline
 // figure is its best case instead: loopback with no throttling.
-import { oneLinePage, openAndMark, openAndPaint, openFloor, openInNewTab, openStaticFrame, setProfile, staticFrameOf, staticFrameServer, type Client, type Profile } from './browser.ts';
+import { oneLineUrl, openAndMark, openAndPaint, openFloor, openInNewTab, openStaticFrame, setProfile, staticFrameOf, staticFrameServer, type Client, type Profile } from './browser.ts';
 import { SHELL_HEADERS_KEPT } from '../sw/list-snapshot.ts';
 import { paired } from './stats.ts';
 import type { BenchRow } from './table.ts';
@@ -35,7 +35,6 @@ async function paintPairs(
   staticFrame: string | null = null,
   appHeaders: Record<string, string> = {},
 ) {
-  const line = oneLinePage();
   const frame =
     staticFrame !== null ? await staticFrameServer(staticFrame, { '/secured': { html: staticFrame, headers: appHeaders } }) : null;
   const paint: { a: number; b: number }[] = [];
@@ -59,7 +58,7 @@ async function paintPairs(
         await a.page.goto('about:blank');
         const app = await openInNewTab(a, `${a.baseUrl}/app/chats`, 'first-row', true);
         const secured = await openInNewTab(a, `${frame.url}secured`, 'first-row', false);
-        const tabLine = await openInNewTab(a, `data:text/html;charset=utf-8,${encodeURIComponent(line)}`, 'floor', false);
+        const tabLine = await openInNewTab(a, oneLineUrl(), 'floor', false);
         tabFrames.push({ a: app, b: secured });
         tabFloors.push({ a: secured, b: tabLine });
       }
