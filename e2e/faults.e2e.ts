@@ -132,22 +132,32 @@ test('AI provider down for a while: the reply comes once when it is back; down f
 });
 
 test('IndexedDB over quota: the typed text stays in the composer; with room again one tap sends it once', async ({ page, context }) => {
-  // Chromium applies a quota override only to an origin whose storage is not in use yet: set a small
-  // quota (room for the app and its data) before the app loads, then fill what is left.
+  // Chromium applies a first quota override only to an origin whose storage is not in use yet: set a
+  // small quota (room for the app and its data) before the app loads, then fill what is left. A later
+  // override (larger) applies at once: that is the room given back below.
   const cdp = await context.newCDPSession(page);
   await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 3 * 1024 * 1024 });
   await openChat(page, HUMAN_CHAT);
   const text = `Kvóta ${randomUUID().slice(0, 8)} ${'x'.repeat(2000)}`;
   /**
-   * Fills the origin's IndexedDB until even a 1 kB write is refused, answers the refusal's name, and
-   * keeps it full: Chromium (150) gives room back after refused writes (its backing store compacts),
-   * so a 1 kB write is retried every few milliseconds from then on, taking any room that frees up
-   * before the app's write can (a CI run saw the app's write succeed right after a one-off fill).
+   * Fills the origin's IndexedDB with random bytes until even a 1 kB write is refused, answers the
+   * refusal's name, and keeps it full. Random, because Chromium compresses IndexedDB values and counts
+   * quota on disk: a filler of repeated characters (as this journey first had) took ~1/20 of its
+   * size, and the usage estimate caught up only in bursts — measured with a 3 MB quota, writes of
+   * 'y'.repeat(n) kept being accepted for 37–52 MB over 8 s, a burst every ~3 s, so the app's write
+   * sometimes landed in one (CI saw it). Random bytes do not compress: after the fill not one write,
+   * down to 256 B, was accepted in 8 s (3 runs). The 1 kB top-up every few milliseconds stays as a
+   * guard should any room come back.
    */
   const fill = () =>
     page.evaluate(
       () =>
         new Promise<string>((done) => {
+          const noise = (size: number) => {
+            const bytes = new Uint8Array(size);
+            for (let i = 0; i < size; i += 65536) crypto.getRandomValues(bytes.subarray(i, Math.min(size, i + 65536)));
+            return bytes;
+          };
           const open = indexedDB.open('quota-filler', 1);
           open.onupgradeneeded = () => open.result.createObjectStore('s');
           open.onerror = () => done(open.error?.name ?? 'open failed');
@@ -157,12 +167,12 @@ test('IndexedDB over quota: the typed text stays in the composer; with room agai
             const topUp = () => {
               if ((globalThis as { quotaFillerStop?: boolean }).quotaFillerStop) return db.close();
               const tx = db.transaction('s', 'readwrite');
-              tx.objectStore('s').put('y'.repeat(1024), n++);
+              tx.objectStore('s').put(noise(1024), n++);
               tx.oncomplete = tx.onabort = () => setTimeout(topUp, 2);
             };
             const step = (size: number) => {
               const tx = db.transaction('s', 'readwrite');
-              tx.objectStore('s').put('y'.repeat(size), n++);
+              tx.objectStore('s').put(noise(size), n++);
               tx.oncomplete = () => step(size);
               tx.onabort = () => {
                 if (size > 1024) return step(size >> 2);
@@ -183,10 +193,14 @@ test('IndexedDB over quota: the typed text stays in the composer; with room agai
     await expect(composer(page)).toHaveValue(text);
     await expect(own(page, text)).toHaveCount(0);
   } finally {
+    // Room again, as when the member frees space on the phone: the origin's quota grows. (Deleting the
+    // filler alone gives nothing back soon: the origin's IndexedDB is one store whose deleted records
+    // are reclaimed by a later compaction — usage stayed over the quota for the 9 s measured.)
     await page.evaluate(() => {
       (globalThis as { quotaFillerStop?: boolean }).quotaFillerStop = true;
       return new Promise((r) => setTimeout(() => { const d = indexedDB.deleteDatabase('quota-filler'); d.onsuccess = d.onerror = d.onblocked = r; }, 50));
     });
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 64 * 1024 * 1024 });
   }
   await composer(page).press('Enter');
   await expect(own(page, text)).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
