@@ -3,7 +3,10 @@
 // (one bubble throughout). The phone's send_message request is held for a few seconds here, so what
 // the laptop shows in the meantime can only have come over the relay. A colleague's device (another
 // user of the same account) never gets the relayed copy: it sees the message only once it is stored.
+// A send the server refuses is withdrawn: the other device drops its copy when the phone shows the
+// failure, not RELAY_HOLD_MS later.
 import { expect, test, type Page } from '@playwright/test';
+import { RELAY_HOLD_MS } from '../sync/receive/published.ts';
 import { freshUser, rest, shootBoth, signIn } from './defects-helpers.ts';
 
 const bubble = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
@@ -60,6 +63,51 @@ test("a send shows on the user's other device before the server has it, and on n
     }
     // The colleague gets it from the server, like any message of the account.
     await expect(other!.getByTestId('message').filter({ hasText: text })).toHaveCount(1, { timeout: 20_000 });
+  } finally {
+    for (const c of contexts) await c.close();
+  }
+});
+
+test('a send the server refuses is withdrawn from the other device at once, not after the relay’s hold', async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const origin = baseURL!;
+  const user = await freshUser(origin, 'relay-odvolanie');
+  const link = (await rest(origin, `account_users?select=account_id&user_id=eq.${user.id}`)) as { account_id: string }[];
+  const conv = (await rest(origin, 'conversations', { method: 'POST', body: { account_id: link[0]!.account_id, specialist_id: '00000000-0000-4000-8000-000000000015' } })) as { id: string }[];
+  const convId = conv[0]!.id;
+  await rest(origin, 'messages', { method: 'POST', prefer: 'return=minimal', body: { conversation_id: convId, direction: 'specialist', source: 'chatwoot', text: 'Dobrý deň, ako vám pomôžem?' } });
+
+  const contexts = await Promise.all([0, 1].map(() => browser.newContext({ baseURL: origin, viewport: { width: 390, height: 844 } })));
+  try {
+    const [phone, laptop] = await Promise.all(contexts.map((c) => c.newPage()));
+    for (const p of [phone!, laptop!]) {
+      await signIn(p, user.email);
+      await p.goto(`/app/chats/${convId}`);
+      await expect(p.getByTestId('message').first()).toBeVisible({ timeout: 20_000 });
+    }
+    await phone!.waitForTimeout(1500); // the relay channels join after the sync engine has started
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await phone!.route('**/rest/v1/rpc/send_message', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const text = `Už neprejde ${Date.now()}`;
+    const composer = phone!.getByRole('textbox', { name: 'Správa' });
+    await composer.fill(text);
+    await composer.press('Enter');
+    await expect(bubble(laptop!, text)).toHaveCount(1, { timeout: 5000 });
+    const shownAt = Date.now();
+
+    // Completed on the server while the phone's request is on its way: the server refuses it for good.
+    await rest(origin, `conversations?id=eq.${convId}`, { method: 'PATCH', prefer: 'return=minimal', body: { status: 'completed' } });
+    release();
+    await expect(bubble(phone!, text)).toHaveAttribute('data-state', 'failed', { timeout: 20_000 });
+    await expect(bubble(phone!, text).getByRole('alert')).toContainText('Konverzácia je ukončená, správa sa neodoslala');
+    // The laptop drops its copy on the phone's withdrawal: well before the relay's hold would have.
+    await expect(bubble(laptop!, text)).toHaveCount(0, { timeout: RELAY_HOLD_MS });
+    expect(Date.now() - shownAt, 'dropped by the withdrawal, not by the hold').toBeLessThan(RELAY_HOLD_MS);
+    expect((await rest(origin, `messages?select=id&text=eq.${encodeURIComponent(text)}`)) as unknown[]).toEqual([]);
   } finally {
     for (const c of contexts) await c.close();
   }

@@ -20,9 +20,8 @@ import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
 import { createPublications } from './receive/published.ts';
-import { relayedSend } from './receive/relayed.ts';
+import { linkRelay, type RelayLink } from './receive/relay-link.ts';
 import type { Relay } from './transports/relay.ts';
-import { syncMark } from './marks.ts';
 import { electLeader, openTabChannel, type Leadership, type TabChannel } from './session/leader.ts';
 import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
 import { pullFeed, pullReference } from './receive/pull.ts';
@@ -85,8 +84,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
     clearTimeout: (h) => clock.clearTimeout(h as TimerId),
   });
-  /** R6.8: the relay to the user's other devices, while this engine leads. */
+  /** R6.8: the relay to the user's other devices, and this engine's link to it, while this engine leads. */
   let relay: Relay | null = null;
+  let relayLink: RelayLink | null = null;
 
   const track = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
@@ -126,6 +126,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       schedule: retrySchedule,
       timings,
       onPullNeeded: () => send({ type: 'REQUEST_PULL' }),
+      onSendRefused: (correlationId) => relayLink?.refused(correlationId),
       lanes: timings.pushLanes,
       accountId: () => accountId,
     },
@@ -241,14 +242,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     });
     actor.start();
     relay = o.relay?.() ?? null;
-    if (relay) {
-      relay.subscribe((payload) => published.onRelayed(payload));
-      const r = relay;
-      ctx.relay = (send) => {
-        const payload = relayedSend({ ...send, accountId, serverNowMs: serverTimeNow() });
-        if (payload && r.publish(payload)) syncMark('poradna:relay:sent', { correlationId: payload.client_correlation_id });
-      };
-    }
+    relayLink = relay ? linkRelay(relay, { published, accountId: () => accountId, serverNowMs: serverTimeNow }) : null;
+    ctx.relay = relayLink?.sent ?? null;
     status.patch({ leader: true });
     writers.lead();
     send({ type: 'REQUEST_PULL', reason: 'start' });
@@ -284,6 +279,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     actor?.stop();
     actor = null;
     ctx.relay = null;
+    relayLink = null;
     published.dispose();
     if (relay) void track(relay.close());
     relay = null;

@@ -1,11 +1,11 @@
 // R6.5/R6.6/R6.8: what the engine hands an open chat besides IndexedDB. A realtime message is handed
 // over from the event (`arriving`, before its write), its committed row after the write (`stored`,
 // with a generation the live reads compare against), then the arriving copy is settled. Another
-// device's relayed send is handed over as an arriving copy too, settled after RELAY_HOLD_MS (by then
-// its stored row has normally replaced it). Also the marks of the bench's receive hops (marks.ts).
+// device's relayed send is handed over as an arriving copy too, settled when that device withdraws it
+// (the server refused it) or after RELAY_HOLD_MS (by then its stored row has normally replaced it). Also the marks of the bench's receive hops (marks.ts).
 import type { SyncDb } from '../db/schema.ts';
 import { arrivingMessage, handleTransportEvent, type EventOutcome } from './events.ts';
-import { relayedMessage } from './relayed.ts';
+import { relayedMessage, withdrawnKey } from './relayed.ts';
 import type { LocalMessage, StoredMessages } from '../model/local-types.ts';
 import { syncMark } from '../marks.ts';
 import type { TransportEvent } from '../transports/transport.ts';
@@ -20,6 +20,8 @@ export interface Publications {
   subscribeArriving: (fn: (a: Arriving) => void) => () => void;
   /** R6.8: another device's relayed send (unchecked payload): handed over as a transient copy. */
   onRelayed: (payload: unknown) => void;
+  /** R6.8: another device withdrew its relayed send (unchecked payload): its copy is settled now. */
+  onWithdrawn: (payload: unknown) => void;
   /** Drops the relayed copies' timers (engine stop). */
   dispose: () => void;
 }
@@ -27,8 +29,8 @@ export interface Publications {
 /**
  * R6.8: how long another device's relayed send is shown before it is dropped unless its stored row
  * came (which replaces it at once: same key, and a stored row always wins over the copy's change
- * number 0). Long enough for a send on a slow network; short enough that a send that failed on the
- * other device does not stay on this one.
+ * number 0) or its sender withdrew it. Long enough for a send on a slow network; short enough that a
+ * send whose outcome never reaches this device (the sender went offline or closed) does not stay.
  */
 export const RELAY_HOLD_MS = 15_000;
 
@@ -53,7 +55,14 @@ export function createPublications(deps: PublicationDeps): Publications {
     for (const fn of storedListeners) fn(stored, generation);
   };
   const arrivingListeners = new Set<(a: Arriving) => void>();
-  const relayTimers = new Set<unknown>();
+  /** The relayed copies shown now, by key, with the timer that settles each. */
+  const relayTimers = new Map<string, unknown>();
+  const settleRelayed = (key: string) => {
+    if (!relayTimers.has(key)) return;
+    deps.clearTimeout(relayTimers.get(key));
+    relayTimers.delete(key);
+    publishArriving({ settled: key });
+  };
   let disposed = false;
   const publishArriving = (a: Arriving) => {
     for (const fn of arrivingListeners) fn(a);
@@ -99,17 +108,24 @@ export function createPublications(deps: PublicationDeps): Publications {
       if (disposed) return;
       const row = relayedMessage(payload, deps.accountId(), userId);
       if (!row) return;
+      // A copy relayed again (the sender retried it) replaces the one shown, under the same key.
+      if (relayTimers.has(row.key)) deps.clearTimeout(relayTimers.get(row.key));
       publishArriving({ row });
       syncMark('poradna:recv:relay', { correlationId: row.correlationId ?? row.key });
-      const timer = deps.setTimeout(() => {
-        relayTimers.delete(timer);
-        publishArriving({ settled: row.key });
-      }, RELAY_HOLD_MS);
-      relayTimers.add(timer);
+      relayTimers.set(
+        row.key,
+        deps.setTimeout(() => settleRelayed(row.key), RELAY_HOLD_MS),
+      );
+    },
+    onWithdrawn(payload) {
+      if (disposed) return;
+      const key = withdrawnKey(payload, deps.accountId());
+      // Only a copy this engine shows: a withdrawal never touches a stored row or a copy of its own.
+      if (key !== null) settleRelayed(key);
     },
     dispose() {
       disposed = true;
-      for (const t of relayTimers) deps.clearTimeout(t);
+      for (const t of relayTimers.values()) deps.clearTimeout(t);
       relayTimers.clear();
     },
   };

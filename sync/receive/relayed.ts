@@ -1,11 +1,11 @@
 // R6.8: another device's relayed send (transports/relay.ts) as the transient copy an open chat paints.
 // Pure. The payload comes from the user's own devices only (the topic's rule), but it is still
 // checked field by field: whatever fails a check is dropped, nothing of it is stored anywhere.
-import { optimisticMessage } from '../merge/message.ts';
+import { correlationKey, optimisticMessage } from '../merge/message.ts';
 import type { LocalMessage } from '../model/local-types.ts';
 import { isUuid } from '../model/ids.ts';
 import { normalizeTimestamp } from '../model/timestamps.ts';
-import type { RelayedSend } from '../transports/relay.ts';
+import type { RelayedSend, RelayedWithdrawal } from '../transports/relay.ts';
 
 /** Longer texts are not relayed (they go by the server's row alone); a broadcast stays small. */
 export const RELAY_MAX_TEXT = 8000;
@@ -28,6 +28,20 @@ export function relayedSend(input: {
     text: input.text,
     created_at: new Date(input.serverNowMs).toISOString(),
   };
+}
+
+/** What a send the server refused tells the user's other devices (they drop its copy), or null. */
+export function relayedWithdrawal(accountId: string | null, correlationId: string): RelayedWithdrawal | null {
+  if (accountId === null || !isUuid(correlationId)) return null;
+  return { v: 1, account_id: accountId, client_correlation_id: correlationId.toLowerCase() };
+}
+
+/** The key of the copy a withdrawal drops (the copy's key is its correlation key), or null when malformed. */
+export function withdrawnKey(payload: unknown, accountId: string | null): string | null {
+  if (accountId === null || typeof payload !== 'object' || payload === null) return null;
+  const p = payload as Partial<Record<keyof RelayedWithdrawal, unknown>>;
+  if (p.v !== 1 || p.account_id !== accountId || !isUuid(p.client_correlation_id)) return null;
+  return correlationKey(p.client_correlation_id.toLowerCase());
 }
 
 /**

@@ -36,6 +36,8 @@ export interface PushDeps {
   busy?: ReadonlySet<string>;
   /** R1.12 (send-watch.ts): runs a write that queues a send of a conversation not announced beforehand. */
   opaqueSends?: <T>(write: () => Promise<T>) => Promise<T>;
+  /** R6.8: the server refused this send for good and it is stored as failed (the relay withdraws it). */
+  onSendRefused?: (correlationId: string) => void;
 }
 
 /**
@@ -174,11 +176,15 @@ export function sendFailureText(err: unknown): string {
 /** R1.4/R1.6/R1.7/R1.10: the server said no for good. */
 async function onRefused(d: PushDeps, entry: OutboxEntry, err: unknown): Promise<void> {
   const op = entry.op;
+  let failedSend = false;
   await d.db.transaction('rw', d.db.syncTables, async () => {
     if (!(await settle(d.db, entry))) return;
     if (op.kind === 'send') {
       const m = await d.db.messages.get(op.messageKey);
-      if (m && m.state === 'sending') await d.db.messages.put({ ...m, state: 'failed', error: sendFailureText(err) });
+      if (m && m.state === 'sending') {
+        await d.db.messages.put({ ...m, state: 'failed', error: sendFailureText(err) });
+        failedSend = true;
+      }
     } else if (op.kind === 'archive') {
       const c = await d.db.conversations.get(op.conversationId);
       if (c) await d.db.conversations.put(revertArchive(c));
@@ -191,6 +197,8 @@ async function onRefused(d: PushDeps, entry: OutboxEntry, err: unknown): Promise
       await d.db.results.put({ id: op.requestId, ok: false, conversationId: null, created: null, error: text, at: d.now() });
     }
   });
+  // After the commit: the other devices drop their copy only once this one shows the failure.
+  if (failedSend && op.kind === 'send') d.onSendRefused?.(op.correlationId);
 }
 
 async function onTransient(d: PushDeps, entry: OutboxEntry, err: unknown): Promise<void> {

@@ -3,11 +3,14 @@
 // paint it ("sending") before the server's row reaches them (bench row 4: A → B). Only the user's own
 // devices may join or push on that topic (public.realtime_topic_allowed, 20261127000100); a private
 // channel never hears a public one of the same name. Nothing is stored from it: receive/relayed.ts
-// turns a copy into a transient bubble that the stored row replaces or a timer drops.
+// turns a copy into a transient bubble that the stored row replaces, a withdrawal (the server refused
+// the send on the sending device) or a timer drops.
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 
 /** The broadcast event of a relayed send. */
 export const RELAY_EVENT = 'send';
+/** The broadcast event that withdraws a relayed send the server refused (a build without it ignores it). */
+export const RELAY_WITHDRAW_EVENT = 'withdraw';
 
 /** What one device tells the others of a send (snake_case, as a server row). */
 export interface RelayedSend {
@@ -20,35 +23,50 @@ export interface RelayedSend {
   created_at: string;
 }
 
+/** What one device tells the others when the server refused a send it relayed: drop its copy. */
+export interface RelayedWithdrawal {
+  v: 1;
+  account_id: string;
+  client_correlation_id: string;
+}
+
 export interface Relay {
-  /** Starts listening; `onCopy` gets every other device's send, unchecked (receive/relayed.ts checks it). */
-  subscribe(onCopy: (payload: unknown) => void): void;
+  /**
+   * Starts listening; `onCopy` gets every other device's send and `onWithdrawn` its withdrawals,
+   * both unchecked (receive/relayed.ts checks them).
+   */
+  subscribe(onCopy: (payload: unknown) => void, onWithdrawn: (payload: unknown) => void): void;
   /** Pushes a send to the user's other devices; false (nothing sent) while the channel is not joined. */
   publish(send: RelayedSend): boolean;
+  /** Pushes a withdrawal the same way; false (nothing sent) while the channel is not joined. */
+  withdraw(w: RelayedWithdrawal): boolean;
   close(): Promise<void>;
 }
 
 export function createSupabaseRelay(opts: { supabase: SupabaseClient; userId: string }): Relay {
   const { supabase } = opts;
   let channel: RealtimeChannel | null = null;
+  const push = (event: string, payload: RelayedSend | RelayedWithdrawal): boolean => {
+    const ch = channel;
+    // Only over the joined socket: realtime-js would otherwise post it over HTTP, a second request
+    // per send for something that is only a head start.
+    if (!ch || ch.state !== 'joined' || !supabase.realtime.isConnected()) return false;
+    void ch.send({ type: 'broadcast', event, payload }).catch(() => undefined);
+    return true;
+  };
   return {
-    subscribe(onCopy) {
+    subscribe(onCopy, onWithdrawn) {
       // self: false — a device never gets its own send back; ack: false — a relay is best effort,
       // the send_message request is what delivers.
       const ch = supabase
         .channel(`user:${opts.userId}`, { config: { private: true, broadcast: { self: false, ack: false } } })
-        .on('broadcast', { event: RELAY_EVENT }, (m: { payload?: unknown }) => onCopy(m.payload));
+        .on('broadcast', { event: RELAY_EVENT }, (m: { payload?: unknown }) => onCopy(m.payload))
+        .on('broadcast', { event: RELAY_WITHDRAW_EVENT }, (m: { payload?: unknown }) => onWithdrawn(m.payload));
       channel = ch;
       ch.subscribe();
     },
-    publish(send) {
-      const ch = channel;
-      // Only over the joined socket: realtime-js would otherwise post it over HTTP, a second request
-      // per send for something that is only a head start.
-      if (!ch || ch.state !== 'joined' || !supabase.realtime.isConnected()) return false;
-      void ch.send({ type: 'broadcast', event: RELAY_EVENT, payload: send }).catch(() => undefined);
-      return true;
-    },
+    publish: (send) => push(RELAY_EVENT, send),
+    withdraw: (w) => push(RELAY_WITHDRAW_EVENT, w),
     async close() {
       const ch = channel;
       channel = null;

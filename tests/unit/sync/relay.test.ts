@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSyncEngine, type Arriving, type SyncEngine } from '../../../sync/engine.ts';
 import { manualNetwork } from '../../../sync/session/network.ts';
 import { RELAY_HOLD_MS } from '../../../sync/receive/published.ts';
-import { RELAY_MAX_TEXT, relayedMessage, relayedSend } from '../../../sync/receive/relayed.ts';
-import type { Relay, RelayedSend } from '../../../sync/transports/relay.ts';
+import { RELAY_MAX_TEXT, relayedMessage, relayedSend, relayedWithdrawal, withdrawnKey } from '../../../sync/receive/relayed.ts';
+import type { Relay, RelayedSend, RelayedWithdrawal } from '../../../sync/transports/relay.ts';
 import { systemClock, type Clock, type TimerId } from '../../../sync/model/clock.ts';
 import type { ServerApi } from '../../../sync/server/api.ts';
 import { channelHub, fakeLocks } from './helpers/fake-locks.ts';
@@ -63,22 +63,40 @@ describe('R6.8 what is relayed, and what a relayed copy is', () => {
     for (const p of bad) expect(relayedMessage(p, ACCOUNT, 'user-1')).toBeNull();
     expect(relayedMessage(good, null, 'user-1')).toBeNull();
   });
+
+  it('R6.8 a withdrawal names the copy by its correlation key, for one account; a malformed one names nothing', () => {
+    const w = relayedWithdrawal(ACCOUNT, CORR.toUpperCase())!;
+    expect(w).toEqual({ v: 1, account_id: ACCOUNT, client_correlation_id: CORR });
+    expect(withdrawnKey(w, ACCOUNT)).toBe(relayedMessage(relayedSend(send), ACCOUNT, 'user-1')!.key);
+    expect(relayedWithdrawal(null, CORR)).toBeNull();
+    expect(relayedWithdrawal(ACCOUNT, 'not-a-uuid')).toBeNull();
+    for (const p of [null, 'x', { ...w, v: 2 }, { ...w, account_id: '00000000-0000-4000-8000-000000000000' }, { ...w, client_correlation_id: 'c:1' }]) {
+      expect(withdrawnKey(p, ACCOUNT)).toBeNull();
+    }
+    expect(withdrawnKey(w, null)).toBeNull();
+  });
 });
 
 /** Two engines' relays joined as the user's private topic joins them (each hears the other, not itself). */
 function relayPair() {
-  const listeners = new Map<number, (p: unknown) => void>();
+  const listeners = new Map<number, { copy: (p: unknown) => void; withdrawn: (p: unknown) => void }>();
   const published: RelayedSend[] = [];
+  const withdrawn: RelayedWithdrawal[] = [];
   const relay = (index: number): Relay => ({
-    subscribe: (fn) => void listeners.set(index, fn),
+    subscribe: (copy, onWithdrawn) => void listeners.set(index, { copy, withdrawn: onWithdrawn }),
     publish: (s) => {
       published.push(s);
-      for (const [i, fn] of listeners) if (i !== index) fn(structuredClone(s));
+      for (const [i, l] of listeners) if (i !== index) l.copy(structuredClone(s));
+      return true;
+    },
+    withdraw: (w) => {
+      withdrawn.push(w);
+      for (const [i, l] of listeners) if (i !== index) l.withdrawn(structuredClone(w));
       return true;
     },
     close: async () => void listeners.delete(index),
   });
-  return { relay, published };
+  return { relay, published, withdrawn };
 }
 
 let server: FakeServer;
@@ -178,7 +196,7 @@ describe('R6.8 the relay between two devices of one user', () => {
     const conv = server.addConversation();
     const published: RelayedSend[] = [];
     let stored = -1;
-    const a = device(() => ({ subscribe: () => undefined, publish: (s) => (published.push(s), true), close: async () => undefined }), { locks: null });
+    const a = device(() => ({ subscribe: () => undefined, publish: (s) => (published.push(s), true), withdraw: () => true, close: async () => undefined }), { locks: null });
     await a.start();
     await waitFor(() => a.status().loaded && a.status().leader, 'leading');
     await a.settled();
@@ -193,7 +211,7 @@ describe('R6.8 the relay between two devices of one user', () => {
   it('R6.8 a relayed send that lands while the engine stops is dropped: no copy, no timer left', async () => {
     let deliver: (p: unknown) => void = () => undefined;
     const hold = holdingClock();
-    const b = device(() => ({ subscribe: (fn) => void (deliver = fn), publish: () => true, close: async () => undefined }), { clock: hold.clock });
+    const b = device(() => ({ subscribe: (fn) => void (deliver = fn), publish: () => true, withdraw: () => true, close: async () => undefined }), { clock: hold.clock });
     const seen: Arriving[] = [];
     b.subscribeArriving((x) => seen.push(x));
     await b.start();
@@ -209,7 +227,7 @@ describe('R6.8 the relay between two devices of one user', () => {
   it('R6.8 a send while the relay cannot publish still goes; a send with a payload is not relayed', async () => {
     const conv = server.addConversation();
     const published: RelayedSend[] = [];
-    const a = device(() => ({ subscribe: () => undefined, publish: (s) => (published.push(s), false), close: async () => undefined }));
+    const a = device(() => ({ subscribe: () => undefined, publish: (s) => (published.push(s), false), withdraw: () => true, close: async () => undefined }));
     await a.start();
     await waitFor(() => a.status().loaded && a.status().leader, 'leading');
     await a.settled();
@@ -217,5 +235,61 @@ describe('R6.8 the relay between two devices of one user', () => {
     await a.commands.sendMessage({ conversationId: conv.id, text: 'S kartou', payload: { kind: 'card' } });
     await waitFor(() => [...server.messages.values()].filter((m) => m.conversation_id === conv.id).length === 2, 'both sent');
     expect(published.map((p) => p.text)).toEqual(['Bez spojenia']);
+  });
+  it('R6.8 a send the server refuses is withdrawn: the other device drops its copy at once, not after RELAY_HOLD_MS', async () => {
+    const conv = server.addConversation();
+    const pair = relayPair();
+    const a = device(() => pair.relay(0));
+    const hold = holdingClock();
+    const b = device(() => pair.relay(1), { clock: hold.clock, api: new FakeServer().api() });
+    const seen: Arriving[] = [];
+    b.subscribeArriving((x) => seen.push(x));
+    await Promise.all([a.start(), b.start()]);
+    await waitFor(() => a.status().loaded && b.status().loaded && a.status().leader && b.status().leader, 'both lead');
+    await Promise.all([a.settled(), b.settled()]);
+    // Completed meanwhile on the server (A's view still thinks it active): the send is refused for good.
+    server.fail('sendMessage', 'permanent', 1, 'Conversation is completed', 400);
+    const timersBefore = hold.held();
+
+    const h = (await a.commands.sendMessage({ conversationId: conv.id, text: 'Neprejde' }))!;
+    expect(seen).toEqual([{ row: expect.objectContaining({ key: h.key, state: 'sending' }) }]);
+    await waitFor(() => seen.length === 2, 'the copy settled');
+    expect(seen[1]).toEqual({ settled: h.key });
+    // Withdrawn only once A stored the failure; B's hold timer no longer runs, nothing was stored on B.
+    expect(await a.db.messages.get(h.key)).toMatchObject({ state: 'failed' });
+    expect(pair.withdrawn).toEqual([{ v: 1, account_id: server.accountId, client_correlation_id: h.correlationId }]);
+    expect(hold.held()).toBe(timersBefore);
+    expect(await b.db.messages.count()).toBe(0);
+    hold.fire();
+    expect(seen).toHaveLength(2);
+  });
+
+  it('R6.8 a send that only waits (a transient failure) is not withdrawn; a withdrawal of no shown copy or of another account drops nothing', async () => {
+    const conv = server.addConversation();
+    const pair = relayPair();
+    const a = device(() => pair.relay(0));
+    const hold = holdingClock();
+    const b = device(() => pair.relay(1), { clock: hold.clock, api: new FakeServer().api() });
+    const seen: Arriving[] = [];
+    b.subscribeArriving((x) => seen.push(x));
+    await Promise.all([a.start(), b.start()]);
+    await waitFor(() => a.status().loaded && b.status().loaded && a.status().leader && b.status().leader, 'both lead');
+    await Promise.all([a.settled(), b.settled()]);
+    server.fail('sendMessage', 'transient', 1);
+    const timersBefore = hold.held();
+
+    const h = (await a.commands.sendMessage({ conversationId: conv.id, text: 'Čaká' }))!;
+    await waitFor(() => sendCalls().filter((t) => t === 'Čaká').length === 2, 'retried and sent');
+    await a.settled();
+    expect(pair.withdrawn).toEqual([]);
+    // Withdrawals B must ignore: another copy's, another account's, a malformed one.
+    const other = relayedWithdrawal(server.accountId, '0f0e0d0c-0b0a-4909-8807-060504030201')!;
+    pair.relay(2).withdraw(other);
+    pair.relay(2).withdraw({ ...relayedWithdrawal(server.accountId, h.correlationId)!, account_id: '00000000-0000-4000-8000-000000000000' });
+    pair.relay(2).withdraw({ v: 1 } as unknown as RelayedWithdrawal);
+    expect(seen).toEqual([{ row: expect.objectContaining({ key: h.key, state: 'sending' }) }]);
+    expect(hold.held()).toBe(timersBefore + 1);
+    hold.fire();
+    expect(seen[1]).toEqual({ settled: h.key });
   });
 });
