@@ -37,6 +37,20 @@ export async function rest(baseURL: string, path: string, init: { method?: strin
   return text ? (JSON.parse(text) as unknown) : null;
 }
 
+/**
+ * A fresh user with a conversation of their own account with a human specialist, opened by the
+ * specialist's greeting (so a chat screen has a message to wait for).
+ */
+export async function freshChat(baseURL: string, prefix: string): Promise<{ user: { email: string; id: string }; accountId: string; conversationId: string }> {
+  const user = await freshUser(baseURL, prefix);
+  const link = (await rest(baseURL, `account_users?select=account_id&user_id=eq.${user.id}`)) as { account_id: string }[];
+  const accountId = link[0]!.account_id;
+  const conv = (await rest(baseURL, 'conversations', { method: 'POST', body: { account_id: accountId, specialist_id: '00000000-0000-4000-8000-000000000015' } })) as { id: string }[];
+  const conversationId = conv[0]!.id;
+  await rest(baseURL, 'messages', { method: 'POST', prefer: 'return=minimal', body: { conversation_id: conversationId, direction: 'specialist', source: 'chatwoot', text: 'Dobrý deň, ako vám pomôžem?' } });
+  return { user, accountId, conversationId };
+}
+
 export interface SignInOptions {
   /** Default 'poradna123' (every seeded user's and freshUser's). */
   password?: string;

@@ -6,7 +6,7 @@
 // could be seen.
 import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
-import { freshUser, rest, shootBoth, signIn } from './defects-helpers.ts';
+import { freshChat, rest, shootBoth, signIn } from './defects-helpers.ts';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const own = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
@@ -14,11 +14,8 @@ const own = (page: Page, text: string) => page.locator('[data-testid="message"][
 test('✓ sent and ✓✓ read converge on two devices', async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
   const origin = baseURL!;
-  const user = await freshUser(origin, 'precitane');
-  const link = (await rest(origin, `account_users?select=account_id&user_id=eq.${user.id}`)) as { account_id: string }[];
-  const conv = (await rest(origin, 'conversations', { method: 'POST', body: { account_id: link[0]!.account_id, specialist_id: '00000000-0000-4000-8000-000000000015' } })) as { id: string }[];
-  const chat = `/app/chats/${conv[0]!.id}`;
-  await rest(origin, 'messages', { method: 'POST', prefer: 'return=minimal', body: { conversation_id: conv[0]!.id, direction: 'specialist', source: 'chatwoot', text: 'Dobrý deň, ako vám pomôžem?' } });
+  const { user, conversationId } = await freshChat(origin, 'precitane');
+  const chat = `/app/chats/${conversationId}`;
 
   // axe is injected inline, which the app's CSP refuses: bypass it for this device's probe only.
   const a = await browser.newContext({ baseURL: origin, viewport: { width: 390, height: 844 }, bypassCSP: true });

@@ -7,22 +7,18 @@
 // failure, not RELAY_HOLD_MS later.
 import { expect, test, type Page } from '@playwright/test';
 import { RELAY_HOLD_MS } from '../sync/receive/published.ts';
-import { freshUser, rest, shootBoth, signIn } from './defects-helpers.ts';
+import { freshChat, freshUser, rest, shootBoth, signIn } from './defects-helpers.ts';
 
 const bubble = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
 
 test("a send shows on the user's other device before the server has it, and on no colleague's", async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
   const origin = baseURL!;
-  const user = await freshUser(origin, 'relay');
+  const { user, accountId, conversationId } = await freshChat(origin, 'relay');
   const colleague = await freshUser(origin, 'relay-kolega');
-  const link = (await rest(origin, `account_users?select=account_id&user_id=eq.${user.id}`)) as { account_id: string }[];
-  const accountId = link[0]!.account_id;
   // The colleague joins the user's account (one account per user: moved, as a member).
   await rest(origin, `account_users?user_id=eq.${colleague.id}`, { method: 'PATCH', prefer: 'return=minimal', body: { account_id: accountId, role: 'member' } });
-  const conv = (await rest(origin, 'conversations', { method: 'POST', body: { account_id: accountId, specialist_id: '00000000-0000-4000-8000-000000000015' } })) as { id: string }[];
-  const chat = `/app/chats/${conv[0]!.id}`;
-  await rest(origin, 'messages', { method: 'POST', prefer: 'return=minimal', body: { conversation_id: conv[0]!.id, direction: 'specialist', source: 'chatwoot', text: 'Dobrý deň, ako vám pomôžem?' } });
+  const chat = `/app/chats/${conversationId}`;
 
   const contexts = await Promise.all([0, 1, 2].map(() => browser.newContext({ baseURL: origin, viewport: { width: 390, height: 844 } })));
   try {
@@ -71,11 +67,7 @@ test("a send shows on the user's other device before the server has it, and on n
 test('a send the server refuses is withdrawn from the other device at once, not after the relay’s hold', async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
   const origin = baseURL!;
-  const user = await freshUser(origin, 'relay-odvolanie');
-  const link = (await rest(origin, `account_users?select=account_id&user_id=eq.${user.id}`)) as { account_id: string }[];
-  const conv = (await rest(origin, 'conversations', { method: 'POST', body: { account_id: link[0]!.account_id, specialist_id: '00000000-0000-4000-8000-000000000015' } })) as { id: string }[];
-  const convId = conv[0]!.id;
-  await rest(origin, 'messages', { method: 'POST', prefer: 'return=minimal', body: { conversation_id: convId, direction: 'specialist', source: 'chatwoot', text: 'Dobrý deň, ako vám pomôžem?' } });
+  const { user, conversationId: convId } = await freshChat(origin, 'relay-odvolanie');
 
   const contexts = await Promise.all([0, 1].map(() => browser.newContext({ baseURL: origin, viewport: { width: 390, height: 844 } })));
   try {

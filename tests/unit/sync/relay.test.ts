@@ -152,10 +152,27 @@ function device(relay: () => Relay, opts: { api?: ServerApi; clock?: Clock; lock
   return e;
 }
 
+/**
+ * A (this test's server) and B (a server double of its own, same account: what B stores can only come
+ * from its own pulls, which never see A's message — the relay alone reaches B), both leading and
+ * settled; B's long timers (the relay's hold among them) wait for `hold.fire()`.
+ */
+async function twoDevices(opts: { relayA?: (r: Relay) => Relay; apiA?: ServerApi } = {}) {
+  const pair = relayPair();
+  const a = device(() => (opts.relayA ?? ((r) => r))(pair.relay(0)), opts.apiA ? { api: opts.apiA } : {});
+  const hold = holdingClock();
+  const b = device(() => pair.relay(1), { clock: hold.clock, api: new FakeServer().api() });
+  const seen: Arriving[] = [];
+  b.subscribeArriving((x) => seen.push(x));
+  await Promise.all([a.start(), b.start()]);
+  await waitFor(() => a.status().loaded && b.status().loaded && a.status().leader && b.status().leader, 'both lead');
+  await Promise.all([a.settled(), b.settled()]);
+  return { pair, a, b, hold, seen };
+}
+
 describe('R6.8 the relay between two devices of one user', () => {
   it('R6.8 a send is relayed only after its request started; the other device paints it as sending, then drops it after RELAY_HOLD_MS unless stored', async () => {
     const conv = server.addConversation();
-    const pair = relayPair();
     const order: string[] = [];
     const api = server.api();
     const tracked: ServerApi = {
@@ -165,19 +182,7 @@ describe('R6.8 the relay between two devices of one user', () => {
         return api.sendMessage(input);
       },
     };
-    const a = device(() => {
-      const r = pair.relay(0);
-      return { ...r, publish: (s) => (order.push('relay'), r.publish(s)) };
-    }, { api: tracked });
-    const hold = holdingClock();
-    // B's own server double (same account): what B stores can only come from B's own pulls of it,
-    // which never see A's message — the relay alone reaches B.
-    const b = device(() => pair.relay(1), { clock: hold.clock, api: new FakeServer().api() });
-    const seen: Arriving[] = [];
-    b.subscribeArriving((x) => seen.push(x));
-    await Promise.all([a.start(), b.start()]);
-    await waitFor(() => a.status().loaded && b.status().loaded && a.status().leader && b.status().leader, 'both lead');
-    await Promise.all([a.settled(), b.settled()]);
+    const { pair, b, a, hold, seen } = await twoDevices({ relayA: (r) => ({ ...r, publish: (s) => (order.push('relay'), r.publish(s)) }), apiA: tracked });
 
     const h = (await a.commands.sendMessage({ conversationId: conv.id, text: 'Z telefónu' }))!;
     expect(order.slice(0, 2)).toEqual(['request', 'relay']);
@@ -238,15 +243,7 @@ describe('R6.8 the relay between two devices of one user', () => {
   });
   it('R6.8 a send the server refuses is withdrawn: the other device drops its copy at once, not after RELAY_HOLD_MS', async () => {
     const conv = server.addConversation();
-    const pair = relayPair();
-    const a = device(() => pair.relay(0));
-    const hold = holdingClock();
-    const b = device(() => pair.relay(1), { clock: hold.clock, api: new FakeServer().api() });
-    const seen: Arriving[] = [];
-    b.subscribeArriving((x) => seen.push(x));
-    await Promise.all([a.start(), b.start()]);
-    await waitFor(() => a.status().loaded && b.status().loaded && a.status().leader && b.status().leader, 'both lead');
-    await Promise.all([a.settled(), b.settled()]);
+    const { pair, a, b, hold, seen } = await twoDevices();
     // Completed meanwhile on the server (A's view still thinks it active): the send is refused for good.
     server.fail('sendMessage', 'permanent', 1, 'Conversation is completed', 400);
     const timersBefore = hold.held();
@@ -266,15 +263,7 @@ describe('R6.8 the relay between two devices of one user', () => {
 
   it('R6.8 a send that only waits (a transient failure) is not withdrawn; a withdrawal of no shown copy or of another account drops nothing', async () => {
     const conv = server.addConversation();
-    const pair = relayPair();
-    const a = device(() => pair.relay(0));
-    const hold = holdingClock();
-    const b = device(() => pair.relay(1), { clock: hold.clock, api: new FakeServer().api() });
-    const seen: Arriving[] = [];
-    b.subscribeArriving((x) => seen.push(x));
-    await Promise.all([a.start(), b.start()]);
-    await waitFor(() => a.status().loaded && b.status().loaded && a.status().leader && b.status().leader, 'both lead');
-    await Promise.all([a.settled(), b.settled()]);
+    const { pair, a, b, hold, seen } = await twoDevices();
     server.fail('sendMessage', 'transient', 1);
     const timersBefore = hold.held();
 
@@ -291,5 +280,6 @@ describe('R6.8 the relay between two devices of one user', () => {
     expect(hold.held()).toBe(timersBefore + 1);
     hold.fire();
     expect(seen[1]).toEqual({ settled: h.key });
+    expect(await b.db.messages.count()).toBe(0);
   });
 });
