@@ -11,6 +11,34 @@ import { freshChat, freshUser, rest, shootBoth, signIn } from './defects-helpers
 
 const bubble = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
 
+/** Each device signed in as its user, on the chat, the chat's first message shown. */
+async function openChatOn(devices: (readonly [Page, string])[], chat: string): Promise<void> {
+  for (const [page, email] of devices) {
+    await signIn(page, email);
+    await page.goto(chat);
+    await expect(page.getByTestId('message').first()).toBeVisible({ timeout: 20_000 });
+  }
+  // The relay channels join after the sync engine has started; give them a moment.
+  await devices[0]![0].waitForTimeout(1500);
+}
+
+/** Holds the page's send_message requests until the returned function is called, then lets them go. */
+async function holdSends(page: Page): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/rest/v1/rpc/send_message', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+async function sendFrom(page: Page, text: string): Promise<void> {
+  const composer = page.getByRole('textbox', { name: 'Správa' });
+  await composer.fill(text);
+  await composer.press('Enter');
+}
+
 test("a send shows on the user's other device before the server has it, and on no colleague's", async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
   const origin = baseURL!;
@@ -23,27 +51,17 @@ test("a send shows on the user's other device before the server has it, and on n
   const contexts = await Promise.all([0, 1, 2].map(() => browser.newContext({ baseURL: origin, viewport: { width: 390, height: 844 } })));
   try {
     const [phone, laptop, other] = await Promise.all(contexts.map((c) => c.newPage()));
-    for (const [p, email] of [
-      [phone!, user.email],
-      [laptop!, user.email],
-      [other!, colleague.email],
-    ] as const) {
-      await signIn(p, email);
-      await p.goto(chat);
-      await expect(p.getByTestId('message').first()).toBeVisible({ timeout: 20_000 });
-    }
-    // The relay channels join after the sync engine has started; give them a moment.
-    await phone!.waitForTimeout(1500);
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await phone!.route('**/rest/v1/rpc/send_message', async (route) => {
-      await held;
-      await route.continue();
-    });
+    await openChatOn(
+      [
+        [phone!, user.email],
+        [laptop!, user.email],
+        [other!, colleague.email],
+      ],
+      chat,
+    );
+    const release = await holdSends(phone!);
     const text = `Z telefónu ${Date.now()}`;
-    const composer = phone!.getByRole('textbox', { name: 'Správa' });
-    await composer.fill(text);
-    await composer.press('Enter');
+    await sendFrom(phone!, text);
 
     // The server has no row yet; the laptop shows the message all the same, as sending.
     await expect(bubble(laptop!, text)).toHaveCount(1, { timeout: 5000 });
@@ -67,32 +85,26 @@ test("a send shows on the user's other device before the server has it, and on n
 test('a send the server refuses is withdrawn from the other device at once, not after the relay’s hold', async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
   const origin = baseURL!;
-  const { user, conversationId: convId } = await freshChat(origin, 'relay-odvolanie');
+  const { user, conversationId } = await freshChat(origin, 'relay-odvolanie');
 
   const contexts = await Promise.all([0, 1].map(() => browser.newContext({ baseURL: origin, viewport: { width: 390, height: 844 } })));
   try {
     const [phone, laptop] = await Promise.all(contexts.map((c) => c.newPage()));
-    for (const p of [phone!, laptop!]) {
-      await signIn(p, user.email);
-      await p.goto(`/app/chats/${convId}`);
-      await expect(p.getByTestId('message').first()).toBeVisible({ timeout: 20_000 });
-    }
-    await phone!.waitForTimeout(1500); // the relay channels join after the sync engine has started
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await phone!.route('**/rest/v1/rpc/send_message', async (route) => {
-      await held;
-      await route.continue();
-    });
+    await openChatOn(
+      [
+        [phone!, user.email],
+        [laptop!, user.email],
+      ],
+      `/app/chats/${conversationId}`,
+    );
+    const release = await holdSends(phone!);
     const text = `Už neprejde ${Date.now()}`;
-    const composer = phone!.getByRole('textbox', { name: 'Správa' });
-    await composer.fill(text);
-    await composer.press('Enter');
+    await sendFrom(phone!, text);
     await expect(bubble(laptop!, text)).toHaveCount(1, { timeout: 5000 });
     const shownAt = Date.now();
 
     // Completed on the server while the phone's request is on its way: the server refuses it for good.
-    await rest(origin, `conversations?id=eq.${convId}`, { method: 'PATCH', prefer: 'return=minimal', body: { status: 'completed' } });
+    await rest(origin, `conversations?id=eq.${conversationId}`, { method: 'PATCH', prefer: 'return=minimal', body: { status: 'completed' } });
     release();
     await expect(bubble(phone!, text)).toHaveAttribute('data-state', 'failed', { timeout: 20_000 });
     await expect(bubble(phone!, text).getByRole('alert')).toContainText('Konverzácia je ukončená, správa sa neodoslala');

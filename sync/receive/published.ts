@@ -2,7 +2,8 @@
 // over from the event (`arriving`, before its write), its committed row after the write (`stored`,
 // with a generation the live reads compare against), then the arriving copy is settled. Another
 // device's relayed send is handed over as an arriving copy too, settled when that device withdraws it
-// (the server refused it) or after RELAY_HOLD_MS (by then its stored row has normally replaced it). Also the marks of the bench's receive hops (marks.ts).
+// (the server refused it) or after RELAY_HOLD_MS (by then its stored row has normally replaced it).
+// Also the marks of the bench's receive hops (marks.ts).
 import type { SyncDb } from '../db/schema.ts';
 import { arrivingMessage, handleTransportEvent, type EventOutcome } from './events.ts';
 import { relayedMessage, withdrawnKey } from './relayed.ts';
@@ -55,7 +56,7 @@ export function createPublications(deps: PublicationDeps): Publications {
     for (const fn of storedListeners) fn(stored, generation);
   };
   const arrivingListeners = new Set<(a: Arriving) => void>();
-  /** The relayed copies shown now, by key, with the timer that settles each. */
+  /** The relayed copies shown now: key → the timer that settles it. */
   const relayTimers = new Map<string, unknown>();
   const settleRelayed = (key: string) => {
     if (!relayTimers.has(key)) return;
@@ -112,10 +113,7 @@ export function createPublications(deps: PublicationDeps): Publications {
       if (relayTimers.has(row.key)) deps.clearTimeout(relayTimers.get(row.key));
       publishArriving({ row });
       syncMark('poradna:recv:relay', { correlationId: row.correlationId ?? row.key });
-      relayTimers.set(
-        row.key,
-        deps.setTimeout(() => settleRelayed(row.key), RELAY_HOLD_MS),
-      );
+      relayTimers.set(row.key, deps.setTimeout(() => settleRelayed(row.key), RELAY_HOLD_MS));
     },
     onWithdrawn(payload) {
       if (disposed) return;

@@ -1,5 +1,5 @@
-// R6.8: another device's relayed send (transports/relay.ts) as the transient copy an open chat paints.
-// Pure. The payload comes from the user's own devices only (the topic's rule), but it is still
+// R6.8: another device's relayed send (transports/relay.ts) as the transient copy an open chat paints,
+// and its withdrawal as the key of the copy to drop. Pure. The payload comes from the user's own devices only (the topic's rule), but it is still
 // checked field by field: whatever fails a check is dropped, nothing of it is stored anywhere.
 import { correlationKey, optimisticMessage } from '../merge/message.ts';
 import type { LocalMessage } from '../model/local-types.ts';
