@@ -16,7 +16,8 @@ export default defineConfig({
   failOnFlakyTests: !!process.env.CI,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [['list']],
+  // npm test also asks for the JSON report: its per-journey durations feed scripts/test-timings.mjs.
+  reporter: process.env.E2E_TIMINGS_FILE ? [['list'], ['json', { outputFile: process.env.E2E_TIMINGS_FILE }]] : [['list']],
   use: {
     baseURL: process.env.E2E_BASE_URL,
     viewport: { width: 360, height: 640 },

@@ -4,22 +4,38 @@
 // Playwright journeys in Debian Chromium (installed with apt-get when missing and we are root), and the
 // short chaos run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { summarizeTimings, TIMINGS_DIR } from './test-timings.mjs';
 
 const only = process.argv.slice(2);
 const want = (step) => only.length === 0 || only.includes(step);
 const t0 = Date.now();
+// Where the time goes (issue 42): every step's wall time, and Vitest's and Playwright's own per-file
+// timings, land in TIMINGS_DIR; the slowest are printed at the end (or at the failing step).
+mkdirSync(TIMINGS_DIR, { recursive: true });
+const steps = [];
+
+function finish(ok) {
+  writeFileSync(`${TIMINGS_DIR}/steps.json`, JSON.stringify({ ok, totalSeconds: (Date.now() - t0) / 1000, steps }, null, 2));
+  try {
+    console.log(`\n${summarizeTimings({ top: 10 })}`);
+  } catch (err) {
+    console.log(`(no timing summary: ${err.message})`);
+  }
+}
 
 function run(name, cmd, args, env = {}) {
   const started = Date.now();
   console.log(`\n▶ ${name}: ${cmd} ${args.join(' ')}`);
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  const seconds = (Date.now() - started) / 1000;
+  steps.push({ name, seconds, ok: r.status === 0 });
   if (r.status !== 0) {
-    console.error(`\n✖ ${name} failed (exit ${r.status ?? r.signal}) after ${secs}s`);
+    console.error(`\n✖ ${name} failed (exit ${r.status ?? r.signal}) after ${seconds.toFixed(1)}s`);
+    finish(false);
     process.exit(r.status || 1);
   }
-  console.log(`✔ ${name} (${secs}s)`);
+  console.log(`✔ ${name} (${seconds.toFixed(1)}s)`);
 }
 
 /**
@@ -54,11 +70,12 @@ if (want('deno')) {
     DENO_NO_UPDATE_CHECK: '1',
   });
 }
-if (want('vitest')) run('vitest', 'npx', ['vitest', 'run']);
+if (want('vitest'))
+  run('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${TIMINGS_DIR}/vitest.json`]);
 if (want('build')) run('build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 if (want('e2e') && existsSync('e2e') && readdirSync('e2e').some((f) => f.endsWith('.e2e.ts'))) {
   ensureBrowserPackages();
-  run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']);
+  run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { E2E_TIMINGS_FILE: `${TIMINGS_DIR}/playwright.json` });
 }
 // The short chaos run (scripts/chaos): 4 browser contexts of 2 accounts through a fault-injecting proxy,
 // one kill -9 of the stack and one of PostgreSQL; fails on any lost, doubled or divergent message.
@@ -68,4 +85,5 @@ if (want('chaos') && existsSync('scripts/chaos/run.ts')) {
     ...(process.env.E2E_WEB_DIR ? { CHAOS_WEB_DIR: process.env.E2E_WEB_DIR } : {}),
   });
 }
+finish(true);
 console.log(`\nAll test steps passed in ${((Date.now() - t0) / 1000).toFixed(0)}s.`);

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Where the suite's time goes (issue 42): reads what `npm test` leaves in TIMINGS_DIR — each step's wall
+// time (steps.json, written by scripts/test.mjs), Vitest's JSON report (per file: its tests and hooks,
+// so a file's stack start in beforeAll counts, while its imports and test environment do not: in the
+// unit group those are three quarters of the wall time) and Playwright's JSON report (per journey:
+// every attempt's duration) — and prints the steps, the time per group and the slowest files.
+// `node scripts/test-timings.mjs [--top N]` prints it again for the last run; docs/TESTING.md keeps a run.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+export const TIMINGS_DIR = 'test-results/timings';
+
+const read = (file) => (existsSync(file) ? { data: JSON.parse(readFileSync(file, 'utf8')), at: statSync(file).mtime } : null);
+const rel = (name) => name.replace(`${process.cwd()}/`, '');
+const s = (n) => `${n.toFixed(1)} s`;
+
+/** Per-file seconds from Vitest's JSON report, with the group (tests/<group>/) each belongs to. */
+export function vitestFiles(report) {
+  return report.testResults.map((t) => {
+    const file = rel(t.name);
+    return { file, group: file.split('/')[1] ?? '?', seconds: (t.endTime - t.startTime) / 1000, tests: t.assertionResults.length, ok: t.status === 'passed' };
+  });
+}
+
+/** Per-file seconds from Playwright's JSON report: the sum of every attempt of every journey in the file. */
+export function playwrightFiles(report) {
+  const byFile = new Map();
+  const visit = (suite, file) => {
+    const f = suite.file ?? file;
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        for (const r of test.results ?? []) {
+          const e = byFile.get(f) ?? { file: `e2e/${f}`, group: 'e2e', seconds: 0, tests: 0, ok: true };
+          e.seconds += r.duration / 1000;
+          if (r.retry === 0) e.tests += 1;
+          if (r.status !== 'passed' && r.status !== 'skipped') e.ok = false;
+          byFile.set(f, e);
+        }
+    for (const child of suite.suites ?? []) visit(child, f);
+  };
+  for (const suite of report.suites ?? []) visit(suite, suite.file);
+  return [...byFile.values()];
+}
+
+export function summarizeTimings({ top = 10, dir = TIMINGS_DIR } = {}) {
+  const lines = ['Where the time went (test-results/timings):'];
+  const steps = read(`${dir}/steps.json`);
+  if (steps) {
+    lines.push(`  steps (${steps.at.toISOString()}, ${s(steps.data.totalSeconds)} in all):`);
+    for (const st of steps.data.steps) lines.push(`    ${st.ok ? ' ' : '✖'} ${st.name.padEnd(16)} ${s(st.seconds).padStart(9)}`);
+  }
+  const files = [];
+  const vitest = read(`${dir}/vitest.json`);
+  if (vitest) files.push(...vitestFiles(vitest.data));
+  const pw = read(`${dir}/playwright.json`);
+  if (pw) files.push(...playwrightFiles(pw.data));
+  if (files.length === 0) return lines.join('\n');
+  const groups = new Map();
+  for (const f of files) {
+    const g = groups.get(f.group) ?? { files: 0, seconds: 0 };
+    g.files += 1;
+    g.seconds += f.seconds;
+    groups.set(f.group, g);
+  }
+  lines.push('  per group (sum of file times; files of one group may run side by side):');
+  for (const [g, v] of [...groups].sort((a, b) => b[1].seconds - a[1].seconds))
+    lines.push(`    ${g.padEnd(8)} ${String(v.files).padStart(4)} files ${s(v.seconds).padStart(9)}`);
+  lines.push(`  slowest ${top} files:`);
+  for (const f of files.sort((a, b) => b.seconds - a.seconds).slice(0, top))
+    lines.push(`    ${s(f.seconds).padStart(8)}  ${f.file} (${f.tests} tests${f.ok ? '' : ', failed'})`);
+  return lines.join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const i = process.argv.indexOf('--top');
+  console.log(summarizeTimings({ top: i > 0 ? Number(process.argv[i + 1]) : 25 }));
+}
