@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// `npm run test:quick`: the inner loop (issue 42). Lint on the files changed since BASE, types, the
+// unit and sync Vitest groups, and the browser journeys that a change touches (a changed journey, or a
+// journey importing a changed e2e helper). `npm test` stays the whole suite and is what CI runs.
+// BASE: `--base <ref>`, else the upstream branch's merge base, else HEAD (uncommitted changes only).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+
+const t0 = Date.now();
+const arg = (name) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const git = (...args) => spawnSync('git', args, { encoding: 'utf8' });
+const lines = (out) => out.split('\n').map((l) => l.trim()).filter(Boolean);
+
+function baseRef() {
+  const given = arg('--base');
+  if (given) return given;
+  const upstream = git('merge-base', 'HEAD', '@{upstream}');
+  return upstream.status === 0 ? upstream.stdout.trim() : 'HEAD';
+}
+
+function run(name, cmd, args, env = {}) {
+  const started = Date.now();
+  console.log(`\n▶ ${name}: ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  if (r.status !== 0) {
+    console.error(`\n✖ ${name} failed (exit ${r.status ?? r.signal}) after ${secs}s`);
+    process.exit(r.status || 1);
+  }
+  console.log(`✔ ${name} (${secs}s)`);
+}
+
+const base = baseRef();
+const changed = [...new Set([...lines(git('diff', '--name-only', base).stdout), ...lines(git('ls-files', '--others', '--exclude-standard').stdout)])].filter(
+  (f) => existsSync(f),
+);
+console.log(`test:quick — ${changed.length} file(s) changed since ${base === 'HEAD' ? 'the last commit' : base.slice(0, 10)}`);
+
+const lintable = changed.filter((f) => /\.(ts|tsx|js|mjs)$/.test(f));
+if (lintable.length) run('lint (changed files)', 'npx', ['eslint', '--max-warnings=0', '--no-warn-ignored', ...lintable]);
+run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+run('vitest unit + sync', 'npx', ['vitest', 'run', '--project', 'unit', '--project', 'sync']);
+
+// Journeys a change touches: a changed journey, or one importing a changed helper of e2e/.
+const journeys = readdirSync('e2e').filter((f) => f.endsWith('.e2e.ts'));
+const changedHelpers = changed.filter((f) => f.startsWith('e2e/') && !f.endsWith('.e2e.ts')).map((f) => f.slice('e2e/'.length).replace(/\.ts$/, ''));
+const touched = journeys.filter((j) => {
+  if (changed.includes(`e2e/${j}`)) return true;
+  const source = readFileSync(`e2e/${j}`, 'utf8');
+  return changedHelpers.some((h) => source.includes(`'./${h}.ts'`) || source.includes(`'./${h}'`));
+});
+if (touched.length) {
+  run('build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
+  run(`e2e (${touched.length} touched)`, 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...touched.map((j) => `e2e/${j}`)]);
+} else console.log('\nno journey touched: the browser step is skipped (npm test runs them all)');
+console.log(`\ntest:quick passed in ${((Date.now() - t0) / 1000).toFixed(0)}s.`);
