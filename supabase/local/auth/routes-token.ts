@@ -33,6 +33,7 @@ export function tokenRoutes(app: Hono, services: Services): void {
 
 // Unknown address, missing password and wrong password all answer invalid_credentials after a
 // bcrypt comparison, so neither the reply nor its timing tells whether the account exists.
+// Limited per client IP only (rate-limit.ts): no per-address lockout, as GoTrue.
 async function passwordGrant(c: Context, { deps, limits }: Services, body: Json) {
   const meta = clientMeta(c, deps);
   limits.ip('token', meta.ip);
@@ -40,14 +41,9 @@ async function passwordGrant(c: Context, { deps, limits }: Services, body: Json)
   const password = str(body, 'password') ?? '';
   if (!rawEmail) throw validationFailed(body.phone !== undefined ? 'Phone logins are disabled' : 'missing email or phone');
   const email = rawEmail.trim().toLowerCase();
-  limits.loginAllowed(email);
   const user = await findUserByEmail(deps.pool, email);
   const ok = await passwordMatches(password, user?.encrypted_password ?? null);
-  if (!ok || !user) {
-    limits.loginFailed(email);
-    throw invalidCredentials();
-  }
-  limits.loginSucceeded(email);
+  if (!ok || !user) throw invalidCredentials();
   if (isBanned(user)) throw badRequest('user_banned', 'User is banned');
   if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');
   return withTx(deps.pool, (db) => startSession(deps, db, user, 'password', meta));
