@@ -73,7 +73,9 @@ export async function refreshGrant(deps: AuthDeps, presented: string): Promise<S
       }
     }
     if (issued === undefined) {
-      // GoTrue's GrantRefreshTokenSwap: pop's UpdateOnly(token, "revoked") also touches updated_at.
+      // GoTrue's GrantRefreshTokenSwap (models/refresh_token.go). Its UpdateOnly(token, "revoked")
+      // also writes updated_at (internal/storage/dial.go getExcludedColumns keeps it), so a token
+      // swapped again within the interval starts a new interval, as here.
       await db.query('update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1', [token.id]);
       issued = randomToken(24);
       await db.query('insert into auth.refresh_tokens (token, user_id, session_id, parent) values ($1, $2, $3, $4)', [
