@@ -4,6 +4,7 @@
 // reuse interval of 0 s (every second presentation is "past the interval", so no test sleeps) and
 // low limits; clients there pick their IP through X-Forwarded-For so tests never share a window.
 import { createClient } from '@supabase/supabase-js';
+import pg from 'pg';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { anonClient, uniqueEmail } from '../helpers/clients.ts';
@@ -55,6 +56,30 @@ describe('refresh rotation (shared stack)', () => {
     expect(again.status).toBe(200);
     expect(again.body.refresh_token).not.toBe(r2.body.refresh_token);
     expect((await refreshRaw(stack, again.body.refresh_token!)).status).toBe(200);
+  });
+
+  it('with the default 10 s interval: a reuse past it revokes the family, and the revoked tokens may be swapped for 10 s more (GoTrue)', async () => {
+    const { session } = await signedIn(stack);
+    const r1 = await refreshRaw(stack, session.refresh_token);
+    const r2 = await refreshRaw(stack, r1.body.refresh_token!);
+    expect(r2.status).toBe(200);
+    // The first token was rotated 11 s ago, as time would have it (its updated_at moved back).
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      const moved = await db.query(`update auth.refresh_tokens set updated_at = now() - interval '11 seconds' where token = $1`, [
+        session.refresh_token,
+      ]);
+      expect(moved.rowCount).toBe(1);
+    } finally {
+      await db.end();
+    }
+    expect(await refreshRaw(stack, session.refresh_token)).toMatchObject({ status: 400, body: { code: 'refresh_token_already_used' } });
+    // RevokeTokenFamily stamps updated_at = now() on the tokens it revokes, so the holder of the
+    // active one is still swapped within the interval (models/refresh_token.go, tokens/service.go).
+    const holder = await refreshRaw(stack, r2.body.refresh_token!);
+    expect(holder.status).toBe(200);
+    expect(holder.body.refresh_token).not.toBe(r2.body.refresh_token);
   });
 
   it('answers an unknown refresh token with refresh_token_not_found', async () => {
