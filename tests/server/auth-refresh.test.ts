@@ -22,8 +22,13 @@ async function signedIn(s: { url: string; anonKey: string }, ip = freshIp()) {
   return { client, session: data.session! };
 }
 
-async function refreshRaw(s: { url: string; anonKey: string }, token: string) {
-  const res = await authFetch(s, '/token?grant_type=refresh_token', { method: 'POST', body: JSON.stringify({ refresh_token: token }) });
+/** A raw refresh from `ip` (a fresh address unless given: the /token per-IP limit counts refreshes). */
+async function refreshRaw(s: { url: string; anonKey: string }, token: string, ip = freshIp()) {
+  const res = await authFetch(s, '/token?grant_type=refresh_token', {
+    method: 'POST',
+    body: JSON.stringify({ refresh_token: token }),
+    headers: { 'x-forwarded-for': ip },
+  });
   return { status: res.status, body: (await res.json()) as { code?: string; refresh_token?: string; access_token?: string } };
 }
 
@@ -196,6 +201,20 @@ describe('own stack: reuse detection and rate limits', () => {
     expect(signedIn.error).toBeNull();
     expect(signedIn.data.session?.user.email).toBe(email);
     expect((await clientFromIp(ref, freshIp()).auth.signInWithOtp({ email, options: { shouldCreateUser: false } })).error).toBeNull();
+  });
+
+  it('counts refreshes against the per-IP /token limit, as GoTrue (one limiter for every grant)', async () => {
+    const { session } = await signedIn(ref);
+    const ip = freshIp();
+    let token = session.refresh_token;
+    for (let i = 0; i < 3; i++) {
+      const r = await refreshRaw(ref, token, ip);
+      expect(r.status).toBe(200);
+      token = r.body.refresh_token!;
+    }
+    expect(await refreshRaw(ref, token, ip)).toMatchObject({ status: 429, body: { code: 'over_request_rate_limit' } });
+    // The refused request rotated nothing: the same token refreshes from another address.
+    expect((await refreshRaw(ref, token)).status).toBe(200);
   });
 
   it('limits password recovery per IP', async () => {

@@ -14,6 +14,11 @@ export function tokenRoutes(app: Hono, services: Services): void {
   const { deps } = services;
   app.post('/token', async (c) => {
     const grant = c.req.query('grant_type');
+    // GoTrue answers an unknown grant with code invalid_credentials (internal/api/token.go).
+    if (grant !== 'password' && grant !== 'refresh_token' && grant !== 'pkce') throw badRequest('invalid_credentials', 'unsupported_grant_type');
+    // One per-client-address limit for every grant, taken after the grant type is known and before
+    // anything else, as GoTrue's Token handler does (internal/api/token.go, limiterOpts.Token).
+    services.limits.ip('token', clientMeta(c, deps).ip);
     const body = await readBody(c);
     switch (grant) {
       case 'password':
@@ -25,18 +30,15 @@ export function tokenRoutes(app: Hono, services: Services): void {
       }
       case 'pkce':
         return c.json(await pkceGrant(deps, body, clientMeta(c, deps)));
-      default:
-        throw validationFailed('unsupported_grant_type');
     }
   });
 }
 
 // Unknown address, missing password and wrong password all answer invalid_credentials after a
 // bcrypt comparison, so neither the reply nor its timing tells whether the account exists.
-// Limited per client IP only (rate-limit.ts): no per-address lockout, as GoTrue.
-async function passwordGrant(c: Context, { deps, limits }: Services, body: Json) {
+// Limited per client IP only (the /token limit above): no per-address lockout, as GoTrue.
+async function passwordGrant(c: Context, { deps }: Services, body: Json) {
   const meta = clientMeta(c, deps);
-  limits.ip('token', meta.ip);
   const rawEmail = str(body, 'email');
   const password = str(body, 'password') ?? '';
   if (!rawEmail) throw validationFailed(body.phone !== undefined ? 'Phone logins are disabled' : 'missing email or phone');
