@@ -32,6 +32,15 @@ async function refreshRaw(s: { url: string; anonKey: string }, token: string, ip
   return { status: res.status, body: (await res.json()) as { code?: string; refresh_token?: string; access_token?: string } };
 }
 
+/** A signed-in session rotated twice: its first token, its child (r1) and the active grandchild (r2). */
+async function rotatedTwice(s: { url: string; anonKey: string }) {
+  const { session } = await signedIn(s);
+  const r1 = await refreshRaw(s, session.refresh_token);
+  const r2 = await refreshRaw(s, r1.body.refresh_token!);
+  expect(r2.status).toBe(200);
+  return { session, r1, r2 };
+}
+
 describe('refresh rotation (shared stack)', () => {
   it('rotates the refresh token on every refresh', async () => {
     const { client, session } = await signedIn(stack);
@@ -53,10 +62,7 @@ describe('refresh rotation (shared stack)', () => {
   });
 
   it('swaps a rotated token that is not the active one\'s parent for a new child within the reuse interval (10 s)', async () => {
-    const { session } = await signedIn(stack);
-    const r1 = await refreshRaw(stack, session.refresh_token);
-    const r2 = await refreshRaw(stack, r1.body.refresh_token!);
-    expect(r2.status).toBe(200);
+    const { session, r2 } = await rotatedTwice(stack);
     const again = await refreshRaw(stack, session.refresh_token);
     expect(again.status).toBe(200);
     expect(again.body.refresh_token).not.toBe(r2.body.refresh_token);
@@ -64,10 +70,7 @@ describe('refresh rotation (shared stack)', () => {
   });
 
   it('with the default 10 s interval: a reuse past it revokes the family, and the revoked tokens may be swapped for 10 s more (GoTrue)', async () => {
-    const { session } = await signedIn(stack);
-    const r1 = await refreshRaw(stack, session.refresh_token);
-    const r2 = await refreshRaw(stack, r1.body.refresh_token!);
-    expect(r2.status).toBe(200);
+    const { session, r2 } = await rotatedTwice(stack);
     // The first token was rotated 11 s ago, as time would have it (its updated_at moved back).
     const db = new pg.Client({ connectionString: stack.databaseUrl });
     await db.connect();
@@ -149,10 +152,7 @@ describe('own stack: reuse detection and rate limits', () => {
   });
 
   it('revokes every refresh token of the session when a rotated token that is not the active one\'s parent comes back after the interval', async () => {
-    const { session } = await signedIn(ref);
-    const r2 = await refreshRaw(ref, session.refresh_token);
-    const r3 = await refreshRaw(ref, r2.body.refresh_token!);
-    expect(r3.status).toBe(200);
+    const { session, r1: r2, r2: r3 } = await rotatedTwice(ref);
     const reuse = await clientFromIp(ref, freshIp()).auth.refreshSession({ refresh_token: session.refresh_token });
     expect(reuse.error).toMatchObject({ status: 400, code: 'refresh_token_already_used' });
     // The legitimate holder's active token is revoked too (the family), and so is every other one.
