@@ -1,4 +1,5 @@
-// `npm start`: the whole product on one machine. Prints the URL and the demo logins.
+// `npm start`: the whole product on one machine. Prints the URL, the database URL and the demo logins.
+import { join } from 'node:path';
 import { devMailEnabled, readConfig, type StackConfig } from './config.ts';
 import { StartError } from './errors.ts';
 import { startStack, type RunningStack } from './stack.ts';
@@ -13,6 +14,23 @@ function mailWhere(config: StackConfig, url: string): string {
   if (devMailEnabled(config)) return `${url}/_dev/mail (from this machine only)`;
   if (config.smtp) return 'sent by SMTP (SMTP_URL); the dev mailbox is off';
   return 'NOT DELIVERED: NODE_ENV=production turns the dev mailbox off; set SMTP_URL';
+}
+
+/**
+ * How to reach the stack's PostgreSQL (psql, the sync kit's convergence checker: sync/testing/README.md).
+ * The embedded server listens on 127.0.0.1 only and takes a new free port each start, so the banner is
+ * where to learn it. Its superuser password is shown only on a developer's machine; in production
+ * (whose console may land in collected logs) and for an operator's own DATABASE_URL it is masked.
+ */
+function databaseWhere(config: StackConfig, databaseUrl: string): string {
+  const masked = () => {
+    const u = new URL(databaseUrl);
+    if (u.password) u.password = '****';
+    return u.toString();
+  };
+  if (config.databaseUrl) return `${masked()} (DATABASE_URL)`;
+  if (config.production) return `${masked()} (this machine only; password in ${join(config.dataDir, 'db.json')})`;
+  return `${databaseUrl} (superuser, this machine only)`;
 }
 
 async function main(): Promise<void> {
@@ -39,6 +57,7 @@ async function main(): Promise<void> {
     sent e-mails   ${mailWhere(config, stack.url)}
     API            ${stack.url}/rest/v1  /auth/v1  /realtime/v1  /functions/v1
     anon key       ${stack.keys.anonKey}
+    database       ${databaseWhere(config, stack.databaseUrl)}
     data           ${config.dataDir}
 
   Demo logins:

@@ -32,6 +32,8 @@ const STAND_INS = `
 export interface HostedExtensionsDb {
   /** A client on the throwaway database. */
   db: pg.Client;
+  /** Its superuser URL, for a test that needs a connection of its own (e.g. acting as a member). */
+  url: string;
   drop(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export async function hostedExtensionsDb(prefix: string): Promise<HostedExtensio
   await migrate(fresh.url, { seed: true, authenticatorPassword: fresh.authenticatorPassword });
   return {
     db,
+    url: fresh.url,
     async drop() {
       await db.end();
       await fresh.drop();

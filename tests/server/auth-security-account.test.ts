@@ -56,6 +56,28 @@ describe('e-mail change with only an access token', () => {
   });
 });
 
+// Issue 36 F12: these three answers tell whether an address has an account, on hosted GoTrue too;
+// the stack answers exactly as GoTrue (SECURITY.md says so, with GoTrue's files), never differently.
+describe('F12: address-revealing answers are hosted GoTrue\'s, word for word', () => {
+  it('PUT /user to a taken address, /otp with create_user:false, and /signup of a confirmed address', async () => {
+    const owner = await member('f12-owner');
+    const other = await member('f12-other');
+    // internal/api/user.go UserUpdate: IsDuplicatedEmail → 422 email_exists, DuplicateEmailMsg.
+    const taken = await other.client.auth.updateUser({ email: owner.email });
+    expect(taken.error).toMatchObject({ status: 422, code: 'email_exists', message: 'A user with this email address has already been registered' });
+    // internal/api/otp.go shouldCreateUser: an unknown address → 422 otp_disabled; a known one is mailed.
+    const unknown = await anonClient(stack).auth.signInWithOtp({ email: uniqueEmail('f12-none'), options: { shouldCreateUser: false } });
+    expect(unknown.error).toMatchObject({ status: 422, code: 'otp_disabled', message: 'Signups not allowed for otp' });
+    expect((await anonClient(stack).auth.signInWithOtp({ email: owner.email, options: { shouldCreateUser: false } })).error).toBeNull();
+    // internal/api/signup.go: a confirmed address answers 200 with sanitizeUser's fake user, identities [].
+    const again = await anonClient(stack).auth.signUp({ email: owner.email, password: 'utocnik-123' });
+    expect(again.error).toBeNull();
+    expect(again.data.session).toBeNull();
+    expect(again.data.user?.identities).toEqual([]);
+    expect(again.data.user?.id).not.toBe(decodeJwt(owner.token).sub);
+  });
+});
+
 describe('password change', () => {
   it('a fresh sign-in may set a new password without a nonce', async () => {
     const { client } = await member('fresh');

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { startTestStack } from '../helpers/stack.ts';
 import { tempDirs } from '../helpers/temp-dirs.ts';
 import { StartError } from '../../supabase/local/errors.ts';
@@ -52,11 +52,15 @@ describe('stack lifecycle', () => {
     }
   });
 
-  it('cleans up after a stack that was killed with SIGKILL', async () => {
+  it('npm run start:stack prints a working database URL, and a stack killed with SIGKILL is cleaned up after', async () => {
     const dataDir = await tempDir();
     const child = spawn(process.execPath, ['--import', 'tsx', 'supabase/local/main.ts'], {
       env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'quiet' },
       stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // A failed expectation before the SIGKILL below must not leave a running stack behind.
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     });
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
@@ -64,6 +68,14 @@ describe('stack lifecycle', () => {
     expect(await waitFor(() => out.includes('Demo logins'), 60_000)).toBe(true);
     expect(out).toMatch(/Poradňa is running at http:\/\/127\.0\.0\.1:\d+/);
     expect(out).toContain('demo@poradna.test');
+    // The banner names the database (issue 35: convergence checks connect to it) with a working URL.
+    const dbUrl = /^ {4}database {7}(postgres:\/\/\S+) \(superuser, this machine only\)$/m.exec(out)?.[1];
+    expect(dbUrl, 'database line in the banner').toBeTruthy();
+    const banner = new pg.Client({ connectionString: dbUrl });
+    await banner.connect();
+    const demo = await banner.query<{ n: number }>(`select count(*)::int as n from auth.users where email = 'demo@poradna.test'`);
+    await banner.end();
+    expect(demo.rows).toEqual([{ n: 1 }]);
     const pids = JSON.parse(
       await import('node:fs/promises').then((f) => f.readFile(join(dataDir, 'stack.pids'), 'utf8')),
     ) as { children: number[] };

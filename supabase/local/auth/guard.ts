@@ -1,6 +1,7 @@
 // Who is calling. A user JWT counts only while its signature is valid, it has not expired, and the
-// session named by its session_id claim still exists for the same user; so logout, reuse
-// detection and user deletion take effect at once, not when the token expires.
+// session named by its session_id claim still exists for the same user; so logout and user
+// deletion take effect at once, not when the token expires (reuse detection keeps the session row,
+// as GoTrue does: see refresh.ts).
 import type { AuthDeps } from './deps.ts';
 import { AuthError, forbidden } from './errors.ts';
 import { findSession, type SessionRow } from './sessions.ts';

@@ -6,6 +6,8 @@ interface Template {
   subject: string;
   intro: string;
   action: string;
+  /** Said before the link: what opening it does when the reader did not ask for this mail. */
+  warning?: string;
 }
 
 const TEMPLATES: Record<LinkType, Template> = {
@@ -19,10 +21,15 @@ const TEMPLATES: Record<LinkType, Template> = {
     intro: 'dostali sme žiadosť o obnovenie hesla k tvojmu účtu v Poradni.',
     action: 'Nové heslo si nastavíš po kliknutí na tento odkaz:',
   },
+  // Opening this link confirms the account with the password typed at sign-up, as on hosted GoTrue
+  // (verify.go signupVerify keeps it): whoever signed up may not be the mailbox's owner (SECURITY.md,
+  // issue 36 N8), so the mail says so before the link.
   signup: {
     subject: 'Potvrdenie registrácie v Poradni',
-    intro: 'ďakujeme za registráciu v Poradni.',
-    action: 'Svoju e-mailovú adresu potvrdíš kliknutím na tento odkaz:',
+    intro: 's touto e-mailovou adresou sa niekto zaregistroval v Poradni a zvolil si pri tom heslo.',
+    warning:
+      'Ak si sa neregistroval ty, na odkaz neklikaj a kód nikam nezadávaj: potvrdil by si účet s heslom, ktoré pozná niekto iný.',
+    action: 'Ak si to bol ty, svoju e-mailovú adresu potvrdíš kliknutím na tento odkaz:',
   },
   invite: {
     subject: 'Pozvánka do Poradne',
@@ -71,6 +78,7 @@ export function renderMail(type: LinkType, link: string, code: string): { subjec
     'Ahoj,',
     '',
     t.intro,
+    ...(t.warning ? [t.warning] : []),
     ...(withLink ? [t.action, '', link, '', `Alebo zadaj tento kód: ${code}`] : ['', `Tvoj kód: ${code}`]),
     '',
     withLink ? 'Odkaz aj kód platia 1 hodinu a dajú sa použiť iba raz.' : 'Kód platí 1 hodinu a dá sa použiť iba raz.',

@@ -14,6 +14,11 @@ export function tokenRoutes(app: Hono, services: Services): void {
   const { deps } = services;
   app.post('/token', async (c) => {
     const grant = c.req.query('grant_type');
+    // GoTrue answers an unknown grant with code invalid_credentials (internal/api/token.go).
+    if (grant !== 'password' && grant !== 'refresh_token' && grant !== 'pkce') throw badRequest('invalid_credentials', 'unsupported_grant_type');
+    // One per-client-address limit for every grant, taken after the grant type is known and before
+    // anything else, as GoTrue's Token handler does (internal/api/token.go, limiterOpts.Token).
+    services.limits.ip('token', clientMeta(c, deps).ip);
     const body = await readBody(c);
     switch (grant) {
       case 'password':
@@ -25,29 +30,22 @@ export function tokenRoutes(app: Hono, services: Services): void {
       }
       case 'pkce':
         return c.json(await pkceGrant(deps, body, clientMeta(c, deps)));
-      default:
-        throw validationFailed('unsupported_grant_type');
     }
   });
 }
 
 // Unknown address, missing password and wrong password all answer invalid_credentials after a
 // bcrypt comparison, so neither the reply nor its timing tells whether the account exists.
-async function passwordGrant(c: Context, { deps, limits }: Services, body: Json) {
+// Limited per client IP only (the /token limit above): no per-address lockout, as GoTrue.
+async function passwordGrant(c: Context, { deps }: Services, body: Json) {
   const meta = clientMeta(c, deps);
-  limits.ip('token', meta.ip);
   const rawEmail = str(body, 'email');
   const password = str(body, 'password') ?? '';
   if (!rawEmail) throw validationFailed(body.phone !== undefined ? 'Phone logins are disabled' : 'missing email or phone');
   const email = rawEmail.trim().toLowerCase();
-  limits.loginAllowed(email);
   const user = await findUserByEmail(deps.pool, email);
   const ok = await passwordMatches(password, user?.encrypted_password ?? null);
-  if (!ok || !user) {
-    limits.loginFailed(email);
-    throw invalidCredentials();
-  }
-  limits.loginSucceeded(email);
+  if (!ok || !user) throw invalidCredentials();
   if (isBanned(user)) throw badRequest('user_banned', 'User is banned');
   if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');
   return withTx(deps.pool, (db) => startSession(deps, db, user, 'password', meta));

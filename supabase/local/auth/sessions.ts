@@ -1,6 +1,7 @@
 // Sessions: a row in auth.sessions, a chain of refresh tokens, and short-lived access tokens whose
-// session_id claim names the row. Deleting the row (logout, reuse detection, user deletion) ends
-// the session: its refresh tokens cascade away and its access tokens stop being accepted.
+// session_id claim names the row. Deleting the row (logout, user deletion) ends the session: its
+// refresh tokens cascade away and its access tokens stop being accepted. Reuse detection, as in
+// GoTrue, only revokes the session's refresh tokens (refresh.ts).
 import type { AuthDeps } from './deps.ts';
 import type { Db } from './db.ts';
 import { randomToken, signAccessToken, type AmrEntry } from './tokens.ts';
