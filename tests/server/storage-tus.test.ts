@@ -2,7 +2,7 @@
 // /storage/v1/upload/resumable (issue 38): 6 MB chunks, cut mid-chunk and resumed from the server's
 // offset, never from zero; authorisation on create and on every later request.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import * as tus from 'tus-js-client';
 import { member, attachmentPath, storageUrl, type Member } from './storage-helpers.ts';
 
@@ -14,7 +14,6 @@ let bob: Member;
 beforeAll(async () => {
   [alice, bob] = await Promise.all([member(stack, 'st-tus-a'), member(stack, 'st-tus-b')]);
 });
-afterAll(() => undefined);
 
 function zipOf(size: number): Buffer {
   const b = randomBytes(size);
@@ -119,7 +118,7 @@ describe('TUS resumable uploads (tus-js-client)', () => {
         'upload-offset': String(offset),
         'content-type': 'application/offset+octet-stream',
       },
-      body: file.subarray(offset),
+      body: new Uint8Array(file.subarray(offset)),
     });
     expect(patch.status).toBe(403);
     expect((await alice.client.storage.from('attachments').exists(path)).data).toBe(false);

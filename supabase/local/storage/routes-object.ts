@@ -112,7 +112,7 @@ export function objectRoutes(deps: StorageDeps): Hono {
     if (!Array.isArray(prefixes) || prefixes.length < 1 || prefixes.length > 1000 || !prefixes.every((p) => typeof p === 'string')) {
       throw errors.invalidRequest('body/prefixes must be an array of 1 to 1000 strings');
     }
-    return c.json(await store.remove(caller, c.req.param('bucket'), prefixes as string[]));
+    return c.json(await store.remove(caller, c.req.param('bucket'), prefixes));
   });
   app.delete('/object/*', async (c) => {
     const caller = await asCallerOf(c, deps);
