@@ -102,6 +102,27 @@ describe('limits and content', () => {
     expect(status(up.error)).toBe(413);
   });
 
+  it('refuses a multipart body without a declared length (it would be parsed in memory) with 400', async () => {
+    const boundary = 'x-boundary';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name=""; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
+    const parts = [Buffer.from(head), PDF, Buffer.from(`\r\n--${boundary}--\r\n`)];
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        const next = parts.shift();
+        if (next) c.enqueue(new Uint8Array(next));
+        else c.close();
+      },
+    });
+    const res = await fetch(storageUrl(stack, `/object/attachments/${attachmentPath(alice, 'a.pdf')}`), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(400);
+    expect((await res.json()).code).toBe('MissingContentLength');
+  });
+
   it('refuses types outside the allow-list (HTML, SVG) with 415', async () => {
     const files = alice.client.storage.from('attachments');
     expect(status((await files.upload(attachmentPath(alice, 'a.html'), HTML, { contentType: 'text/html' })).error)).toBe(415);

@@ -31,6 +31,7 @@ export const errors = {
     new StorageError(415, 'InvalidMimeType', `the content of the file is not ${mime}`),
   invalidSignature: (message = 'Invalid signature') => new StorageError(400, 'InvalidSignature', message),
   expiredToken: () => new StorageError(400, 'ExpiredToken', 'jwt expired'),
+  missingContentLength: () => new StorageError(400, 'MissingContentLength', 'You must provide the Content-Length HTTP header.'),
   invalidRequest: (message: string) => new StorageError(400, 'InvalidRequest', message),
   invalidKey: (name: string) => new StorageError(400, 'InvalidKey', `Invalid key: ${name}`),
 };

@@ -44,6 +44,9 @@ export async function receiveFile(req: Request, path: string, limit: number): Pr
   if (Number.isFinite(declared) && declared > limit + 64 * 1024) throw errors.tooLarge(limitText(limit));
   const type = req.headers.get('content-type') ?? '';
   if (baseMime(type) === 'multipart/form-data') {
+    // A form is parsed in memory: only with a declared length within the limit (browsers always send
+    // one), so a chunked multipart body cannot grow without bound.
+    if (!Number.isFinite(declared)) throw errors.missingContentLength();
     let form: FormData;
     try {
       form = await req.formData();
