@@ -84,6 +84,19 @@ describe('TUS resumable uploads (tus-js-client)', () => {
     expect(Buffer.from(await down.data!.arrayBuffer()).equals(file)).toBe(true);
   });
 
+  it('an existing path is 409 at creation; with x-upsert: true the upload replaces it', async () => {
+    const path = attachmentPath(alice, 'znova.zip');
+    await start(zipOf(1024), alice.token, path).done;
+    const again = await start(zipOf(1024), alice.token, path).done.then(() => null, (e: unknown) => e);
+    expect((again as tus.DetailedError)?.originalResponse?.getStatus()).toBe(409);
+    const replacement = zipOf(2048);
+    await start(replacement, alice.token, path, {
+      headers: { authorization: `Bearer ${alice.token}`, apikey: stack.anonKey, 'x-upsert': 'true' },
+    }).done;
+    const down = await alice.client.storage.from('attachments').download(path);
+    expect(Buffer.from(await down.data!.arrayBuffer()).equals(replacement)).toBe(true);
+  });
+
   it("refuses to create an upload into another account's folder (403) and keeps nothing", async () => {
     const path = attachmentPath(alice, 'cudzie.zip');
     const run = start(zipOf(1024), bob.token, path);
