@@ -28,6 +28,7 @@ import { restProxy } from './gateway/rest-proxy.ts';
 import { functionsHost } from './gateway/functions-host.ts';
 import { devMailApp } from './gateway/dev-mail.ts';
 import { envScript, staticWeb } from './gateway/static-web.ts';
+import { createStorage } from './storage/server.ts';
 import { startWorkers, type Workers } from './workers.ts';
 import { loadOrCreateVapidKeys, type VapidKeyPair } from './vapid.ts';
 
@@ -281,7 +282,9 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       publicUrl,
     });
     const listener = getRequestListener(app.fetch);
-    handle = (req, res) => void listener(req, res);
+    // /storage/v1 is answered before the gateway: its uploads pass the gateway's 1 MB body limit.
+    const storage = await createStorage({ pool, keys, dataDir: config.dataDir });
+    handle = (req, res) => (storage.owns(req.url) ? storage.handle(req, res) : void listener(req, res));
     const rt = realtime;
     server.on('upgrade', (req, socket, head) => {
       if ((req.url ?? '').startsWith('/realtime/v1/websocket')) rt.handleUpgrade(req, socket, head);

@@ -1,0 +1,72 @@
+// The body of a standard upload (POST/PUT /object/{bucket}/{path}) written to a temporary file, with
+// the limits enforced while it arrives. storage-js sends a Blob or File as multipart/form-data (the
+// file in the part named '', `cacheControl` beside it) and a Buffer or stream as the raw body with
+// its Content-Type (supabase/storage src/storage/uploader.ts fileUploadFromRequest).
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { baseMime, SNIFF_BYTES } from './content.ts';
+import { errors } from './errors.ts';
+
+export interface ReceivedFile {
+  path: string;
+  size: number;
+  mime: string;
+  head: Uint8Array;
+  cacheControl: string;
+}
+
+const limitText = (limit: number) => `the maximum allowed size (${limit} bytes)`;
+
+async function writeStream(stream: ReadableStream<Uint8Array>, path: string, limit: number): Promise<{ size: number; head: Uint8Array }> {
+  const out = createWriteStream(path);
+  let size = 0;
+  const head: number[] = [];
+  try {
+    for await (const chunk of stream) {
+      size += chunk.byteLength;
+      if (size > limit) throw errors.tooLarge(limitText(limit));
+      if (head.length < SNIFF_BYTES) head.push(...chunk.subarray(0, SNIFF_BYTES - head.length));
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+    out.end();
+    await once(out, 'finish');
+  } catch (err) {
+    out.destroy();
+    await rm(path, { force: true });
+    throw err;
+  }
+  return { size, head: Uint8Array.from(head) };
+}
+
+export async function receiveFile(req: Request, path: string, limit: number): Promise<ReceivedFile> {
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > limit + 64 * 1024) throw errors.tooLarge(limitText(limit));
+  const type = req.headers.get('content-type') ?? '';
+  if (baseMime(type) === 'multipart/form-data') {
+    // A form is parsed in memory: only with a declared length within the limit (browsers always send
+    // one), so a chunked multipart body cannot grow without bound.
+    if (!Number.isFinite(declared)) throw errors.missingContentLength();
+    let form: FormData;
+    try {
+      form = await req.formData();
+    } catch {
+      throw errors.invalidRequest('The multipart body could not be read');
+    }
+    const file = [...form.values()].find((v): v is File => typeof v !== 'string');
+    if (!file) throw errors.invalidRequest('No file was found in the multipart body');
+    if (file.size > limit) throw errors.tooLarge(limitText(limit));
+    const cc = form.get('cacheControl');
+    const { size, head } = await writeStream(file.stream(), path, limit);
+    return { path, size, head, mime: baseMime(file.type), cacheControl: cacheControlOf(typeof cc === 'string' ? cc : null) };
+  }
+  if (!req.body) throw errors.invalidRequest('No content provided');
+  const { size, head } = await writeStream(req.body, path, limit);
+  return { path, size, head, mime: baseMime(type), cacheControl: cacheControlOf(req.headers.get('cache-control')) };
+}
+
+/** Hosted turns a bare number of seconds into max-age (src/http/routes/tus/lifecycle.ts onCreate). */
+export function cacheControlOf(value: string | null | undefined): string {
+  if (!value) return 'max-age=3600';
+  return /^\d+$/.test(value) ? `max-age=${value}` : value;
+}
