@@ -2,7 +2,7 @@
 -- push_subscribe took any https URL, and the senders checked the host with the WHATWG URL parser while
 -- web-push connects to the host of Node's legacy url.parse(): `https://127.0.0.11;.fcm.googleapis.com/v1`
 -- (also with `'`, `{`, `}`, `%3B`) passed as a subdomain of fcm.googleapis.com and made the server open
--- TLS to 127.0.0.11:443, and a 404/410 answer then deleted the subscription (an oracle). Now the RPC
+-- TLS to 127.0.0.11:443, and a 404/410 answer then deleted the subscription (an oracle). Now the table
 -- stores only `https://<plain LDH host>[:port]` followed by a path or query of RFC 3986 characters, on
 -- an allowed push-service host without a port; the senders check the same shape and that both
 -- parsers agree before every send (supabase/functions/_shared/push/endpoint.ts).
@@ -46,41 +46,23 @@ begin
                   where v_host = lower(h) or right(v_host, char_length(h) + 1) = '.' || lower(h));
 end $$;
 revoke all on function private.push_endpoint_allowed(text) from public;
+-- The table trigger runs as the writer: push_subscribe's owner, or server code as service_role.
+grant execute on function private.push_endpoint_allowed(text) to service_role;
 
--- push_subscribe as in 20261124000500_push_subscriptions.sql, with the push-service check.
-create or replace function public.push_subscribe(p_endpoint text, p_p256dh text, p_auth text, p_user_agent text default null)
-returns void
-language plpgsql volatile security definer set search_path = ''
+-- Every write of an endpoint (push_subscribe's insert and its on-conflict update, server code) passes
+-- the check; push_subscribe has already refused a non-https endpoint with its own message, so what
+-- reaches this trigger from it is an https URL that names no push service. Rows stored before this
+-- migration are not touched: the senders refuse them before every send.
+create function private.tg_push_subscriptions_endpoint() returns trigger
+language plpgsql security invoker set search_path = ''
 as $$
-declare
-  v_user uuid := auth.uid();
 begin
-  if v_user is null then
-    raise exception 'Sign-in required' using errcode = '42501';
-  end if;
-  if p_endpoint is null or p_p256dh is null or p_auth is null then
-    raise exception 'endpoint, p256dh and auth are required' using errcode = '22023';
-  end if;
-  -- RFC 8030 section 8: push services are reached over TLS only.
-  if char_length(p_endpoint) > 2048 or p_endpoint !~ '^https://[^\s]+$' then
-    raise exception 'endpoint must be an https URL' using errcode = '22023';
-  end if;
-  if not private.push_endpoint_allowed(p_endpoint) then
+  if not private.push_endpoint_allowed(NEW.endpoint) then
     raise exception 'endpoint must be an https URL of a browser push service' using errcode = '22023',
       hint = 'Allowed are the push services of Chrome, Firefox, Safari and Edge (private.push_settings.endpoint_hosts).';
   end if;
-  if p_p256dh !~ '^[A-Za-z0-9_-]{86,88}={0,2}$' then
-    raise exception 'p256dh must be a base64url P-256 public key' using errcode = '22023';
-  end if;
-  if p_auth !~ '^[A-Za-z0-9_-]{21,24}={0,2}$' then
-    raise exception 'auth must be a base64url 16-byte secret' using errcode = '22023';
-  end if;
-  insert into public.push_subscriptions as s (user_id, endpoint, p256dh, auth, user_agent)
-  values (v_user, p_endpoint, p_p256dh, p_auth, left(p_user_agent, 500))
-  on conflict (endpoint) do update
-     set user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth,
-         user_agent = excluded.user_agent, last_seen_at = now();
-  delete from public.push_subscriptions
-   where id in (select id from public.push_subscriptions where user_id = v_user
-                 order by last_seen_at desc offset 20);
+  return NEW;
 end $$;
+revoke all on function private.tg_push_subscriptions_endpoint() from public;
+create trigger t05_endpoint_allowed before insert or update of endpoint on public.push_subscriptions
+  for each row execute function private.tg_push_subscriptions_endpoint();
