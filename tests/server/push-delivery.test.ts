@@ -230,4 +230,23 @@ describe('R10 Web Push delivery', () => {
     // Two messages of one chat share the Topic, so the push service keeps only the newer one pending.
     expect(flakyReqs[0]!.headers.topic).toBe(fake.requests.find((r) => r.path === steady.path)!.headers.topic);
   });
+
+  // Issue 36 N3: the worker used to send a claimed batch one notification at a time and wait up to
+  // web-push's 10 s timeout for each device, so one member's unanswering phone held every other
+  // account's notification behind it. The dead device's request is made first and kept hanging; the
+  // other member's notification must reach the push service while that request is still open.
+  it("R10.16 one member's unanswering device does not hold up another member's notification", async () => {
+    const dead = await member();
+    const alive = await member();
+    const deadDevice = await subscribe(dead, `/dead/${randomUUID()}`);
+    fake.hang(deadDevice.path);
+    const aliveDevice = await subscribe(alive);
+    await specialistSays(dead.conversationId, 'Pre nedostupné zariadenie');
+    await fake.waitFor(1, deadDevice.path);
+    expect(fake.hanging(deadDevice.path)).toBe(1);
+    await specialistSays(alive.conversationId, 'Pre živé zariadenie');
+    const [req] = await fake.waitFor(1, aliveDevice.path);
+    expect(decryptPush(req!.body, aliveDevice.keys)).toContain('Pre živé zariadenie');
+    expect(fake.hanging(deadDevice.path), 'the dead device is still being waited for').toBe(1);
+  });
 });

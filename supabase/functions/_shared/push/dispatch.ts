@@ -79,24 +79,40 @@ export interface DispatchOutcome {
   failed: number;
 }
 
-/** Claims and sends one batch; 'idle' when nothing was due. */
-export async function dispatchOnce(db: Db, vapid: VapidKeys, worker: string, env: FunctionEnv, limit = 20): Promise<DispatchOutcome | 'idle'> {
+/** Claims up to `limit` due notifications (the queue's lease keeps them from a second claim). */
+export async function claimDue(db: Db, worker: string, limit = 20): Promise<ClaimedNotification[]> {
   const claimed = await db.rpc('claim_push_notifications', { p_worker: worker, p_limit: limit });
   if (claimed.error) throw new Error(`claim_push_notifications: ${claimed.error.message}`);
-  const batch = (claimed.data ?? []) as ClaimedNotification[];
+  return (claimed.data ?? []) as ClaimedNotification[];
+}
+
+/** Sends one claimed notification to every device of its user at once and reports the answers. */
+export async function deliver(db: Db, n: ClaimedNotification, vapid: VapidKeys, env: FunctionEnv): Promise<DispatchOutcome> {
+  const body = JSON.stringify(messagePayload(n));
+  const topic = topicFor(n.conversation_id);
+  const results = await Promise.all(n.subscriptions.map((s) => sendOne(s, body, topic, vapid, env)));
+  const outcome: DispatchOutcome = { notifications: 1, sent: 0, gone: 0, failed: 0 };
+  for (const r of results) {
+    if (r.status >= 200 && r.status < 300) outcome.sent++;
+    else if (r.status === 404 || r.status === 410) outcome.gone++;
+    else outcome.failed++;
+  }
+  const done = await db.rpc('finish_push_notification', { p_id: n.id, p_results: results });
+  if (done.error) throw new Error(`finish_push_notification: ${done.error.message}`);
+  return outcome;
+}
+
+/** Claims and sends one batch, its notifications side by side (issue 36 N3: one user's unanswering
+ *  devices no longer hold up the notifications after theirs in the batch); 'idle' when nothing was due. */
+export async function dispatchOnce(db: Db, vapid: VapidKeys, worker: string, env: FunctionEnv, limit = 20): Promise<DispatchOutcome | 'idle'> {
+  const batch = await claimDue(db, worker, limit);
   if (batch.length === 0) return 'idle';
-  const outcome: DispatchOutcome = { notifications: batch.length, sent: 0, gone: 0, failed: 0 };
-  for (const n of batch) {
-    const body = JSON.stringify(messagePayload(n));
-    const topic = topicFor(n.conversation_id);
-    const results = await Promise.all(n.subscriptions.map((s) => sendOne(s, body, topic, vapid, env)));
-    for (const r of results) {
-      if (r.status >= 200 && r.status < 300) outcome.sent++;
-      else if (r.status === 404 || r.status === 410) outcome.gone++;
-      else outcome.failed++;
-    }
-    const done = await db.rpc('finish_push_notification', { p_id: n.id, p_results: results });
-    if (done.error) throw new Error(`finish_push_notification: ${done.error.message}`);
+  const outcome: DispatchOutcome = { notifications: 0, sent: 0, gone: 0, failed: 0 };
+  for (const o of await Promise.all(batch.map((n) => deliver(db, n, vapid, env)))) {
+    outcome.notifications += o.notifications;
+    outcome.sent += o.sent;
+    outcome.gone += o.gone;
+    outcome.failed += o.failed;
   }
   return outcome;
 }
