@@ -30,6 +30,8 @@ export interface FakePushService {
   hang(path: string): void;
   /** Requests to a hung path whose connection the sender has not closed yet. */
   hanging(path: string): number;
+  /** Reset the connection of requests to `path` without an answer (a push service that is down). */
+  drop(path: string): void;
   /** Resolves once `n` requests have reached `path` (or any path without one). */
   waitFor(n: number, path?: string, timeoutMs?: number): Promise<PushRequest[]>;
   close(): Promise<void>;
@@ -51,6 +53,7 @@ export async function startFakePushService(): Promise<FakePushService> {
   const requests: PushRequest[] = [];
   const answers = new Map<string, number>();
   const hung = new Map<string, number>();
+  const dropped = new Set<string>();
   const tls = selfSigned();
   const server: Server = createServer(tls, (req, res) => {
     const chunks: Buffer[] = [];
@@ -58,6 +61,7 @@ export async function startFakePushService(): Promise<FakePushService> {
     req.on('end', () => {
       const path = req.url ?? '/';
       requests.push({ path, headers: req.headers, body: Buffer.concat(chunks) });
+      if (dropped.has(path)) return void req.socket.destroy();
       if (hung.has(path)) {
         hung.set(path, hung.get(path)! + 1);
         req.socket.once('close', () => hung.set(path, hung.get(path)! - 1));
@@ -80,6 +84,7 @@ export async function startFakePushService(): Promise<FakePushService> {
     answer: (path, status) => answers.set(path, status),
     hang: (path) => hung.set(path, 0),
     hanging: (path) => hung.get(path) ?? 0,
+    drop: (path) => dropped.add(path),
     waitFor: async (n, path, timeoutMs = 30_000) => {
       const end = Date.now() + timeoutMs;
       while (matching(path).length < n) {

@@ -7,6 +7,7 @@ import { Agent } from 'node:https';
 import webpush from 'web-push';
 import type { Db } from '../clients.ts';
 import type { FunctionEnv } from '../types.ts';
+import { breakerOpen, tripBreaker } from './breaker.ts';
 import { endpointAllowed } from './endpoint.ts';
 import { messagePayload, topicFor, type ClaimedNotification } from './payload.ts';
 
@@ -55,6 +56,7 @@ async function sendOne(
   env: FunctionEnv,
 ): Promise<SendResult> {
   if (!endpointAllowed(sub.endpoint, env)) return { subscription_id: sub.id, status: 400 };
+  if (breakerOpen(sub.endpoint)) return { subscription_id: sub.id, status: 0 };
   try {
     const res = await webpush.sendNotification({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, body, {
       vapidDetails: vapid,
@@ -68,7 +70,9 @@ async function sendOne(
     return { subscription_id: sub.id, status: res.statusCode };
   } catch (err) {
     const status = (err as { statusCode?: unknown }).statusCode;
-    return { subscription_id: sub.id, status: typeof status === 'number' ? status : 0 };
+    if (typeof status === 'number') return { subscription_id: sub.id, status };
+    tripBreaker(sub.endpoint); // no answer at all
+    return { subscription_id: sub.id, status: 0 };
   }
 }
 
