@@ -5,9 +5,9 @@
 // - a push delivered to the worker by CDP `ServiceWorker.deliverPushMessage` with no app page open
 //   shows one notification per conversation (R11.4), and none for a chat visible in a window.
 // The vendor's push service cannot run here: the page's PushManager.subscribe/getSubscription are
-// replaced by an init script with a subscription naming a local https endpoint with well-formed keys
-// (the server takes only https endpoints and base64url keys; nothing listens there, and the stack
-// sends only to known push services' hosts anyway — R10.15), and navigator.setAppBadge
+// replaced by an init script with a subscription naming an https endpoint on push.test with
+// well-formed keys (push_subscribe takes only push services' hosts — R10.15 — and e2e/global-setup.ts
+// names push.test one; the name never resolves, so a send reaches nobody), and navigator.setAppBadge
 // is recorded. The VAPID public key reaches the page through the stack's /env.js (generated into
 // DATA_DIR on first start), so the suite's ordinary build serves.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -41,7 +41,7 @@ function stubPushAndBadge(): void {
     PushManager.prototype.subscribe = async function (opts?: PushSubscriptionOptionsInit) {
       const key = opts?.applicationServerKey;
       const bytes = key instanceof Uint8Array ? [...key] : key instanceof ArrayBuffer ? [...new Uint8Array(key)] : [];
-      const s: Saved = { endpoint: `https://127.0.0.1:9/fake-push/${crypto.randomUUID()}`, key: bytes };
+      const s: Saved = { endpoint: `https://e2e.push.test/fake-push/${crypto.randomUUID()}`, key: bytes };
       localStorage.setItem(KEY, JSON.stringify(s));
       return make(s) as unknown as PushSubscription;
     };

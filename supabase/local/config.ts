@@ -58,6 +58,35 @@ export function devMailEnabled(config: Pick<StackConfig, 'smtp' | 'production'>)
   return !config.smtp && !config.production;
 }
 
+/** A host name or address that can only mean this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/^::ffff:/, '');
+  return h === 'localhost' || h.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::1';
+}
+
+/**
+ * How the dev mailbox is reached (issue 36 N1). 'loopback': HOST and PUBLIC_URL both name this machine,
+ * so nothing outside it was meant to reach the stack and a loopback peer is a local tool. 'token': the
+ * stack is bound or announced beyond this machine, so a proxy or TCP forwarder may stand in front of
+ * it and make every internet client a loopback peer that sends no forwarding header; a loopback peer
+ * then proves nothing and the mailbox answers only with the random token printed in the start banner.
+ * 'off': mails really go out, or production.
+ */
+export type DevMailMode = 'off' | 'loopback' | 'token';
+
+export function devMailMode(config: Pick<StackConfig, 'smtp' | 'production' | 'host' | 'publicUrl'>): DevMailMode {
+  if (!devMailEnabled(config)) return 'off';
+  let publicHost = 'localhost';
+  if (config.publicUrl !== undefined) {
+    try {
+      publicHost = new URL(config.publicUrl).hostname;
+    } catch {
+      return 'token';
+    }
+  }
+  return isLoopbackHost(config.host) && isLoopbackHost(publicHost) ? 'loopback' : 'token';
+}
+
 function int(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;

@@ -1,6 +1,6 @@
 // `npm start`: the whole product on one machine. Prints the URL, the database URL and the demo logins.
 import { join } from 'node:path';
-import { devMailEnabled, readConfig, type StackConfig } from './config.ts';
+import { devMailMode, readConfig, type StackConfig } from './config.ts';
 import { StartError } from './errors.ts';
 import { startStack, type RunningStack } from './stack.ts';
 
@@ -10,8 +10,10 @@ const DEMO_LOGINS = [
 ] as const;
 
 /** Where this run's mails can be read (README "Reading mails"). */
-function mailWhere(config: StackConfig, url: string): string {
-  if (devMailEnabled(config)) return `${url}/_dev/mail (from this machine only)`;
+function mailWhere(config: StackConfig, url: string, token: string | undefined): string {
+  const mode = devMailMode(config);
+  if (mode === 'loopback') return `${url}/_dev/mail (from this machine only)`;
+  if (mode === 'token') return `${url}/_dev/mail?token=${token} (keep it secret: it signs in as anyone)`;
   if (config.smtp) return 'sent by SMTP (SMTP_URL); the dev mailbox is off';
   return 'NOT DELIVERED: NODE_ENV=production turns the dev mailbox off; set SMTP_URL';
 }
@@ -54,7 +56,7 @@ async function main(): Promise<void> {
   Poradňa is running at ${stack.url}
     app            ${stack.url}/app/chats
     admin          ${stack.url}/admin/accounts
-    sent e-mails   ${mailWhere(config, stack.url)}
+    sent e-mails   ${mailWhere(config, stack.url, stack.devMailToken)}
     API            ${stack.url}/rest/v1  /auth/v1  /realtime/v1  /functions/v1
     anon key       ${stack.keys.anonKey}
     database       ${databaseWhere(config, stack.databaseUrl)}

@@ -1,20 +1,35 @@
 // The local stack's push worker (issue 20): sends due Web Push notifications with the same
-// dispatchOnce the hosted push-dispatch function runs. It wakes on NOTIFY 'push_notifications' (the
-// queue trigger) and polls once a second (drain-worker.ts); a notification becomes due only after the
-// delay D (private.push_settings), so the poll is what sends most of them, at most a second after D.
+// claimDue/deliver the hosted push-dispatch function runs (dispatchOnce). It wakes on NOTIFY
+// 'push_notifications' (the queue trigger) and polls once a second (drain-worker.ts); a notification
+// becomes due only after the delay D (private.push_settings), so the poll is what sends most of them,
+// at most a second after D.
+import type pg from 'pg';
 import type { FunctionEnv } from '../functions/_shared/types.ts';
 import { serviceClient } from '../functions/_shared/clients.ts';
-import { dispatchOnce, vapidFromEnv } from '../functions/_shared/push/dispatch.ts';
+import { claimDue, deliver, vapidFromEnv } from '../functions/_shared/push/dispatch.ts';
+import type { ClaimedNotification } from '../functions/_shared/push/payload.ts';
+import { allowAnyHost, pushServiceHosts } from '../functions/_shared/push/endpoint.ts';
 import { startDrainWorker, type DrainWorker } from './drain-worker.ts';
 
 export type PushWorker = DrainWorker;
 
+/** Notifications being sent at once, at most (issue 36 N3). */
+const MAX_IN_FLIGHT = 64;
+
+/** The push services push_subscribe accepts (private.push_endpoint_allowed, issue 36 N2) are this
+ *  run's PUSH_ENDPOINT_HOSTS and PUSH_ALLOW_PRIVATE_ENDPOINTS, the same the sender checks. */
+async function applyEndpointSettings(pool: pg.Pool, env: FunctionEnv): Promise<void> {
+  await pool.query('update private.push_settings set endpoint_hosts = $1, allow_any_endpoint_host = $2', [pushServiceHosts(env), allowAnyHost(env)]);
+}
+
 export async function startPushWorker(deps: {
+  pool: pg.Pool;
   databaseUrl: string;
   env: () => FunctionEnv;
   log: (line: string) => void;
 }): Promise<PushWorker> {
   const env = deps.env();
+  await applyEndpointSettings(deps.pool, env);
   const vapid = vapidFromEnv(env);
   if (!vapid) {
     deps.log('push worker: no VAPID keys, notifications are not sent');
@@ -22,12 +37,45 @@ export async function startPushWorker(deps: {
   }
   const db = serviceClient({ ...env, SUPABASE_URL: env.SUPABASE_INTERNAL_URL ?? env.SUPABASE_URL });
   const worker = `local-push-${process.pid}`;
-  return startDrainWorker({
+  // Issue 36 N3: a claimed notification is sent in the background and the loop claims the next ones
+  // at once, so a device that never answers (up to web-push's timeout) delays only its own
+  // notification, never another user's. The queue's lease (claim_push_notifications: due_at + 2 min)
+  // keeps a notification in flight from being claimed again.
+  const inFlight = new Set<Promise<void>>();
+  let lastError = '';
+  const launch = (n: ClaimedNotification) => {
+    const sending: Promise<void> = deliver(db, n, vapid, env)
+      .then(
+        () => void (lastError = ''),
+        (err: unknown) => {
+          const msg = (err as Error).message;
+          if (msg !== lastError) deps.log(`push worker: ${msg}`);
+          lastError = msg;
+        },
+      )
+      .finally(() => inFlight.delete(sending));
+    inFlight.add(sending);
+  };
+  const drain = await startDrainWorker({
     name: 'push worker',
     databaseUrl: deps.databaseUrl,
     channel: 'push_notifications',
     maxSteps: 50,
-    step: () => dispatchOnce(db, vapid, worker, env),
+    step: async () => {
+      while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+      const batch = await claimDue(db, worker, Math.min(20, MAX_IN_FLIGHT - inFlight.size));
+      if (batch.length === 0) return 'idle';
+      for (const n of batch) launch(n);
+      return batch.length;
+    },
     log: deps.log,
   });
+  return {
+    kick: () => drain.kick(),
+    reconnectNow: () => drain.reconnectNow(),
+    stop: async () => {
+      await drain.stop();
+      await Promise.allSettled([...inFlight]); // every send's answer is recorded before the pool closes
+    },
+  };
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import pg from 'pg';
 import { WebSocket } from 'ws';
-import { devMailEnabled, type StackConfig } from './config.ts';
+import { devMailMode, type StackConfig } from './config.ts';
 import { StartError } from './errors.ts';
 import { freePort } from './free-port.ts';
 import { loadOrCreateKeys, postgrestJwks, type StackKeys } from './keys.ts';
@@ -43,6 +43,9 @@ export interface RunningStack {
   databaseUrl: string;
   pool: pg.Pool;
   mailer: Mailer;
+  /** The dev mailbox's secret when HOST or PUBLIC_URL is not this machine (config.ts devMailMode
+   *  'token'): /_dev answers only ?token=<it> or X-Dev-Mail-Token; the start banner prints it. */
+  devMailToken: string | undefined;
   /** The current PostgreSQL process (changes when the supervisor restarts it). */
   postgresPid: number | undefined;
   postgrestPid: number | undefined;
@@ -128,6 +131,8 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
     throw new StartError(`DATA_DIR ${config.dataDir} cannot be used (${(err as Error).message}); point DATA_DIR at a writable directory.`);
   }
   const mailer = createMailer(config.smtp, log);
+  // A fresh secret per start (issue 36 N1): nothing to configure, nothing that outlives the process.
+  const devMailToken = devMailMode(config) === 'token' ? randomBytes(24).toString('base64url') : undefined;
 
   let ready = false;
   let postgrest: RunningPostgrest | undefined;
@@ -276,7 +281,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
         // The caller's address as X-Forwarded-For, as Supabase's edge hands it to functions.
         clientAddress: (c) => clientIp(c, config.trustForwardedFor),
       }),
-      devMail: devMailApp(mailer, { enabled: devMailEnabled(config), publicUrl }),
+      devMail: devMailApp(mailer, { mode: devMailMode(config), token: devMailToken, publicUrl }),
       web: staticWeb(config.webDir, () => envScript(publicUrl, keys.anonKey, vapid.publicKey), { serveSourceMaps: config.serveSourceMaps }),
       ready: () => ready,
       publicUrl,
@@ -304,6 +309,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
     databaseUrl: postgres.url,
     pool,
     mailer,
+    devMailToken,
     get postgresPid() {
       return postgres?.pid;
     },

@@ -43,7 +43,7 @@ export async function startWorkers(deps: {
     log: deps.log,
   });
   // Web Push (issue 20) runs beside the AI worker with its own LISTEN and poll.
-  const push = await startPushWorker({ databaseUrl: deps.databaseUrl, env: deps.env, log: deps.log });
+  const push = await startPushWorker({ pool: deps.pool, databaseUrl: deps.databaseUrl, env: deps.env, log: deps.log });
 
   return {
     kick: () => ai.kick(),

@@ -31,6 +31,13 @@ describe('query limits', () => {
     expect((r.body as unknown[]).length).toBe(1000);
   });
 
+  // Issue 36 F4: db-max-rows bounds every level, so an embed cannot smuggle the whole table out.
+  it('an embed carries at most 1000 rows too', async () => {
+    const r = await rest(member.caller, 'GET', `conversations?select=id,messages(id)&id=eq.${conversationId}`);
+    expect(r.status).toBe(200);
+    expect((r.body as { messages: unknown[] }[])[0]!.messages.length).toBe(1000);
+  });
+
   it('a depth-6 re-entrant embed ends with a JSON error within the 8 s timeout, and the stack still serves', async () => {
     const embed = 'id,conversations(id,messages(id,conversations(id,messages(id,conversations(id,messages(id))))))';
     const started = Date.now();

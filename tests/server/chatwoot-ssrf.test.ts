@@ -89,6 +89,15 @@ describe('default policy: https on public addresses only (through the real stack
       ['https://100.64.0.1', URL_MESSAGES.private],
       ['https://[fd00::1]', URL_MESSAGES.private],
       ['https://[fe80::1]', URL_MESSAGES.private],
+      // Issue 36 info row: every IPv6 spelling of an internal IPv4 address.
+      ['https://[::127.0.0.1]', URL_MESSAGES.private],
+      ['https://[::7f00:1]', URL_MESSAGES.private],
+      ['https://[::ffff:7f00:1]', URL_MESSAGES.private],
+      ['https://[0:0:0:0:0:ffff:127.0.0.1]', URL_MESSAGES.private],
+      ['https://[::ffff:0:7f00:1]', URL_MESSAGES.private],
+      ['https://[::a9fe:a9fe]', URL_MESSAGES.private],
+      ['https://[64:ff9b:1::a00:1]', URL_MESSAGES.private],
+      ['https://[100::1]', URL_MESSAGES.private],
       ['https://user:pw@chatwoot.example.com', URL_MESSAGES.credentials],
       ['not a url', URL_MESSAGES.invalid],
       ['file:///etc/passwd', URL_MESSAGES.invalid],
@@ -193,10 +202,10 @@ describe('guardedFetch redirects (public names through an injected resolver)', (
 });
 
 describe('isPublicAddress', () => {
-  it.each(['127.0.0.1', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.0.1', '169.254.169.254', '100.64.0.1', '100.127.255.255', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::', '::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', 'fc00::1', 'fd12:3456::1', 'fe80::1%eth0', 'ff02::1', '64:ff9b::7f00:1', '2002:a00:1::', '2001:db8::1', 'nonsense', ''])('%s is not public', (ip) => {
+  it.each(['127.0.0.1', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.0.1', '169.254.169.254', '100.64.0.1', '100.127.255.255', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::', '::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', 'fc00::1', 'fd12:3456::1', 'fe80::1%eth0', 'ff02::1', '64:ff9b::7f00:1', '2002:a00:1::', '2001:db8::1', '::127.0.0.1', '::7f00:1', '::ffff:0:7f00:1', '64:ff9b:1::808:808', '100::1', '3fff::1', 'nonsense', ''])('%s is not public', (ip) => {
     expect(isPublicAddress(ip)).toBe(false);
   });
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8'])('%s is public', (ip) => {
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])('%s is public', (ip) => {
     expect(isPublicAddress(ip)).toBe(true);
   });
 });

@@ -2,12 +2,16 @@
 // code for the super admin (POST /auth/v1/otp) and read it from /_dev/mail.json — from another
 // machine, from a page on another origin (CORS, a foreign Origin, Sec-Fetch-Site, DNS rebinding), or
 // from behind a proxy; and on a stack that really sends mail or runs in production. Every attempt is
-// refused through the real stack, while this machine's own tools still read it.
+// refused through the real stack, while this machine's own tools still read it. Issue 36 N1: behind a
+// plain TCP forwarder (socat, ssh -L, nginx's proxy_pass without forwarding headers) every client is a
+// loopback peer with no proxy header, so a stack whose HOST or PUBLIC_URL is not this machine opens
+// the mailbox only to the token its start banner prints.
 // (The browser half — a page on another origin cannot read it — is e2e/security-dev-mail.e2e.ts.)
 import { request as httpRequest } from 'node:http';
+import { createServer as createTcpServer, connect, type Server as TcpServer, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { readConfig } from '../../supabase/local/config.ts';
+import { devMailMode, readConfig } from '../../supabase/local/config.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
 
 const shared = inject('stack');
@@ -119,6 +123,83 @@ describe('the dev mailbox on a developer machine (loopback)', () => {
   });
 });
 
+/** A plain TCP forwarder on loopback in front of the stack (socat, ssh -L, HAProxy tcp mode): it adds
+ *  no header, so the stack sees a loopback peer for every client on the internet. */
+async function tcpForwarder(targetPort: number): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: TcpServer = createTcpServer((client) => {
+    const upstream = connect(targetPort, '127.0.0.1');
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => s.destroy());
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+describe('the dev mailbox behind a proxy (issue 36 N1)', () => {
+  let stack: TestStack;
+  let proxy: Awaited<ReturnType<typeof tcpForwarder>>;
+  beforeAll(async () => {
+    // A deployment as README describes it: bound to loopback, announced at its public https URL,
+    // reached through whatever forwards the internet's connections to it.
+    stack = await startTestStack({ host: '127.0.0.1', publicUrl: 'https://poradna.example' });
+    proxy = await tcpForwarder(stack.port);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await stack?.destroy();
+  });
+
+  it('an internet client asks for the super admin’s code through a TCP forwarder and cannot read it', async () => {
+    await requestAdminCode(proxy.url, stack.keys.anonKey);
+    const port = new URL(proxy.url).port;
+    // Whatever Host the client or the proxy names: the forwarder's own, the public one, localhost.
+    for (const host of [`127.0.0.1:${port}`, 'poradna.example', `localhost:${port}`]) {
+      expectRefused(await raw(`${proxy.url}/_dev/mail.json`, { host }), 403);
+      expectRefused(await raw(`${proxy.url}/_dev/mail`, { host, 'sec-fetch-site': 'none' }), 403);
+    }
+    // A wrong or empty token is no key either.
+    expectRefused(await raw(`${proxy.url}/_dev/mail.json?token=x`), 403);
+    expectRefused(await raw(`${proxy.url}/_dev/mail.json?token=`), 403);
+    expectRefused(await raw(`${proxy.url}/_dev/mail.json`, { 'x-dev-mail-token': `${stack.devMailToken}x` }), 403);
+  });
+
+  it('the operator who wants it reads it with the token from the start banner', async () => {
+    expect(stack.devMailToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    await requestAdminCode(proxy.url, stack.keys.anonKey);
+    const byQuery = await raw(`${proxy.url}/_dev/mail.json?token=${stack.devMailToken}`);
+    expect(byQuery.status).toBe(200);
+    expect(byQuery.body).toContain(ADMIN);
+    const byHeader = await raw(`${proxy.url}/_dev/mail.json`, { 'x-dev-mail-token': stack.devMailToken! });
+    expect(byHeader.status).toBe(200);
+    // The token opens no door for another site's page.
+    expectRefused(await raw(`${proxy.url}/_dev/mail.json?token=${stack.devMailToken}`, { origin: 'http://evil.example' }), 403);
+  });
+
+  it('is open without a token only when HOST and PUBLIC_URL both name this machine', () => {
+    const base = readConfig({});
+    expect(devMailMode(base)).toBe('loopback');
+    expect(devMailMode({ ...base, host: 'localhost', publicUrl: 'http://localhost:8080' })).toBe('loopback');
+    expect(devMailMode({ ...base, host: '::1', publicUrl: 'http://[::1]:8080' })).toBe('loopback');
+    expect(devMailMode({ ...base, publicUrl: 'https://poradna.example' })).toBe('token');
+    expect(devMailMode({ ...base, host: '0.0.0.0' })).toBe('token');
+    expect(devMailMode({ ...base, host: '10.0.0.5', publicUrl: 'http://localhost:8080' })).toBe('token');
+    expect(devMailMode({ ...base, publicUrl: 'not a url' })).toBe('token');
+    expect(devMailMode({ ...base, host: '0.0.0.0', production: true })).toBe('off');
+  });
+});
+
 describe('the dev mailbox seen from another machine', () => {
   let stack: TestStack;
   const address = externalAddress();
@@ -129,7 +210,7 @@ describe('the dev mailbox seen from another machine', () => {
     await stack?.destroy();
   });
 
-  it('refuses a non-loopback peer, also when it names 127.0.0.1 in X-Forwarded-For', async () => {
+  it('refuses a peer without the token (HOST=0.0.0.0), also when it names 127.0.0.1 in X-Forwarded-For', async () => {
     expect(address, 'this test needs a non-loopback interface').toBeDefined();
     const fromOutside = `http://${address}:${stack.port}`;
     // The stack is reachable on that address: the API answers.
@@ -138,8 +219,10 @@ describe('the dev mailbox seen from another machine', () => {
     expectRefused(await raw(`${fromOutside}/_dev/mail.json`), 403);
     expectRefused(await raw(`${fromOutside}/_dev/mail`), 403);
     expectRefused(await raw(`${fromOutside}/_dev/mail.json`, { 'x-forwarded-for': '127.0.0.1', host: `127.0.0.1:${stack.port}` }), 403);
-    // The same mailbox answers on loopback: the refusal is about the peer, not a broken route.
-    expect((await raw(`http://127.0.0.1:${stack.port}/_dev/mail.json`)).body).toContain(ADMIN);
+    // Bound beyond loopback, a loopback peer proves nothing (a forwarder may be in front): refused too…
+    expectRefused(await raw(`http://127.0.0.1:${stack.port}/_dev/mail.json`), 403);
+    // …and the token opens it: the refusal is about the key, not a broken route.
+    expect((await raw(`http://127.0.0.1:${stack.port}/_dev/mail.json?token=${stack.devMailToken}`)).body).toContain(ADMIN);
   });
 });
 

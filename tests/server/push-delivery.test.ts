@@ -70,6 +70,15 @@ async function notificationStatus(messageId: string): Promise<string | undefined
   return r.rows[0]?.status;
 }
 
+/** The push service's answer recorded for a message's (one) delivery: 0 for none, undefined before the send. */
+async function answerOf(messageId: string): Promise<number | undefined> {
+  const r = await pool.query<{ http_status: number | null }>(
+    'select d.http_status from public.push_deliveries d join public.push_notifications n on n.id = d.notification_id where n.message_id = $1',
+    [messageId],
+  );
+  return r.rows[0]?.http_status ?? undefined;
+}
+
 async function settled(messageId: string): Promise<string> {
   return until(async () => {
     const s = await notificationStatus(messageId);
@@ -229,5 +238,37 @@ describe('R10 Web Push delivery', () => {
     expect(fake.requests.filter((r) => r.path === steady.path)).toHaveLength(1);
     // Two messages of one chat share the Topic, so the push service keeps only the newer one pending.
     expect(flakyReqs[0]!.headers.topic).toBe(fake.requests.find((r) => r.path === steady.path)!.headers.topic);
+  });
+
+  // Issue 36 N3: the worker used to send a claimed batch one notification at a time and wait up to
+  // web-push's 10 s timeout for each device, so one member's unanswering phone held every other
+  // account's notification behind it. The dead device's request is made first and kept hanging; the
+  // other member's notification must reach the push service while that request is still open.
+  it("R10.16 one member's unanswering device does not hold up another member's notification", async () => {
+    const dead = await member();
+    const alive = await member();
+    const deadDevice = await subscribe(dead, `/dead/${randomUUID()}`);
+    fake.hang(deadDevice.path);
+    const aliveDevice = await subscribe(alive);
+    await specialistSays(dead.conversationId, 'Pre nedostupné zariadenie');
+    await fake.waitFor(1, deadDevice.path);
+    expect(fake.hanging(deadDevice.path)).toBe(1);
+    await specialistSays(alive.conversationId, 'Pre živé zariadenie');
+    const [req] = await fake.waitFor(1, aliveDevice.path);
+    expect(decryptPush(req!.body, aliveDevice.keys)).toContain('Pre živé zariadenie');
+    expect(fake.hanging(deadDevice.path), 'the dead device is still being waited for').toBe(1);
+  });
+
+  it('R10.16 a device whose push service did not answer is not called again for a minute: its next notification is deferred at once', async () => {
+    const m = await member();
+    const device = await subscribe(m, `/down/${randomUUID()}`);
+    fake.drop(device.path);
+    const first = await specialistSays(m.conversationId, 'Prvá');
+    await fake.waitFor(1, device.path);
+    await until(async () => ((await answerOf(first)) === 0 ? true : undefined), 'the first send to find no answer');
+    const second = await specialistSays(m.conversationId, 'Druhá');
+    // Recorded as "no answer" (0: the queue retries it later) without a connection to the service.
+    await until(async () => ((await answerOf(second)) === 0 ? true : undefined), 'the second send to be deferred');
+    expect(fake.requests.filter((r) => r.path === device.path)).toHaveLength(1);
   });
 });

@@ -26,6 +26,12 @@ export interface FakePushService {
   connections(): number;
   /** The HTTP status answered for a path (default 201 Created, as RFC 8030 section 5 says). */
   answer(path: string, status: number): void;
+  /** Never answer requests to `path` (a device whose push service does not respond). */
+  hang(path: string): void;
+  /** Requests to a hung path whose connection the sender has not closed yet. */
+  hanging(path: string): number;
+  /** Reset the connection of requests to `path` without an answer (a push service that is down). */
+  drop(path: string): void;
   /** Resolves once `n` requests have reached `path` (or any path without one). */
   waitFor(n: number, path?: string, timeoutMs?: number): Promise<PushRequest[]>;
   close(): Promise<void>;
@@ -46,6 +52,8 @@ function selfSigned(): { key: string; cert: string } {
 export async function startFakePushService(): Promise<FakePushService> {
   const requests: PushRequest[] = [];
   const answers = new Map<string, number>();
+  const hung = new Map<string, number>();
+  const dropped = new Set<string>();
   const tls = selfSigned();
   const server: Server = createServer(tls, (req, res) => {
     const chunks: Buffer[] = [];
@@ -53,6 +61,12 @@ export async function startFakePushService(): Promise<FakePushService> {
     req.on('end', () => {
       const path = req.url ?? '/';
       requests.push({ path, headers: req.headers, body: Buffer.concat(chunks) });
+      if (dropped.has(path)) return void req.socket.destroy();
+      if (hung.has(path)) {
+        hung.set(path, hung.get(path)! + 1);
+        req.socket.once('close', () => hung.set(path, hung.get(path)! - 1));
+        return;
+      }
       res.writeHead(answers.get(path) ?? 201, { location: `/msg/${randomUUID()}` });
       res.end();
     });
@@ -68,6 +82,9 @@ export async function startFakePushService(): Promise<FakePushService> {
     requests,
     connections: () => connections,
     answer: (path, status) => answers.set(path, status),
+    hang: (path) => hung.set(path, 0),
+    hanging: (path) => hung.get(path) ?? 0,
+    drop: (path) => dropped.add(path),
     waitFor: async (n, path, timeoutMs = 30_000) => {
       const end = Date.now() + timeoutMs;
       while (matching(path).length < n) {
@@ -76,7 +93,10 @@ export async function startFakePushService(): Promise<FakePushService> {
       }
       return matching(path);
     },
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () => {
+      server.closeAllConnections(); // hung requests would keep close() waiting
+      return new Promise<void>((r) => server.close(() => r()));
+    },
   };
 }
 

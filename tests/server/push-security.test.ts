@@ -2,6 +2,7 @@
 // deleted, re-pointed nor silenced; the worker's RPCs and the queue are the service role's; anon
 // gets nothing; and a subscription naming an address that is no push service is never called (SSRF).
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, createUser, db, errorOf, one, rest, rows, rpc, anon, type TestUser } from '../db/helpers.ts';
 import { deviceKeys, startFakePushService, until, type FakePushService } from './push-helpers.ts';
@@ -27,6 +28,21 @@ afterAll(async () => {
   await closeDb();
   await fake?.close();
 });
+
+/** A TCP listener counting connections, or undefined where the address cannot be bound. */
+async function listenOn(host: string, port: number): Promise<{ connections(): number; close(): Promise<void> } | undefined> {
+  let n = 0;
+  const server = createServer((socket) => {
+    n++;
+    socket.destroy();
+  });
+  const bound = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => resolve(true));
+  });
+  if (!bound) return undefined;
+  return { connections: () => n, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
 
 const aliceRows = () => rows<{ endpoint: string }>('select endpoint from public.push_subscriptions where user_id = $1', [alice.id]);
 
@@ -113,29 +129,88 @@ describe('R10 Web Push: attacks are refused', () => {
     }
   });
 
-  it('R10.15 an endpoint that is not a push service (loopback, an internal host) is never called', async () => {
-    const user = await createUser('push-ssrf');
+  it('R10.15 push_subscribe accepts the browsers\' push services and refuses any other host with a 400', async () => {
+    const k = deviceKeys();
+    for (const endpoint of [
+      `https://fcm.googleapis.com/fcm/send/c1:APA91b${randomUUID()}`,
+      `https://updates.push.services.mozilla.com/wpush/v2/gAAAAA${randomUUID()}`,
+      `https://web.push.apple.com/QG${randomUUID()}`,
+      `https://wns2-par02p.notify.windows.com/w/?token=BQYAAA${randomUUID()}%3d`,
+    ]) {
+      expect((await rpc(bob.caller, 'push_subscribe', { p_endpoint: endpoint, p_p256dh: k.p256dh, p_auth: k.auth })).status, endpoint).toBe(204);
+    }
+    const refused = [
+      `${fake.url}/internal/${randomUUID()}`, // https://127.0.0.1:<port>
+      'https://127.0.0.1/x',
+      'https://evil.example/fcm.googleapis.com',
+      'https://fcm.googleapis.com.evil.example/x',
+      'https://fcm.googleapis.com:8443/x',
+      'https://user@fcm.googleapis.com/x',
+      'https://fcm.googleapis.com\\@127.0.0.1/x',
+      'https://fcm.googleapis.com#@127.0.0.1/x',
+    ];
+    for (const endpoint of refused) {
+      const r = await rpc(bob.caller, 'push_subscribe', { p_endpoint: endpoint, p_p256dh: k.p256dh, p_auth: k.auth });
+      expect(r.status, endpoint).toBe(400);
+      expect(errorOf(r).message, endpoint).toMatch(/push service/);
+    }
+    expect(await rows('select endpoint from public.push_subscriptions where endpoint = any($1)', [refused])).toEqual([]);
+  });
+
+  // Issue 36 N2: new URL() reads `127.0.0.11;.fcm.googleapis.com` as a subdomain of FCM, web-push's
+  // url.parse() connects to 127.0.0.11:443. Refused when subscribing, and (for a row stored before
+  // the check existed) again before the send: the delivery fails with 400 and no connection is made.
+  it('R10.15 an endpoint host the two URL parsers read differently is refused at subscribe and never called', async () => {
+    const bypasses = [';', "'", '{', '}', '%3B'].map((sep) => `https://127.0.0.11${sep}.fcm.googleapis.com/v1/${randomUUID()}`);
+    const user = await createUser('push-n2');
     const conv = (await rpc(user.caller, 'ensure_first_conversation')).body as { conversation_id: string };
     const k = deviceKeys();
-    const endpoint = `${fake.url}/internal/${randomUUID()}`; // https://127.0.0.1:<port>
-    expect((await rpc(user.caller, 'push_subscribe', { p_endpoint: endpoint, p_p256dh: k.p256dh, p_auth: k.auth })).status).toBe(204);
+    for (const endpoint of bypasses) {
+      const r = await rpc(user.caller, 'push_subscribe', { p_endpoint: endpoint, p_p256dh: k.p256dh, p_auth: k.auth });
+      expect(r.status, endpoint).toBe(400);
+      expect(errorOf(r).message, endpoint).toMatch(/push service/);
+    }
+    expect(await rows('select 1 from public.push_subscriptions where user_id = $1', [user.id])).toEqual([]);
+
+    // What web-push would reach: 127.0.0.11:443. Root can listen there and count connections; where it
+    // cannot (another run holds it, no privilege), the delivery's status 400 (refused before sending,
+    // not 0 for a failed connection) is the proof.
+    const listener = await listenOn('127.0.0.11', 443);
+    // Stored as a row from before the check would be (the table's trigger refuses them now).
+    const stored = await db().connect();
+    try {
+      await stored.query('begin');
+      await stored.query('set local session_replication_role = replica');
+      for (const endpoint of bypasses)
+        await stored.query('insert into public.push_subscriptions (user_id, endpoint, p256dh, auth) values ($1, $2, $3, $4)', [user.id, endpoint, k.p256dh, k.auth]);
+      await stored.query('commit');
+    } finally {
+      stored.release();
+    }
     await db().query('update private.push_settings set delay_seconds = 0');
     try {
       const msg = await one<{ id: string }>(
         `insert into public.messages (conversation_id, text, direction, source) values ($1, 'Ahoj', 'specialist', 'chatwoot') returning id`,
         [conv.conversation_id],
       );
-      const delivery = await until(async () => {
-        const r = await rows<{ status: string; http_status: number | null }>(
-          `select d.status, d.http_status from public.push_deliveries d join public.push_notifications n on n.id = d.notification_id where n.message_id = $1`,
+      const deliveries = await until(async () => {
+        if ((listener?.connections() ?? 0) > 0) return 'the server connected to 127.0.0.11:443';
+        const r = await rows<{ endpoint: string; status: string; http_status: number | null }>(
+          `select s.endpoint, d.status, d.http_status from public.push_deliveries d
+             join public.push_notifications n on n.id = d.notification_id
+             join public.push_subscriptions s on s.id = d.subscription_id
+            where n.message_id = $1 order by s.endpoint`,
           [msg.id],
         );
-        return r[0]?.status === 'failed' ? r[0] : undefined;
-      }, 'the delivery to be refused');
-      expect(delivery).toEqual({ status: 'failed', http_status: 400 });
+        return r.length === bypasses.length && r.every((d) => d.status !== 'sending') ? r : undefined;
+      }, 'every delivery to be settled');
+      expect(deliveries).toEqual([...bypasses].sort().map((endpoint) => ({ endpoint, status: 'failed', http_status: 400 })));
+      expect(listener?.connections() ?? 0).toBe(0);
       expect(fake.connections()).toBe(0);
     } finally {
       await db().query('update private.push_settings set delay_seconds = 10');
+      await listener?.close();
     }
   });
+
 });

@@ -1,8 +1,8 @@
 // Is an IP address on the public internet? Used to keep the Chatwoot base URL (saved by an admin, so
 // attacker-influenced if an admin session is stolen) from reaching the server's own network: loopback,
 // private, link-local (cloud metadata 169.254.169.254), CGNAT, and IPv6 unique-local, link-local and
-// the forms that embed an IPv4 address (mapped, NAT64, 6to4). Ranges: IANA special-purpose registries
-// (RFC 6890 and its updates). Anything that does not parse is treated as not public.
+// the forms that embed an IPv4 address (mapped, compatible, translated, NAT64, 6to4). Ranges: IANA
+// special-purpose registries (RFC 6890 and its updates). Anything that does not parse is not public.
 
 type V4 = [number, number, number, number];
 
@@ -62,17 +62,21 @@ function parseV6(raw: string): number[] | null {
   return all.map((g) => parseInt(g, 16));
 }
 
+// Public IPv6 is global unicast 2000::/3 only (IANA IPv6 address space): everything below it — ::,
+// ::1, the IPv4-compatible ::a.b.c.d that URL() spells [::7f00:1] (issue 36 info row), ::ffff:0:a.b.c.d
+// (SIIT), 100::/64 — is refused whatever IPv4 address it carries; the forms whose IPv4 address is
+// really reached are judged by that address.
 function v6Public(g: number[]): boolean {
   const embedded = (hi: number, lo: number): V4 => [hi >> 8, hi & 255, lo >> 8, lo & 255];
-  if (g.slice(0, 7).every((x) => x === 0)) return false; // :: and ::1 (and IPv4-compatible ::a.b.c.d)
   if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return v4Public(embedded(g[6]!, g[7]!)); // ::ffff:a.b.c.d
-  if (g[0] === 0x64 && g[1] === 0xff9b) return v4Public(embedded(g[6]!, g[7]!)); // NAT64 64:ff9b::/96 (and /48)
+  if (g[0] === 0x64 && g[1] === 0xff9b) {
+    // NAT64 well-known prefix 64:ff9b::/96; the local-use 64:ff9b:1::/48 may translate to anything.
+    return g.slice(2, 6).every((x) => x === 0) && v4Public(embedded(g[6]!, g[7]!));
+  }
+  if ((g[0]! & 0xe000) !== 0x2000) return false; // not global unicast (ULA, link-local, multicast, ::/8, …)
   if (g[0] === 0x2002) return v4Public(embedded(g[1]!, g[2]!)); // 6to4
-  if ((g[0]! & 0xfe00) === 0xfc00) return false; // unique local fc00::/7
-  if ((g[0]! & 0xffc0) === 0xfe80 || (g[0]! & 0xffc0) === 0xfec0) return false; // link-local, site-local
-  if ((g[0]! & 0xff00) === 0xff00) return false; // multicast
   if (g[0] === 0x2001 && g[1] === 0x0db8) return false; // documentation
-  if (g[0] === 0x0100 && g[1] === 0 && g[2] === 0 && g[3] === 0) return false; // discard-only 100::/64
+  if (g[0] === 0x3fff && g[1]! < 0x1000) return false; // documentation 3fff::/20 (RFC 9637)
   if (g[0] === 0x2001 && g[1]! < 0x0200) return false; // 2001::/23 IETF protocol assignments (Teredo, ORCHID…)
   return true;
 }

@@ -7,6 +7,7 @@ import { Agent } from 'node:https';
 import webpush from 'web-push';
 import type { Db } from '../clients.ts';
 import type { FunctionEnv } from '../types.ts';
+import { breakerOpen, tripBreaker } from './breaker.ts';
 import { endpointAllowed } from './endpoint.ts';
 import { messagePayload, topicFor, type ClaimedNotification } from './payload.ts';
 
@@ -55,6 +56,7 @@ async function sendOne(
   env: FunctionEnv,
 ): Promise<SendResult> {
   if (!endpointAllowed(sub.endpoint, env)) return { subscription_id: sub.id, status: 400 };
+  if (breakerOpen(sub.endpoint)) return { subscription_id: sub.id, status: 0 };
   try {
     const res = await webpush.sendNotification({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, body, {
       vapidDetails: vapid,
@@ -68,7 +70,9 @@ async function sendOne(
     return { subscription_id: sub.id, status: res.statusCode };
   } catch (err) {
     const status = (err as { statusCode?: unknown }).statusCode;
-    return { subscription_id: sub.id, status: typeof status === 'number' ? status : 0 };
+    if (typeof status === 'number') return { subscription_id: sub.id, status };
+    tripBreaker(sub.endpoint); // no answer at all
+    return { subscription_id: sub.id, status: 0 };
   }
 }
 
@@ -79,24 +83,40 @@ export interface DispatchOutcome {
   failed: number;
 }
 
-/** Claims and sends one batch; 'idle' when nothing was due. */
-export async function dispatchOnce(db: Db, vapid: VapidKeys, worker: string, env: FunctionEnv, limit = 20): Promise<DispatchOutcome | 'idle'> {
+/** Claims up to `limit` due notifications (the queue's lease keeps them from a second claim). */
+export async function claimDue(db: Db, worker: string, limit = 20): Promise<ClaimedNotification[]> {
   const claimed = await db.rpc('claim_push_notifications', { p_worker: worker, p_limit: limit });
   if (claimed.error) throw new Error(`claim_push_notifications: ${claimed.error.message}`);
-  const batch = (claimed.data ?? []) as ClaimedNotification[];
+  return (claimed.data ?? []) as ClaimedNotification[];
+}
+
+/** Sends one claimed notification to every device of its user at once and reports the answers. */
+export async function deliver(db: Db, n: ClaimedNotification, vapid: VapidKeys, env: FunctionEnv): Promise<DispatchOutcome> {
+  const body = JSON.stringify(messagePayload(n));
+  const topic = topicFor(n.conversation_id);
+  const results = await Promise.all(n.subscriptions.map((s) => sendOne(s, body, topic, vapid, env)));
+  const outcome: DispatchOutcome = { notifications: 1, sent: 0, gone: 0, failed: 0 };
+  for (const r of results) {
+    if (r.status >= 200 && r.status < 300) outcome.sent++;
+    else if (r.status === 404 || r.status === 410) outcome.gone++;
+    else outcome.failed++;
+  }
+  const done = await db.rpc('finish_push_notification', { p_id: n.id, p_results: results });
+  if (done.error) throw new Error(`finish_push_notification: ${done.error.message}`);
+  return outcome;
+}
+
+/** Claims and sends one batch, its notifications side by side (issue 36 N3: one user's unanswering
+ *  devices no longer hold up the notifications after theirs in the batch); 'idle' when nothing was due. */
+export async function dispatchOnce(db: Db, vapid: VapidKeys, worker: string, env: FunctionEnv, limit = 20): Promise<DispatchOutcome | 'idle'> {
+  const batch = await claimDue(db, worker, limit);
   if (batch.length === 0) return 'idle';
-  const outcome: DispatchOutcome = { notifications: batch.length, sent: 0, gone: 0, failed: 0 };
-  for (const n of batch) {
-    const body = JSON.stringify(messagePayload(n));
-    const topic = topicFor(n.conversation_id);
-    const results = await Promise.all(n.subscriptions.map((s) => sendOne(s, body, topic, vapid, env)));
-    for (const r of results) {
-      if (r.status >= 200 && r.status < 300) outcome.sent++;
-      else if (r.status === 404 || r.status === 410) outcome.gone++;
-      else outcome.failed++;
-    }
-    const done = await db.rpc('finish_push_notification', { p_id: n.id, p_results: results });
-    if (done.error) throw new Error(`finish_push_notification: ${done.error.message}`);
+  const outcome: DispatchOutcome = { notifications: 0, sent: 0, gone: 0, failed: 0 };
+  for (const o of await Promise.all(batch.map((n) => deliver(db, n, vapid, env)))) {
+    outcome.notifications += o.notifications;
+    outcome.sent += o.sent;
+    outcome.gone += o.gone;
+    outcome.failed += o.failed;
   }
   return outcome;
 }
