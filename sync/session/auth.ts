@@ -83,8 +83,30 @@ function forgetCachedNetworkFailure(auth: Auth): boolean {
   return true;
 }
 
+const TIMED = Symbol('poradna.timedAuthFetch');
+
+/**
+ * R9.13: every request auth-js makes for the engine (refresh, getUser) ends within `timeoutMs`.
+ * auth-js has no timeout option and supabase-js hands it the client's `global.fetch` untouched
+ * (sync/README builds the client without one), so a refresh whose reply never comes would hold
+ * auth-js's refresh lock — and with it every `getSession` — forever. Its requests all go through the
+ * client's `fetch` member (supabase/auth-js src/GoTrueClient.ts, `this.fetch`, used by `_request`);
+ * that member is wrapped once per client. A timeout is a fetch failure, which auth-js reports as
+ * `AuthRetryableFetchError` (src/lib/fetch.ts `_handleRequest`): the gate answers `unreachable`.
+ */
+export function timeAuthRequests(auth: Auth, timeoutMs: number): void {
+  const a = auth as unknown as { fetch?: typeof fetch; [TIMED]?: true };
+  const inner = a.fetch;
+  if (typeof inner !== 'function' || a[TIMED]) return;
+  a[TIMED] = true;
+  a.fetch = (input, init) => {
+    const limit = AbortSignal.timeout(timeoutMs);
+    return inner(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, limit]) : limit });
+  };
+}
+
 /** The gate over a supabase-js client's own auth; null when the client has none (`accessToken` option). */
-export function supabaseAuthGate(supabase: SupabaseClient, userId: string, clock: GateClock = {}): AuthGate | null {
+export function supabaseAuthGate(supabase: SupabaseClient, userId: string, clock: GateClock = {}, timeoutMs?: number): AuthGate | null {
   let auth: Auth;
   try {
     auth = supabase.auth;
@@ -93,6 +115,7 @@ export function supabaseAuthGate(supabase: SupabaseClient, userId: string, clock
   } catch {
     return null;
   }
+  if (timeoutMs !== undefined) timeAuthRequests(auth, timeoutMs);
   const serverNow = clock.serverNow ?? (() => Date.now());
   const mono = clock.monotonic ?? (() => globalThis.performance.now());
   /** R9.12: a 401 was seen since the last refresh. */

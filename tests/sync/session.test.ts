@@ -183,6 +183,34 @@ describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     expect(await serverCount(conv, ['odpoveď'])).toEqual([1]);
   }, 90_000);
 
+  it('R9.13 a refresh whose reply never comes (client without a fetch timeout) stalls nothing: the send stays queued and shown as sending, and stop() returns within 2 s', async () => {
+    const { humans } = await testSpecialists(db);
+    const user = await newUser();
+    const conv = await createConversation(db, user.accountId, humans[0]!);
+    const d = deviceOf(user);
+    await d.signIn();
+    const { engine } = await engineOn(d);
+    await waitFor(async () => (await engine.db.conversations.count()) === 1, 'first pull', 8000);
+
+    // The auth server handles every refresh and its reply never comes (a phone asleep mid-request).
+    let refreshes = 0;
+    d.net.blackHole = (url) => url.includes('/auth/v1/token') && url.includes('refresh_token') && ++refreshes > 0;
+    await sleep(JWT_EXPIRY_S * 1000 + 500);
+    await engine.commands.sendMessage({ conversationId: conv, text: 'za čiernou dierou' });
+    // auth-js tries again only once its hung request ended: the request had a timeout (before, the
+    // first refresh held auth-js's lock, and every getSession behind it, for good).
+    await waitFor(() => refreshes >= 2, 'the hung refresh timed out and was tried again', 8000);
+    expect(engine.status().needsSignIn ?? false).toBe(false); // unreachable, not signed out
+    expect(await engine.db.outbox.count()).toBe(1);
+    expect((await engine.db.messages.toArray()).filter((m) => m.state === 'sending').map((m) => m.text)).toEqual(['za čiernou dierou']);
+
+    const stopAt = Date.now();
+    await d.stop();
+    const stopMs = Date.now() - stopAt;
+    console.log(`R9.13 stop() with a refresh hung: ${stopMs} ms`);
+    expect(stopMs).toBeLessThan(2000);
+  }, 60_000);
+
   it('kit: a device clock reaches the auth client: 2 h behind, an expired token looks valid (no refresh); corrected, it is refreshed', async () => {
     const user = await newUser();
     const d = deviceOf(user);
