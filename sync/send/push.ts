@@ -12,7 +12,7 @@ import { syncMark } from '../marks.ts';
 import { otherAccountOf, toServerError } from '../server/classify.ts';
 import { refreshSummaries } from '../db/summary-store.ts';
 import { TEXT_CONVERSATION_COMPLETED, TEXT_CONVERSATION_GONE, TEXT_REQUEST_FAILED, TEXT_SEND_FAILED, TEXT_START_FAILED } from '../model/texts.ts';
-import { writeOptimisticMessage } from '../commands/write-message.ts';
+import { writeOptimisticMessage } from './optimistic-message.ts';
 
 export interface PushDeps {
   db: SyncDb;
