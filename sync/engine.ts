@@ -137,8 +137,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       lanes: timings.pushLanes,
       accountId: () => accountId,
     },
-    /** R9.10: names this engine's claims on outbox entries. */
-    claimer: { id: o.newId(), holdMs: timings.requestTimeoutMs + 5000 },
+    /** R9.10/R9.14: names this engine's claims; another's count for nothing while it holds the leader's Web Lock. */
+    claimer: { id: o.newId(), holdMs: timings.requestTimeoutMs + 5000, exclusive: () => o.locks !== null && (leadership?.isLeader() ?? false) },
     ready: () => (actor && !stopped && gateOk && o.network.online() && !status.get().needsSignIn ? accountId : null),
     track,
     done: (sent) => {

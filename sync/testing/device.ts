@@ -58,6 +58,12 @@ export interface DeviceOptions {
    * restarts: its engine leads and is solo, so sends take R1.12's fast path. Default: none.
    */
   webLocks?: boolean;
+  /**
+   * Another tab of that device's browser profile: its IndexedDB, Web Locks and tab channel (the
+   * device must have `webLocks`). The tabs' engines elect one leader, as a browser's tabs do; stop
+   * the leader abruptly to kill its tab.
+   */
+  tabOf?: TestDevice;
 }
 
 export interface StartOptions {
@@ -114,9 +120,15 @@ export class TestDevice {
     this.accountId = opts.accountId ?? null;
     this.authStore = this.clock.authStorage();
     if (opts.webLocks) this.profile = { locks: fakeLocks(), channels: channelHub() };
+    if (opts.tabOf) {
+      if (!opts.tabOf.profile) throw new Error('tabOf needs a device with webLocks');
+      this.idb = opts.tabOf.idb;
+      this.profile = opts.tabOf.profile;
+    }
   }
 
-  private readonly profile: Pick<SyncEngineOptions, 'locks' | 'channels'> | null = null;
+  /** The browser profile's Web Locks and tab channel (webLocks, or shared with `tabOf`). */
+  readonly profile: Pick<SyncEngineOptions, 'locks' | 'channels'> | null = null;
 
   /** A supabase-js client over this device's network (and its auth session, when not by token). */
   client(): SupabaseClient {
