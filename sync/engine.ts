@@ -176,6 +176,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
    */
   async function authorized(): Promise<boolean> {
     if (!o.auth) return true;
+    // R9.16: offline, auth is not asked at all. A refresh auth-js began offline fails for lack of
+    // network and retries with back-off for up to 30 s, and every getSession after the reconnect waits
+    // for its next try (the queued sends left 6–10 s late). The flush fails as any request would.
+    if (!o.network.online()) throw new ServerError('transient', 'offline');
     // R9.13: the gate's answer within the request timeout; a hung auth call is an unreachable server.
     const state = await within(clock, o.auth.ensure(), timings.requestTimeoutMs, 'unreachable' as const);
     gateOk = state === 'ok';
@@ -369,6 +373,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       cleanups.push(status.subscribe((s) => actor && channel?.post({ type: 'status', status: s })));
       cleanups.push(
         o.network.subscribe((sig) => {
+          if (sig !== 'visible') o.auth?.network?.(sig === 'online'); // R9.16: before the flush it may start
           // The network is back: back-off delays of failures while it was away no longer apply.
           if (sig === 'online') {
             retrySchedule.clear();
@@ -381,6 +386,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         }),
       );
       if (o.auth) {
+        if (!o.network.online()) o.auth.network?.(false); // R9.16
+        cleanups.push(() => o.auth?.release?.());
         // R9.2: signed in again: ask the gate at once rather than at the next tick.
         cleanups.push(
           o.auth.subscribe(() => {

@@ -24,6 +24,13 @@ export interface AuthGate {
    * expired by the server's clock though not by the device's. The next `ensure` refreshes first.
    */
   unauthorized?(): void;
+  /**
+   * R9.16: the engine's network source changed (`online`), and at start (`false` when it starts
+   * offline). Called before the engine acts on the change.
+   */
+  network?(online: boolean): void;
+  /** R9.16: the engine stopped; whatever the gate changed on the client is given back. */
+  release?(): void;
 }
 
 /** R9.12: what the gate needs beyond the client: the server's clock as the engine knows it (R9.11). */
@@ -118,6 +125,18 @@ export function supabaseAuthGate(supabase: SupabaseClient, userId: string, clock
   if (timeoutMs !== undefined) timeAuthRequests(auth, timeoutMs);
   const serverNow = clock.serverNow ?? (() => Date.now());
   const mono = clock.monotonic ?? (() => globalThis.performance.now());
+  /**
+   * R9.16: auth-js's refresh ticker (`autoRefreshToken`, which the app ships: src/supabase.ts) is
+   * paused while the engine knows the device offline and started again (one tick at once) when it is
+   * back. Left running offline, a tick that found the token near its expiry began a refresh that
+   * failed for lack of network and retried with back-off, 200 ms × 2ⁿ for up to 30 s, holding the
+   * refresh every getSession waits for (supabase/auth-js src/GoTrueClient.ts `_refreshAccessToken`,
+   * `_autoRefreshTokenTick`): the queued sends left 6–10 s after the reconnect, at the loop's next
+   * try (issue 35). `startAutoRefresh`/`stopAutoRefresh` are auth-js's public switch for this (its
+   * docs: React Native's AppState, where no visibility event drives it).
+   */
+  const ticker = (auth as unknown as { autoRefreshToken?: boolean }).autoRefreshToken === true;
+  let tickerOn = true;
   /** R9.12: a 401 was seen since the last refresh. */
   let refused = false;
   let forcedAt = -Infinity;
@@ -163,6 +182,16 @@ export function supabaseAuthGate(supabase: SupabaseClient, userId: string, clock
     },
     unauthorized() {
       refused = true;
+    },
+    network(online) {
+      if (!ticker) return;
+      if (online === tickerOn) return;
+      tickerOn = online;
+      void (online ? auth.startAutoRefresh() : auth.stopAutoRefresh()).catch(() => undefined);
+    },
+    release() {
+      if (ticker && !tickerOn) void auth.startAutoRefresh().catch(() => undefined);
+      tickerOn = true;
     },
     subscribe(fn) {
       const { data } = auth.onAuthStateChange(() => {

@@ -20,8 +20,11 @@ const devices: TestDevice[] = [];
 withRealStack(devices, (s, p) => ((stack = s), (db = p)), { jwtExpiry: JWT_EXPIRY_S });
 
 /** One device of the user, signed in through the auth server; `rest` logs the REST calls it let out. */
-function deviceOf(user: { id: string; email: string; accountId: string }): TestDevice & { rest: string[] } {
-  const d = Object.assign(new TestDevice({ url: stack.url, anonKey: stack.keys.anonKey }, { id: user.id, email: user.email, password: PASSWORD }, { accountId: user.accountId }), { rest: [] as string[] });
+function deviceOf(user: { id: string; email: string; accountId: string }, autoRefreshToken = true): TestDevice & { rest: string[] } {
+  const d = Object.assign(
+    new TestDevice({ url: stack.url, anonKey: stack.keys.anonKey }, { id: user.id, email: user.email, password: PASSWORD }, { accountId: user.accountId, autoRefreshToken }),
+    { rest: [] as string[] },
+  );
   d.net.onRequest = (url) => void (url.includes('/rest/v1/') && d.rest.push(url));
   devices.push(d);
   return d;
@@ -54,7 +57,8 @@ describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     const { humans } = await testSpecialists(db);
     const user = await newUser();
     const conv = await createConversation(db, user.accountId, humans[0]!);
-    const d = deviceOf(user);
+    // auth-js's ticker off: this row is the app's own getSession offline (R9.16 is the ticker's).
+    const d = deviceOf(user, false);
     await d.signIn();
     const { engine, statuses } = await engineOn(d);
     await waitFor(async () => (await engine.db.conversations.count()) === 1, 'first pull', 8000);
@@ -211,9 +215,40 @@ describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     expect(stopMs).toBeLessThan(2000);
   }, 60_000);
 
+  it('R9.16 45 s offline across token expiries with the app\'s auth settings (autoRefreshToken: true): the queue drains within 2 s of reconnect, each send once', async () => {
+    const { humans } = await testSpecialists(db);
+    const user = await newUser();
+    const conv = await createConversation(db, user.accountId, humans[0]!);
+    const d = deviceOf(user); // the kit's default: auth-js's refresh ticker on, as src/supabase.ts
+    let refreshes = 0;
+    d.net.onRequest = (url) => void (url.includes('/auth/v1/token') && url.includes('refresh_token') && refreshes++);
+    await d.signIn();
+    const { engine, statuses } = await engineOn(d);
+    await waitFor(async () => (await engine.db.conversations.count()) === 1, 'first pull', 8000);
+
+    d.setOnline(false);
+    const texts = Array.from({ length: 3 }, (_, i) => `ticker ${i}`);
+    for (const text of texts) await engine.commands.sendMessage({ conversationId: conv, text });
+    // auth-js's ticker runs every 30 s and refreshes a token this short at each run: offline, such a
+    // refresh retries with back-off for up to 30 s, and every getSession waits for it.
+    await sleep(45_000);
+    statuses.length = 0;
+
+    const before = refreshes;
+    const reconnectedAt = Date.now();
+    d.setOnline(true);
+    await waitFor(async () => (await serverCount(conv, texts)).every((n) => n === 1), 'drain after reconnect', 12_000);
+    const drainMs = Date.now() - reconnectedAt;
+    console.log(`R9.16 drain after reconnect with autoRefreshToken: ${drainMs} ms (${refreshes - before} refreshes)`);
+    expect(drainMs).toBeLessThan(2000);
+    await waitFor(async () => (await engine.db.outbox.count()) === 0, 'outbox empty', 2000);
+    expect(statuses.filter((s) => s.needsSignIn)).toEqual([]);
+    expect(await serverCount(conv, texts)).toEqual([1, 1, 1]);
+  }, 90_000);
+
   it('kit: a device clock reaches the auth client: 2 h behind, an expired token looks valid (no refresh); corrected, it is refreshed', async () => {
     const user = await newUser();
-    const d = deviceOf(user);
+    const d = deviceOf(user, false); // no ticker: its first run, before the skew, would refresh
     await d.signIn();
     let refreshes = 0;
     d.net.onRequest = (url) => void (url.includes('/auth/v1/token') && url.includes('refresh_token') && refreshes++);
