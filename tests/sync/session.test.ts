@@ -42,6 +42,18 @@ async function engineOn(d: TestDevice): Promise<{ engine: SyncEngine; statuses: 
   return { engine, statuses };
 }
 
+/** A new user with one conversation, its device signed in and its engine past the first pull. */
+async function signedInWithChat(autoRefreshToken = true) {
+  const { humans } = await testSpecialists(db);
+  const user = await newUser();
+  const conv = await createConversation(db, user.accountId, humans[0]!);
+  const d = deviceOf(user, autoRefreshToken);
+  await d.signIn();
+  const { engine, statuses } = await engineOn(d);
+  await waitFor(async () => (await engine.db.conversations.count()) === 1, 'first pull', 8000);
+  return { conv, d, engine, statuses };
+}
+
 async function serverCount(conversationId: string, texts: string[]): Promise<number[]> {
   const r = await db.query<{ text: string; n: string }>(
     'select text, count(*) as n from public.messages where conversation_id = $1 and text = any($2) group by text',
@@ -54,14 +66,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
   it('R9.1 an access token that expired while offline is refreshed first: the queue drains within 2 s of reconnect, no error status', async () => {
-    const { humans } = await testSpecialists(db);
-    const user = await newUser();
-    const conv = await createConversation(db, user.accountId, humans[0]!);
     // auth-js's ticker off: this row is the app's own getSession offline (R9.16 is the ticker's).
-    const d = deviceOf(user, false);
-    await d.signIn();
-    const { engine, statuses } = await engineOn(d);
-    await waitFor(async () => (await engine.db.conversations.count()) === 1, 'first pull', 8000);
+    const { conv, d, engine, statuses } = await signedInWithChat(false);
 
     d.setOnline(false);
     const texts = Array.from({ length: 5 }, (_, i) => `offline ${i}`);
@@ -188,13 +194,7 @@ describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
   }, 90_000);
 
   it('R9.13 a refresh whose reply never comes (client without a fetch timeout) stalls nothing: the send stays queued and shown as sending, and stop() returns within 2 s', async () => {
-    const { humans } = await testSpecialists(db);
-    const user = await newUser();
-    const conv = await createConversation(db, user.accountId, humans[0]!);
-    const d = deviceOf(user);
-    await d.signIn();
-    const { engine } = await engineOn(d);
-    await waitFor(async () => (await engine.db.conversations.count()) === 1, 'first pull', 8000);
+    const { conv, d, engine } = await signedInWithChat();
 
     // The auth server handles every refresh and its reply never comes (a phone asleep mid-request).
     let refreshes = 0;
@@ -216,15 +216,9 @@ describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
   }, 60_000);
 
   it('R9.16 45 s offline across token expiries with the app\'s auth settings (autoRefreshToken: true): the queue drains within 2 s of reconnect, each send once', async () => {
-    const { humans } = await testSpecialists(db);
-    const user = await newUser();
-    const conv = await createConversation(db, user.accountId, humans[0]!);
-    const d = deviceOf(user); // the kit's default: auth-js's refresh ticker on, as src/supabase.ts
+    const { conv, d, engine, statuses } = await signedInWithChat(); // the kit's default: auth-js's ticker on, as src/supabase.ts
     let refreshes = 0;
     d.net.onRequest = (url) => void (url.includes('/auth/v1/token') && url.includes('refresh_token') && refreshes++);
-    await d.signIn();
-    const { engine, statuses } = await engineOn(d);
-    await waitFor(async () => (await engine.db.conversations.count()) === 1, 'first pull', 8000);
 
     d.setOnline(false);
     const texts = Array.from({ length: 3 }, (_, i) => `ticker ${i}`);
