@@ -130,6 +130,6 @@ export function resolveOptions(o: SyncEngineOptions, gateClock: GateClock = {}):
     backgroundSync: o.backgroundSync === undefined ? defaultBackgroundSync() : o.backgroundSync,
     markers: o.markers === undefined ? defaultMarkerStore() : o.markers,
     onRestored: o.onRestored === undefined ? defaultRestoreReporter() : o.onRestored,
-    auth: o.auth === undefined ? (supabase ? supabaseAuthGate(supabase, o.userId, gateClock) : null) : o.auth,
+    auth: o.auth === undefined ? (supabase ? supabaseAuthGate(supabase, o.userId, gateClock, timings.requestTimeoutMs) : null) : o.auth,
   };
 }

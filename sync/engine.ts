@@ -15,7 +15,7 @@ import { sendMessage } from './commands/send-message.ts';
 import { ensureFirstConversation, startConversation } from './commands/start-conversation.ts';
 import { forgetDatabase, markDatabase, mirrorUnsent, requeueUnsent, wasEvicted, type RestoreReport } from './background/restore.ts';
 import { leaderLockName } from './background/tag.ts';
-import { monotonicNow, type TimerId } from './model/clock.ts';
+import { monotonicNow, within, type TimerId } from './model/clock.ts';
 import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
@@ -42,6 +42,13 @@ const REFERENCE_MAX_AGE_MS = 5 * 60_000;
 /** R9.11: a learnt offset is stored when it moved at least this much (no write per request). */
 const OFFSET_STORE_STEP_MS = 250;
 const RESULT_MAX_AGE_MS = 24 * 3600_000;
+/**
+ * R9.13: how long stop() waits for the work in flight to end before it closes the database anyway:
+ * stop() returns within 2 s whatever hangs. What it leaves is safe to leave: a request on the wire is
+ * pushed again later and the server answers a repeat with the stored row (R1.5); a write cut by the
+ * close did not commit, so the outbox still holds what it held.
+ */
+const STOP_GRACE_MS = 1500;
 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   /** R9.11: the server's clock as learnt from replies; stored so a restart offline still knows it. */
@@ -130,8 +137,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       lanes: timings.pushLanes,
       accountId: () => accountId,
     },
-    /** R9.10: names this engine's claims on outbox entries. */
-    claimer: { id: o.newId(), holdMs: timings.requestTimeoutMs + 5000 },
+    /** R9.10/R9.14: names this engine's claims; another's count for nothing while it holds the leader's Web Lock. */
+    claimer: { id: o.newId(), holdMs: timings.requestTimeoutMs + 5000, exclusive: () => o.locks !== null && (leadership?.isLeader() ?? false) },
     ready: () => (actor && !stopped && gateOk && o.network.online() && !status.get().needsSignIn ? accountId : null),
     track,
     done: (sent) => {
@@ -169,7 +176,12 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
    */
   async function authorized(): Promise<boolean> {
     if (!o.auth) return true;
-    const state = await o.auth.ensure();
+    // R9.16: offline, auth is not asked at all. A refresh auth-js began offline fails for lack of
+    // network and retries with back-off for up to 30 s, and every getSession after the reconnect waits
+    // for its next try (the queued sends left 6–10 s late). The flush fails as any request would.
+    if (!o.network.online()) throw new ServerError('transient', 'offline');
+    // R9.13: the gate's answer within the request timeout; a hung auth call is an unreachable server.
+    const state = await within(clock, o.auth.ensure(), timings.requestTimeoutMs, 'unreachable' as const);
     gateOk = state === 'ok';
     if (state === 'unreachable') throw new ServerError('transient', 'auth server unreachable');
     setNeedsSignIn(state === 'signed-out');
@@ -284,7 +296,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (relay) void track(relay.close());
     relay = null;
     status.dispose();
-    if (!opts.abrupt) await Promise.allSettled([...inFlight]);
+    if (!opts.abrupt) await within(clock, Promise.allSettled([...inFlight]), STOP_GRACE_MS, null);
     db.close();
     db.writeListener = null;
     writers.release(); // R1.13: only after the connection closed
@@ -361,6 +373,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       cleanups.push(status.subscribe((s) => actor && channel?.post({ type: 'status', status: s })));
       cleanups.push(
         o.network.subscribe((sig) => {
+          if (sig !== 'visible') o.auth?.network?.(sig === 'online'); // R9.16: before the flush it may start
           // The network is back: back-off delays of failures while it was away no longer apply.
           if (sig === 'online') {
             retrySchedule.clear();
@@ -373,6 +386,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         }),
       );
       if (o.auth) {
+        if (!o.network.online()) o.auth.network?.(false); // R9.16
+        cleanups.push(() => o.auth?.release?.());
         // R9.2: signed in again: ask the gate at once rather than at the next tick.
         cleanups.push(
           o.auth.subscribe(() => {

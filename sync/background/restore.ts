@@ -11,7 +11,7 @@
 // counted: the pull brings the server's state and the user can redo them.
 import type { SyncDb } from '../db/schema.ts';
 import type { JsonObject } from '../model/json.ts';
-import { writeOptimisticMessage } from '../commands/write-message.ts';
+import { writeOptimisticMessage } from '../send/optimistic-message.ts';
 import { RESTORED_EVENT } from './tag.ts';
 
 export interface KeyValueStore {

@@ -6,7 +6,7 @@ import { queue } from '../send/outbox.ts';
 import { REQUEST_SPECIALIST_PREFIX, TEXT_REQUEST_NO_ACCOUNT } from '../model/texts.ts';
 import type { CommandContext } from './context.ts';
 import { waitForResult, type StartOutcome } from './results.ts';
-import { writeOptimisticMessage } from './write-message.ts';
+import { writeOptimisticMessage } from '../send/optimistic-message.ts';
 
 export interface RequestSpecialistInput {
   name: string;

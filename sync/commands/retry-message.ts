@@ -1,7 +1,7 @@
 // R1.5: retry removes the failed copy and sends its text again, as a new message at the end. It keeps
 // the correlation id: if the failed attempt did reach the server, the server returns that row instead
 // of storing a second one (invariant 2).
-import { writeOptimisticMessage } from './write-message.ts';
+import { writeOptimisticMessage } from '../send/optimistic-message.ts';
 import type { CommandContext } from './context.ts';
 
 export async function retryMessage(ctx: CommandContext, key: string): Promise<boolean> {

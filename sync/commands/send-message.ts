@@ -4,7 +4,7 @@ import type { JsonObject } from '../model/json.ts';
 import type { EarlySend, EarlyStarted, SendOp } from '../send/early-send.ts';
 import { correlationKey } from '../merge/message.ts';
 import { outboxKey } from '../send/outbox.ts';
-import { writeOptimisticMessage, type WrittenMessage } from './write-message.ts';
+import { writeOptimisticMessage, type WrittenMessage } from '../send/optimistic-message.ts';
 import type { CommandContext } from './context.ts';
 import { syncMark } from '../marks.ts';
 import { isUuid } from '../model/ids.ts';

@@ -30,3 +30,13 @@ export function monotonicNow(clock: Clock): number {
 export function sleep(clock: Clock, ms: number): Promise<void> {
   return new Promise((resolve) => clock.setTimeout(resolve, ms));
 }
+
+/**
+ * R9.13: `p`'s value, or `fallback` once `ms` passed without one (`p` goes on, unawaited). The timer
+ * is cleared either way, so nothing of it outlives the answer.
+ */
+export function within<T, F>(clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>, p: Promise<T>, ms: number, fallback: F): Promise<T | F> {
+  let timer: TimerId | undefined;
+  const late = new Promise<F>((resolve) => (timer = clock.setTimeout(() => resolve(fallback), ms)));
+  return Promise.race([p, late]).finally(() => clock.clearTimeout(timer!));
+}

@@ -4,6 +4,7 @@
 import { OPTIMISTIC_KEEP_MS } from '../model/constants.ts';
 import type { SyncDb } from '../db/schema.ts';
 import { applyRemoteMessages } from './apply-messages.ts';
+import { settleStoredSends } from '../send/outbox.ts';
 import { expiredCopies } from '../merge/dedup.ts';
 import type { FeedMeta, LocalConversation, LocalSpecialist, StoredMessages } from '../model/local-types.ts';
 import { mergeConversation } from '../merge/conversation.ts';
@@ -107,7 +108,10 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
       }
       if (puts.size) await db.conversations.bulkPut([...puts.values()]);
     }
-    const applied = await applyRemoteMessages(db, (changes.messages ?? []).filter((r) => mine(r.account_id)), userId);
+    const ours = (changes.messages ?? []).filter((r) => mine(r.account_id));
+    const applied = await applyRemoteMessages(db, ours, userId);
+    // R9.15: this user's sends whose rows arrived are stored; their outbox entries go now (send/outbox.ts).
+    await settleStoredSends(db, ours.flatMap((r) => (r.sender_user_id === userId && r.client_correlation_id ? [r.client_correlation_id] : [])));
     for (const id of applied.touched) touched.add(id);
     specialistReplies.push(...applied.specialistReplies);
     changed ||= applied.touched.size > 0;

@@ -21,30 +21,12 @@
 //   (as a crash before Enter's write did). A crash after it leaves a claimed entry, pushed again once
 //   the claim ran out; the correlation id makes that repeat return the stored row.
 import Dexie from 'dexie';
-import type { LocalConversation } from '../model/local-types.ts';
-import { outboxKey, type OutboxEntry, type OutboxOp } from './outbox.ts';
+import { outboxKey, type OutboxEntry } from './outbox.ts';
+import type { EarlySend, EarlyStarted, SendOp } from './optimistic-message.ts';
 import { finishEarlySend, requestSend, type PushDeps } from './push.ts';
 import type { SendWatch } from './send-watch.ts';
 
-export type SendOp = Extract<OutboxOp, { kind: 'send' }>;
-
-export interface EarlyCandidate {
-  op: SendOp;
-  conversation: LocalConversation | undefined;
-  /** The write's own read found a send of this conversation in the outbox (R1.8). */
-  earlierSendQueued: boolean;
-}
-
-export interface EarlyStarted {
-  claim: { by: string; until: number };
-  /** The transaction that wrote `entry` committed: the outcome may be stored. */
-  stored(entry: OutboxEntry): void;
-  /** The transaction failed: nothing was stored, the outcome is dropped (the command throws). */
-  failed(): void;
-}
-
-/** Offered every send inside its write transaction; null: queue it for the flush as before. */
-export type EarlySend = (c: EarlyCandidate) => EarlyStarted | null;
+export type { EarlyCandidate, EarlySend, EarlyStarted, SendOp } from './optimistic-message.ts';
 
 /**
  * Offered a send before its write transaction is created (the op's `accountId` is filled from the

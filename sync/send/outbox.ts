@@ -47,10 +47,15 @@ export interface OutboxEntry {
   claim?: { by: string; until: number } | null;
 }
 
+/** The outbox key of the send with this (lower-case) correlation id. */
+export function sendKey(correlationId: string): string {
+  return `send:${correlationId}`;
+}
+
 export function outboxKey(op: OutboxOp): string {
   switch (op.kind) {
     case 'send':
-      return `send:${op.correlationId}`;
+      return sendKey(op.correlationId);
     case 'archive':
       return `archive:${op.conversationId}`;
     case 'read':
@@ -78,6 +83,23 @@ export async function queue(db: SyncDb, op: OutboxOp, now: number, claim?: Outbo
   const entry: OutboxEntry = { key, op, rev: 0, attempts: 0, createdAt: now, lastError: null, ...(claim ? { claim } : {}) };
   const seq = await db.outbox.add(entry);
   return seq === undefined ? entry : { ...entry, seq };
+}
+
+/**
+ * R9.15: sends the server has stored — their rows reached this device by realtime, a pull or a reply
+ * — are no longer queued: their entries go at once (inside the caller's transaction), whatever
+ * request for them is still out. That request's outcome then finds no entry and only merges its row
+ * again (push.ts `settle`), and the next send of the conversation is no longer held behind it (R1.8)
+ * until its timeout. `correlationIds` must be the user's own sends' (another member's row never
+ * settles this user's entry).
+ */
+export async function settleStoredSends(db: SyncDb, correlationIds: string[]): Promise<void> {
+  if (correlationIds.length === 0) return;
+  const seqs = await db.outbox
+    .where('key')
+    .anyOf(correlationIds.map((c) => sendKey(c.toLowerCase())))
+    .primaryKeys();
+  if (seqs.length) await db.outbox.bulkDelete(seqs);
 }
 
 /** R1.3: delay before attempt `attempts + 1` after `attempts` transient failures. */

@@ -12,7 +12,7 @@ import { syncMark } from '../marks.ts';
 import { otherAccountOf, toServerError } from '../server/classify.ts';
 import { refreshSummaries } from '../db/summary-store.ts';
 import { TEXT_CONVERSATION_COMPLETED, TEXT_CONVERSATION_GONE, TEXT_REQUEST_FAILED, TEXT_SEND_FAILED, TEXT_START_FAILED } from '../model/texts.ts';
-import { writeOptimisticMessage } from '../commands/write-message.ts';
+import { writeOptimisticMessage } from './optimistic-message.ts';
 
 export interface PushDeps {
   db: SyncDb;
@@ -31,7 +31,7 @@ export interface PushDeps {
   /** R9.8: the account acted in now; sends queued in another account wait (never go out here). */
   accountId?: () => string | null;
   /** R9.10: this engine's id for claiming entries, and how long a claim holds; no claims without it. */
-  claimer?: { id: string; holdMs: number };
+  claimer?: Claimer;
   /** R1.12: outbox keys whose request this engine started inside their write; never picked here. */
   busy?: ReadonlySet<string>;
   /** R1.12 (send-watch.ts): runs a write that queues a send of a conversation not announced beforehand. */
@@ -40,10 +40,25 @@ export interface PushDeps {
   onSendRefused?: (correlationId: string) => void;
 }
 
+/** R9.10: who claims outbox entries, for how long, and (R9.14) whether it alone may push now. */
+export interface Claimer {
+  id: string;
+  holdMs: number;
+  /**
+   * R9.14: true while this engine holds the leader's Web Lock. Only the leader pushes (the flush and
+   * the early request both need it), and the lock is granted only once the previous holder's context
+   * is gone or let go of it, so a claim of another engine is then a dead one: ignored at once rather
+   * than honoured until it runs out (a killed leader's 20 s). A request the old leader left on the
+   * wire and this one pushes again is answered with the stored row (R1.5).
+   */
+  exclusive?: () => boolean;
+}
+
 /**
  * R9.10: claims the entry for this engine in one transaction (IndexedDB serialises them across
  * tabs); null when another engine holds a live claim. A claim further ahead than it can be came from
- * a clock since set back and is ignored (R9.6). Returns the entry as stored now (its latest value).
+ * a clock since set back and is ignored (R9.6), as is every other engine's claim while this one
+ * holds the leader's lock (R9.14). Returns the entry as stored now (its latest value).
  */
 async function claimEntry(d: PushDeps, entry: OutboxEntry): Promise<OutboxEntry | null> {
   const c = d.claimer;
@@ -54,7 +69,7 @@ async function claimEntry(d: PushDeps, entry: OutboxEntry): Promise<OutboxEntry 
     if (!current) return null;
     const now = d.now();
     const held = current.claim;
-    if (held && held.by !== c.id && held.until > now && held.until <= now + 2 * c.holdMs) return null;
+    if (held && held.by !== c.id && held.until > now && held.until <= now + 2 * c.holdMs && !c.exclusive?.()) return null;
     const claim = { by: c.id, until: now + c.holdMs };
     await d.db.outbox.update(seq, { claim });
     return { ...current, claim };

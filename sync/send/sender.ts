@@ -8,7 +8,7 @@ import type { SyncDb } from '../db/schema.ts';
 import type { Clock } from '../model/clock.ts';
 import type { LockManagerLike } from '../session/leader.ts';
 import { createEarlySend, type EarlySend, type FastSend } from './early-send.ts';
-import { flushOutbox, type FlushResult, type PushDeps } from './push.ts';
+import { flushOutbox, type Claimer, type FlushResult, type PushDeps } from './push.ts';
 import { SendWatch } from './send-watch.ts';
 import { createSendWriters, type SendWriters } from './writers.ts';
 
@@ -16,7 +16,7 @@ export interface SenderOptions {
   /** What the flush and the early request push with, but for what the sender adds (claims, busy, view). */
   push: Omit<PushDeps, 'claimer' | 'busy' | 'opaqueSends'> & { db: SyncDb };
   /** R9.10: names this engine's claims on outbox entries, and how long one holds. */
-  claimer: { id: string; holdMs: number };
+  claimer: Claimer;
   /** Leading, online, session gate ok, and the account acted in (null: no early request). */
   ready: () => string | null;
   track: <T>(p: Promise<T>) => Promise<T>;

@@ -24,6 +24,13 @@ export interface AuthGate {
    * expired by the server's clock though not by the device's. The next `ensure` refreshes first.
    */
   unauthorized?(): void;
+  /**
+   * R9.16: the engine's network source changed (`online`), and at start (`false` when it starts
+   * offline). Called before the engine acts on the change.
+   */
+  network?(online: boolean): void;
+  /** R9.16: the engine stopped; whatever the gate changed on the client is given back. */
+  release?(): void;
 }
 
 /** R9.12: what the gate needs beyond the client: the server's clock as the engine knows it (R9.11). */
@@ -83,8 +90,30 @@ function forgetCachedNetworkFailure(auth: Auth): boolean {
   return true;
 }
 
+const TIMED = Symbol('poradna.timedAuthFetch');
+
+/**
+ * R9.13: every request auth-js makes for the engine (refresh, getUser) ends within `timeoutMs`.
+ * auth-js has no timeout option and supabase-js hands it the client's `global.fetch` untouched
+ * (sync/README builds the client without one), so a refresh whose reply never comes would hold
+ * auth-js's refresh lock — and with it every `getSession` — forever. Its requests all go through the
+ * client's `fetch` member (supabase/auth-js src/GoTrueClient.ts, `this.fetch`, used by `_request`);
+ * that member is wrapped once per client. A timeout is a fetch failure, which auth-js reports as
+ * `AuthRetryableFetchError` (src/lib/fetch.ts `_handleRequest`): the gate answers `unreachable`.
+ */
+export function timeAuthRequests(auth: Auth, timeoutMs: number): void {
+  const a = auth as unknown as { fetch?: typeof fetch; [TIMED]?: true };
+  const inner = a.fetch;
+  if (typeof inner !== 'function' || a[TIMED]) return;
+  a[TIMED] = true;
+  a.fetch = (input, init) => {
+    const limit = AbortSignal.timeout(timeoutMs);
+    return inner(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, limit]) : limit });
+  };
+}
+
 /** The gate over a supabase-js client's own auth; null when the client has none (`accessToken` option). */
-export function supabaseAuthGate(supabase: SupabaseClient, userId: string, clock: GateClock = {}): AuthGate | null {
+export function supabaseAuthGate(supabase: SupabaseClient, userId: string, clock: GateClock = {}, timeoutMs?: number): AuthGate | null {
   let auth: Auth;
   try {
     auth = supabase.auth;
@@ -93,8 +122,21 @@ export function supabaseAuthGate(supabase: SupabaseClient, userId: string, clock
   } catch {
     return null;
   }
+  if (timeoutMs !== undefined) timeAuthRequests(auth, timeoutMs);
   const serverNow = clock.serverNow ?? (() => Date.now());
   const mono = clock.monotonic ?? (() => globalThis.performance.now());
+  /**
+   * R9.16: auth-js's refresh ticker (`autoRefreshToken`, which the app ships: src/supabase.ts) is
+   * paused while the engine knows the device offline and started again (one tick at once) when it is
+   * back. Left running offline, a tick that found the token near its expiry began a refresh that
+   * failed for lack of network and retried with back-off, 200 ms × 2ⁿ for up to 30 s, holding the
+   * refresh every getSession waits for (supabase/auth-js src/GoTrueClient.ts `_refreshAccessToken`,
+   * `_autoRefreshTokenTick`): the queued sends left 6–10 s after the reconnect, at the loop's next
+   * try (issue 35). `startAutoRefresh`/`stopAutoRefresh` are auth-js's public switch for this (its
+   * docs: React Native's AppState, where no visibility event drives it).
+   */
+  const ticker = (auth as unknown as { autoRefreshToken?: boolean }).autoRefreshToken === true;
+  let tickerOn = true;
   /** R9.12: a 401 was seen since the last refresh. */
   let refused = false;
   let forcedAt = -Infinity;
@@ -140,6 +182,16 @@ export function supabaseAuthGate(supabase: SupabaseClient, userId: string, clock
     },
     unauthorized() {
       refused = true;
+    },
+    network(online) {
+      if (!ticker) return;
+      if (online === tickerOn) return;
+      tickerOn = online;
+      void (online ? auth.startAutoRefresh() : auth.stopAutoRefresh()).catch(() => undefined);
+    },
+    release() {
+      if (ticker && !tickerOn) void auth.startAutoRefresh().catch(() => undefined);
+      tickerOn = true;
     },
     subscribe(fn) {
       const { data } = auth.onAuthStateChange(() => {

@@ -58,6 +58,17 @@ export interface DeviceOptions {
    * restarts: its engine leads and is solo, so sends take R1.12's fast path. Default: none.
    */
   webLocks?: boolean;
+  /**
+   * Another tab of that device's browser profile: its IndexedDB, Web Locks and tab channel (the
+   * device must have `webLocks`). The tabs' engines elect one leader, as a browser's tabs do; stop
+   * the leader abruptly to kill its tab.
+   */
+  tabOf?: TestDevice;
+  /**
+   * auth-js's own refresh ticker, as the app ships it (src/supabase.ts: `autoRefreshToken: true`,
+   * the default here); false for a client that refreshes only when asked.
+   */
+  autoRefreshToken?: boolean;
 }
 
 export interface StartOptions {
@@ -101,6 +112,7 @@ export class TestDevice {
   accountId: string | null;
   engine: SyncEngine | null = null;
   supabase: SupabaseClient | null = null;
+  private readonly autoRefreshToken: boolean;
   /** The auth session's storage, kept across restarts like a browser's localStorage. */
   private readonly authStore: SupportedStorage;
 
@@ -113,19 +125,35 @@ export class TestDevice {
     this.clock = opts.clock ?? createTestClock();
     this.accountId = opts.accountId ?? null;
     this.authStore = this.clock.authStorage();
+    this.autoRefreshToken = opts.autoRefreshToken ?? true;
     if (opts.webLocks) this.profile = { locks: fakeLocks(), channels: channelHub() };
+    if (opts.tabOf) {
+      if (!opts.tabOf.profile) throw new Error('tabOf needs a device with webLocks');
+      this.idb = opts.tabOf.idb;
+      this.profile = opts.tabOf.profile;
+    }
   }
 
-  private readonly profile: Pick<SyncEngineOptions, 'locks' | 'channels'> | null = null;
+  /** The browser profile's Web Locks and tab channel (webLocks, or shared with `tabOf`). */
+  readonly profile: Pick<SyncEngineOptions, 'locks' | 'channels'> | null = null;
 
-  /** A supabase-js client over this device's network (and its auth session, when not by token). */
+  /** Every client made on this device: closed with it (their auth tickers stopped). */
+  private readonly clients = new Set<SupabaseClient>();
+
+  /** A supabase-js client over this device's network (and its auth session, when not by token); closed by `stop()`. */
   client(): SupabaseClient {
+    const c = this.newClient();
+    this.clients.add(c);
+    return c;
+  }
+
+  private newClient(): SupabaseClient {
     const token = this.user.token;
     const realtime = { transport: this.net.socketClass() as never, reconnectAfterMs: () => 60, timeout: 3000, heartbeatIntervalMs: 5000 };
     if (token !== undefined)
       return createClient(this.stack.url, this.stack.anonKey, { accessToken: async () => token, global: { fetch: this.net.fetch }, realtime }) as SupabaseClient;
     return createClient(this.stack.url, this.stack.anonKey, {
-      auth: { storage: this.authStore, persistSession: true, autoRefreshToken: false, detectSessionInUrl: false, storageKey: `device-${this.user.id}` },
+      auth: { storage: this.authStore, persistSession: true, autoRefreshToken: this.autoRefreshToken, detectSessionInUrl: false, storageKey: `device-${this.user.id}` },
       global: { fetch: this.net.fetch },
       realtime,
     }) as SupabaseClient;
@@ -137,7 +165,10 @@ export class TestDevice {
     const supabase = this.supabase ?? this.client();
     const { error } = await supabase.auth.signInWithPassword({ email, password });
     if (error) throw new Error(`sign-in failed: ${error.message}`);
-    if (!this.supabase) await closeClient(supabase);
+    if (!this.supabase) {
+      this.clients.delete(supabase);
+      await closeClient(supabase);
+    }
   }
 
   async start(opts: StartOptions = {}): Promise<SyncEngine> {
@@ -160,6 +191,9 @@ export class TestDevice {
     this.supabase = null;
     if (e) await e.stop({ abrupt });
     if (s) await closeClient(s);
+    const others = [...this.clients].filter((c) => c !== s);
+    this.clients.clear();
+    await Promise.all(others.map(closeClient));
   }
 
   async restart(abrupt: boolean, opts?: StartOptions): Promise<SyncEngine> {
@@ -175,7 +209,21 @@ export class TestDevice {
   }
 }
 
-/** Like a closed page: the socket just goes (no phx_leave round trips to wait for). */
+/**
+ * Like a closed page: the socket just goes (no phx_leave round trips to wait for), and auth-js's
+ * refresh ticker stops (a closed page's ticker refreshes nothing: left running, it would rotate the
+ * refresh token under the device's next client, which shares its storage).
+ */
 async function closeClient(s: SupabaseClient): Promise<void> {
   void s.realtime.disconnect();
+  try {
+    // auth-js starts its ticker at the end of its initialisation, and the engine's stop gives it back
+    // (R9.16: restarted when it had paused it offline); both starts complete within microtasks of
+    // that, so this stop, a macrotask later, is the last word.
+    await s.auth.initialize();
+    await new Promise((r) => setTimeout(r, 0));
+    await s.auth.stopAutoRefresh();
+  } catch {
+    // a client made with the `accessToken` option has no auth
+  }
 }

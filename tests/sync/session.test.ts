@@ -20,8 +20,11 @@ const devices: TestDevice[] = [];
 withRealStack(devices, (s, p) => ((stack = s), (db = p)), { jwtExpiry: JWT_EXPIRY_S });
 
 /** One device of the user, signed in through the auth server; `rest` logs the REST calls it let out. */
-function deviceOf(user: { id: string; email: string; accountId: string }): TestDevice & { rest: string[] } {
-  const d = Object.assign(new TestDevice({ url: stack.url, anonKey: stack.keys.anonKey }, { id: user.id, email: user.email, password: PASSWORD }, { accountId: user.accountId }), { rest: [] as string[] });
+function deviceOf(user: { id: string; email: string; accountId: string }, autoRefreshToken = true): TestDevice & { rest: string[] } {
+  const d = Object.assign(
+    new TestDevice({ url: stack.url, anonKey: stack.keys.anonKey }, { id: user.id, email: user.email, password: PASSWORD }, { accountId: user.accountId, autoRefreshToken }),
+    { rest: [] as string[] },
+  );
   d.net.onRequest = (url) => void (url.includes('/rest/v1/') && d.rest.push(url));
   devices.push(d);
   return d;
@@ -39,6 +42,18 @@ async function engineOn(d: TestDevice): Promise<{ engine: SyncEngine; statuses: 
   return { engine, statuses };
 }
 
+/** A new user with one conversation, its device signed in and its engine past the first pull. */
+async function signedInWithChat(autoRefreshToken = true) {
+  const { humans } = await testSpecialists(db);
+  const user = await newUser();
+  const conv = await createConversation(db, user.accountId, humans[0]!);
+  const d = deviceOf(user, autoRefreshToken);
+  await d.signIn();
+  const { engine, statuses } = await engineOn(d);
+  await waitFor(async () => (await engine.db.conversations.count()) === 1, 'first pull', 8000);
+  return { conv, d, engine, statuses };
+}
+
 async function serverCount(conversationId: string, texts: string[]): Promise<number[]> {
   const r = await db.query<{ text: string; n: string }>(
     'select text, count(*) as n from public.messages where conversation_id = $1 and text = any($2) group by text',
@@ -51,13 +66,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
   it('R9.1 an access token that expired while offline is refreshed first: the queue drains within 2 s of reconnect, no error status', async () => {
-    const { humans } = await testSpecialists(db);
-    const user = await newUser();
-    const conv = await createConversation(db, user.accountId, humans[0]!);
-    const d = deviceOf(user);
-    await d.signIn();
-    const { engine, statuses } = await engineOn(d);
-    await waitFor(async () => (await engine.db.conversations.count()) === 1, 'first pull', 8000);
+    // auth-js's ticker off: this row is the app's own getSession offline (R9.16 is the ticker's).
+    const { conv, d, engine, statuses } = await signedInWithChat(false);
 
     d.setOnline(false);
     const texts = Array.from({ length: 5 }, (_, i) => `offline ${i}`);
@@ -183,9 +193,56 @@ describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     expect(await serverCount(conv, ['odpoveď'])).toEqual([1]);
   }, 90_000);
 
+  it('R9.13 a refresh whose reply never comes (client without a fetch timeout) stalls nothing: the send stays queued and shown as sending, and stop() returns within 2 s', async () => {
+    const { conv, d, engine } = await signedInWithChat();
+
+    // The auth server handles every refresh and its reply never comes (a phone asleep mid-request).
+    let refreshes = 0;
+    d.net.blackHole = (url) => url.includes('/auth/v1/token') && url.includes('refresh_token') && ++refreshes > 0;
+    await sleep(JWT_EXPIRY_S * 1000 + 500);
+    await engine.commands.sendMessage({ conversationId: conv, text: 'za čiernou dierou' });
+    // auth-js tries again only once its hung request ended: the request had a timeout (before, the
+    // first refresh held auth-js's lock, and every getSession behind it, for good).
+    await waitFor(() => refreshes >= 2, 'the hung refresh timed out and was tried again', 8000);
+    expect(engine.status().needsSignIn ?? false).toBe(false); // unreachable, not signed out
+    expect(await engine.db.outbox.count()).toBe(1);
+    expect((await engine.db.messages.toArray()).filter((m) => m.state === 'sending').map((m) => m.text)).toEqual(['za čiernou dierou']);
+
+    const stopAt = Date.now();
+    await d.stop();
+    const stopMs = Date.now() - stopAt;
+    console.log(`R9.13 stop() with a refresh hung: ${stopMs} ms`);
+    expect(stopMs).toBeLessThan(2000);
+  }, 60_000);
+
+  it('R9.16 45 s offline across token expiries with the app\'s auth settings (autoRefreshToken: true): the queue drains within 2 s of reconnect, each send once', async () => {
+    const { conv, d, engine, statuses } = await signedInWithChat(); // the kit's default: auth-js's ticker on, as src/supabase.ts
+    let refreshes = 0;
+    d.net.onRequest = (url) => void (url.includes('/auth/v1/token') && url.includes('refresh_token') && refreshes++);
+
+    d.setOnline(false);
+    const texts = Array.from({ length: 3 }, (_, i) => `ticker ${i}`);
+    for (const text of texts) await engine.commands.sendMessage({ conversationId: conv, text });
+    // auth-js's ticker runs every 30 s and refreshes a token this short at each run: offline, such a
+    // refresh retries with back-off for up to 30 s, and every getSession waits for it.
+    await sleep(45_000);
+    statuses.length = 0;
+
+    const before = refreshes;
+    const reconnectedAt = Date.now();
+    d.setOnline(true);
+    await waitFor(async () => (await serverCount(conv, texts)).every((n) => n === 1), 'drain after reconnect', 12_000);
+    const drainMs = Date.now() - reconnectedAt;
+    console.log(`R9.16 drain after reconnect with autoRefreshToken: ${drainMs} ms (${refreshes - before} refreshes)`);
+    expect(drainMs).toBeLessThan(2000);
+    await waitFor(async () => (await engine.db.outbox.count()) === 0, 'outbox empty', 2000);
+    expect(statuses.filter((s) => s.needsSignIn)).toEqual([]);
+    expect(await serverCount(conv, texts)).toEqual([1, 1, 1]);
+  }, 90_000);
+
   it('kit: a device clock reaches the auth client: 2 h behind, an expired token looks valid (no refresh); corrected, it is refreshed', async () => {
     const user = await newUser();
-    const d = deviceOf(user);
+    const d = deviceOf(user, false); // no ticker: its first run, before the skew, would refresh
     await d.signIn();
     let refreshes = 0;
     d.net.onRequest = (url) => void (url.includes('/auth/v1/token') && url.includes('refresh_token') && refreshes++);

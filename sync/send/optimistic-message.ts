@@ -1,14 +1,36 @@
 // The optimistic message and its send entry, written together (R1.1/R1.2). Runs inside the caller's
 // transaction (a command's, or push.ts's when request-specialist's conversation has just been made).
+// It lives with the send side, below commands/, so push.ts does not reach back up to a command; it
+// also names what the early request (early-send.ts) is offered, so that module imports it, never
+// the other way round (no import cycle).
 import type { SyncDb } from '../db/schema.ts';
-import type { EarlySend, EarlyStarted } from '../send/early-send.ts';
 import type { JsonObject } from '../model/json.ts';
-import type { LocalMessage } from '../model/local-types.ts';
+import type { LocalConversation, LocalMessage } from '../model/local-types.ts';
 import { optimisticMessage } from '../merge/message.ts';
-import { queue, type OutboxEntry, type OutboxOp } from '../send/outbox.ts';
+import { queue, type OutboxEntry, type OutboxOp } from './outbox.ts';
 import { syncMark } from '../marks.ts';
 import { refreshSummaries } from '../db/summary-store.ts';
 import { msFromTimestamp, timestampFromMs } from '../model/timestamps.ts';
+
+export type SendOp = Extract<OutboxOp, { kind: 'send' }>;
+
+export interface EarlyCandidate {
+  op: SendOp;
+  conversation: LocalConversation | undefined;
+  /** The write's own read found a send of this conversation in the outbox (R1.8). */
+  earlierSendQueued: boolean;
+}
+
+export interface EarlyStarted {
+  claim: { by: string; until: number };
+  /** The transaction that wrote `entry` committed: the outcome may be stored. */
+  stored(entry: OutboxEntry): void;
+  /** The transaction failed: nothing was stored, the outcome is dropped (the command throws). */
+  failed(): void;
+}
+
+/** Offered every send inside its write transaction; null: queue it for the flush as before. */
+export type EarlySend = (c: EarlyCandidate) => EarlyStarted | null;
 
 export interface OptimisticInput {
   conversationId: string;
