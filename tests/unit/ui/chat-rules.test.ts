@@ -98,7 +98,13 @@ describe('row snippet', () => {
   it('drops markdown marks and link addresses', async () => {
     const { plainSnippet } = await import('../../../src/lib/snippet.ts');
     expect(plainSnippet('Konverzný pomer je **2,5 %** (30 / 1 200).')).toBe('Konverzný pomer je 2,5 % (30 / 1 200).');
-    expect(plainSnippet('## Cieľ\n- **A** [centrum](https://x.sk)')).toBe('Cieľ A centrum');
+    expect(plainSnippet('## Cieľ\n- **A** [centrum](https://x.sk)')).toBe('Cieľ\nA centrum');
     expect(plainSnippet('   ')).toBe('');
+  });
+
+  it('keeps a line break the user typed, one per run of blank lines (issue 37)', async () => {
+    const { plainSnippet } = await import('../../../src/lib/snippet.ts');
+    expect(plainSnippet('Adresa:\nHlavná 12\n917 01 Trnava')).toBe('Adresa:\nHlavná 12\n917 01 Trnava');
+    expect(plainSnippet('a  \n\n\n  b\t c')).toBe('a\nb c');
   });
 });
