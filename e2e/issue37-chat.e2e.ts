@@ -99,7 +99,7 @@ test('item 4: a queued message keeps 70 % opacity on its bubble, its text and st
   const queued = own(page, 'bez siete');
   await expect(queued.getByTestId('pending-label')).toHaveText('Čaká na pripojenie');
   // The bubble's surface at the spec's 70 %; its text and the status label under no opacity.
-  expect(await queued.getByTestId('bubble').evaluate((el) => getComputedStyle(el).backgroundColor)).toMatch(/[/,] 0\.7\)$/);
+  expect(await queued.locator('.markdown').locator('..').evaluate((el) => getComputedStyle(el).backgroundColor)).toMatch(/[/,] 0\.7\)$/);
   const opacityOver = (el: Element) => {
     let o = 1;
     for (let e: Element | null = el; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity);

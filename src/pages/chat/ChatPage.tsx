@@ -17,6 +17,7 @@ import { MessageList } from './MessageList.tsx';
 import { NewMessageAnnouncer } from './NewMessageAnnouncer.tsx';
 import { isOwn } from './message-kinds.ts';
 import { chatPresence } from './presence.ts';
+import { PushPromptCard } from './PushPromptCard.tsx';
 import { TypingIndicator } from './TypingIndicator.tsx';
 import { useDraft } from './use-draft.ts';
 import { useMissingVerdict } from './use-missing-verdict.ts';
@@ -100,6 +101,7 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
         <MessageList messages={list} onRetry={retry} firstUnreadKey={firstUnread.current ?? null} footer={answering ? <TypingIndicator /> : null} />
       )}
       <NewMessageAnnouncer messages={list} />
+      <PushPromptCard />
       <Composer value={draft} onChange={setDraft} onSend={send} mode={mode} />
     </section>
   );

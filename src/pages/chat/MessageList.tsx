@@ -62,8 +62,11 @@ function List({ messages, onRetry, footer, firstUnreadKey = null }: MessageListP
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
+    // The scroller also gets shorter when a row opens below it (the notifications prompt, a phone's
+    // keyboard): a reader at the bottom stays there, so the latest message is never hidden by it.
     const observer = new ResizeObserver(([entry]) => {
       if (entry && entry.contentRect.width > 0) widthPx.current = entry.contentRect.width;
+      if (atBottom.current) el.scrollTop = el.scrollHeight;
     });
     observer.observe(el);
     return () => observer.disconnect();
