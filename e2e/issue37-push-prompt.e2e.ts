@@ -27,7 +27,7 @@ test('the push prompt waits for a send the server accepted, online, and stays of
   });
   await signIn(page, user.email);
   await page.goto(`/app/chats/${conversationId}`);
-  await expect(page.getByText('Staršia správa 1', { exact: true })).toBeVisible();
+  await expect(page.getByText('Dobrý deň, ako vám pomôžem?', { exact: true })).toBeVisible();
 
   // Refused by the server ('Message is too long'): no prompt.
   await composer(page).fill('x'.repeat(10_001));
