@@ -108,3 +108,15 @@ describe('row snippet', () => {
     expect(plainSnippet('a  \n\n\n  b\t c')).toBe('a\nb c');
   });
 });
+
+describe('failed message text (issue 37, item 11)', () => {
+  it('keeps the engine texts, puts known server refusals in Slovak and never shows a raw server message', async () => {
+    const { failureText } = await import('../../../src/pages/chat/failure-text.ts');
+    expect(failureText('Konverzácia je ukončená, správa sa neodoslala')).toBe('Konverzácia je ukončená, správa sa neodoslala');
+    expect(failureText('Failed to send message')).toBe('Failed to send message');
+    expect(failureText(null)).toBe('Failed to send message');
+    expect(failureText('Message is too long')).toBe('Správa je príliš dlhá (najviac 10 000 znakov), neodoslala sa.');
+    expect(failureText('Conversation not found')).toBe('Konverzácia už neexistuje, správa sa neodoslala');
+    expect(failureText('bad request from test')).toBe('Server správu neprijal, neodoslala sa.');
+  });
+});
