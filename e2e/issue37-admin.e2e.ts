@@ -3,7 +3,7 @@
 // it is known; deleting a user asks in the product's own dialog, not the browser's confirm().
 import { expect, type Page } from '@playwright/test';
 import { axeViolations, DESKTOP, PHONE, shoot } from './admin-defects-helpers.ts';
-import { signInAdmin, testAtOrigin as test, toast } from './admin-helpers.ts';
+import { signInAdmin, sql, testAtOrigin as test, toast } from './admin-helpers.ts';
 import { freshUser } from './defects-helpers.ts';
 
 test.use({ bypassCSP: true });
@@ -79,3 +79,20 @@ for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const
     expect(nativeDialog).toBe(false);
   });
 }
+
+test('Default mode: the read-only specialist cards are legible (no faded text, axe clean)', async ({ page, baseURL }) => {
+  const user = await freshUser(baseURL!, 'e2e-default-karty');
+  const [account] = await sql<{ id: string }>('select account_id as id from public.account_users where user_id = $1', [user.id]);
+  for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    await page.setViewportSize(viewport);
+    if (size === 'desktop') await signInAdmin(page);
+    await page.goto(`/admin/accounts/${account!.id}/settings`);
+    const cards = page.getByTestId('specialist-card');
+    await expect(cards.first()).toBeVisible();
+    await expect(cards.first().getByRole('checkbox')).toBeDisabled();
+    const faded = await cards.evaluateAll((els) => els.filter((el) => Number(getComputedStyle(el).opacity) < 1).length);
+    expect(faded).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await shoot(page, `issue37-default-cards-${size}`);
+  }
+});
