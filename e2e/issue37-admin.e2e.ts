@@ -80,7 +80,7 @@ for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const
   });
 }
 
-test('Default mode: the read-only specialist cards are legible (no faded text, axe clean)', async ({ page, baseURL }) => {
+test("another account's settings: read-only specialist cards legible (no faded text, axe clean), no header plan badge of the admin's own", async ({ page, baseURL }) => {
   const user = await freshUser(baseURL!, 'e2e-default-karty');
   const [account] = await sql<{ id: string }>('select account_id as id from public.account_users where user_id = $1', [user.id]);
   for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
@@ -90,6 +90,8 @@ test('Default mode: the read-only specialist cards are legible (no faded text, a
     const cards = page.getByTestId('specialist-card');
     await expect(cards.first()).toBeVisible();
     await expect(cards.first().getByRole('checkbox')).toBeDisabled();
+    // The header's badge is the admin's own plan: not shown on another account's page.
+    await expect(page.getByTestId('plan-badge')).toHaveCount(0);
     const faded = await cards.evaluateAll((els) => els.filter((el) => Number(getComputedStyle(el).opacity) < 1).length);
     expect(faded).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
