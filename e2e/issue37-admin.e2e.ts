@@ -98,3 +98,31 @@ test("another account's settings: read-only specialist cards legible (no faded t
     await shoot(page, `issue37-default-cards-${size}`);
   }
 });
+
+test('Chatwoot not configured: assign, status, send and the specialists check name that cause first', async ({ page }) => {
+  const CAUSE = 'Chatwoot nie je nakonfigurovaný (chýba API URL, Account ID alebo API token), akciu nemožno vykonať.';
+  await page.setViewportSize(DESKTOP);
+  await signInAdmin(page);
+  await page.goto('/admin/chatwoot');
+  const actions = page.getByTestId('cw-actions');
+  await actions.getByLabel(/ID konverzácie v Chatwoote/).fill('12');
+  await actions.getByRole('button', { name: 'Priradiť' }).click();
+  await expect(toast(page, CAUSE)).toBeVisible();
+  await actions.getByRole('button', { name: 'Zmeniť stav' }).click();
+  await expect(toast(page, CAUSE)).toBeVisible();
+  await expect(page.getByText('Backend endpoint bude implementovaný v fáze 3.8')).toHaveCount(0);
+
+  const send = page.getByTestId('cw-send');
+  await send.getByRole('combobox').selectOption({ index: 1 });
+  await send.getByLabel('Správa').fill('Ahoj');
+  await send.getByRole('button', { name: 'Odoslať' }).click();
+  await expect(toast(page, CAUSE)).toBeVisible();
+  await expect(page.getByText('Špecialista nemá priradený Chatwoot Inbox ID')).toHaveCount(0);
+
+  const panel = page.getByTestId('cw-control-panel');
+  await panel.getByRole('button', { name: 'Spustiť všetky kontroly' }).click();
+  await expect(panel.getByTestId('check-api')).toHaveAttribute('data-status', 'notConfigured');
+  await expect(panel.getByTestId('check-specialists')).toHaveAttribute('data-status', 'notConfigured');
+  expect(await axeViolations(page)).toEqual([]);
+  await shoot(page, 'issue37-chatwoot-not-configured-desktop');
+});

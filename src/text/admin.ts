@@ -172,6 +172,7 @@ export const admin = {
     setStatus: 'Zmeniť stav', // ours
     statusOk: (to: string) => `Stav konverzácie: ${({ open: 'otvorená', resolved: 'vyriešená', pending: 'čakajúca', snoozed: 'odložená' } as Record<string, string>)[to] ?? to}`, // issue 21 admin 10
     phaseFailure: 'Backend endpoint bude implementovaný v fáze 3.8',
+    actionNotConfigured: 'Chatwoot nie je nakonfigurovaný (chýba API URL, Account ID alebo API token), akciu nemožno vykonať.', // ours (issue 37 admin 2)
     events: 'Webhook udalosti', // ours
     eventsSearch: 'Hľadať podľa conversation id alebo typu', // ours
     noEvents: 'Žiadne udalosti', // ours
