@@ -57,16 +57,20 @@ async function goOffline(page: Page): Promise<() => Promise<void>> {
   };
 }
 
+/** Opens `path` once the service worker is active and controls the page, so an offline reload gets the app shell (as on a device). */
+async function openUnderServiceWorker(page: Page, path: string): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration('/'))?.active), { timeout: 30_000 })
+    .toBe(true);
+  await page.goto(path);
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+}
+
 for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
   test(`offline, /admin says it needs a connection instead of skeletons (${size})`, async ({ page }) => {
     await page.setViewportSize(viewport);
     await signInAdmin(page);
-    // The service worker controls the page, so an offline reload gets the app shell (as on a device).
-    await expect
-      .poll(() => page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration('/'))?.active), { timeout: 30_000 })
-      .toBe(true);
-    await page.goto('/admin/accounts');
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await openUnderServiceWorker(page, '/admin/accounts');
     await expect(page.getByTestId('account-row').first()).toBeVisible();
 
     // The connection drops on an open screen: the notice replaces it.
@@ -103,11 +107,7 @@ for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const
 test("offline, the 'Admin' tab stays in the navigation", async ({ page }) => {
   await page.setViewportSize(PHONE);
   await signInAdmin(page);
-  await expect
-    .poll(() => page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration('/'))?.active), { timeout: 30_000 })
-    .toBe(true);
-  await page.goto('/app/settings');
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await openUnderServiceWorker(page, '/app/settings');
   const nav = page.getByRole('navigation', { name: 'Hlavná navigácia' });
   const adminTab = nav.getByRole('link', { name: 'Admin' });
   await expect(adminTab).toBeVisible();

@@ -3,7 +3,7 @@
 // also on a desktop (1440 × 900), with axe (WCAG 2 A/AA) on the screen at rest.
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolations } from './admin-defects-helpers.ts';
-import { PHONE, freshChat, freshUser, rest, signIn } from './defects-helpers.ts';
+import { PHONE, freshChat, rest, signIn } from './defects-helpers.ts';
 
 // axe is injected as an inline script, which the app's CSP refuses: bypass it for the probe only.
 test.use({ viewport: PHONE, hasTouch: true, bypassCSP: true });
@@ -14,8 +14,8 @@ const composer = (page: Page) => page.getByRole('textbox', { name: 'Správa' });
 const own = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]', { hasText: text });
 const theirs = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="false"]', { hasText: text });
 
-async function specialistSays(baseURL: string, conversationId: string, text: string): Promise<void> {
-  await rest(baseURL, 'messages', { method: 'POST', prefer: 'return=minimal', body: { conversation_id: conversationId, direction: 'specialist', source: 'chatwoot', text } });
+async function specialistSays(baseURL: string, conversationId: string, text: string, extra: Record<string, unknown> = {}): Promise<void> {
+  await rest(baseURL, 'messages', { method: 'POST', prefer: 'return=minimal', body: { conversation_id: conversationId, direction: 'specialist', source: 'chatwoot', text, ...extra } });
 }
 
 /** Types the lines with Shift+Enter between them and sends with Enter, as a member does. */
@@ -158,23 +158,13 @@ test('items 6, 11: a missing or foreign conversation is told in Slovak, and a re
 });
 
 test('item 12: a file card is named with its visible size', async ({ page, baseURL }) => {
-  const user = await freshUser(baseURL!, 'subor');
-  const link = (await rest(baseURL!, `account_users?select=account_id&user_id=eq.${user.id}`)) as { account_id: string }[];
-  const conv = (await rest(baseURL!, 'conversations', { method: 'POST', body: { account_id: link[0]!.account_id, specialist_id: '00000000-0000-4000-8000-000000000015' } })) as { id: string }[];
-  await rest(baseURL!, 'messages', {
-    method: 'POST',
-    prefer: 'return=minimal',
-    body: {
-      conversation_id: conv[0]!.id,
-      direction: 'specialist',
-      source: 'chatwoot',
-      type: 'rich',
-      text: 'Posielam zmluvu',
-      payload: { kind: 'rich_content', attachments: [{ id: 'att-zmluva', file_type: 'document', name: 'zmluva.pdf', data_url: '/samples/obsahovy-plan.pdf', file_size: 30_608 }] },
-    },
+  const { user, conversationId } = await freshChat(baseURL!, 'subor');
+  await specialistSays(baseURL!, conversationId, 'Posielam zmluvu', {
+    type: 'rich',
+    payload: { kind: 'rich_content', attachments: [{ id: 'att-zmluva', file_type: 'document', name: 'zmluva.pdf', data_url: '/samples/obsahovy-plan.pdf', file_size: 30_608 }] },
   });
   await signIn(page, user.email);
-  await page.goto(`/app/chats/${conv[0]!.id}`);
+  await page.goto(`/app/chats/${conversationId}`);
   const card = page.getByRole('link', { name: 'Otvoriť zmluva.pdf 29,9 KB', exact: true });
   await expect(card).toBeVisible();
   await expect(card).toContainText('29,9 KB');
