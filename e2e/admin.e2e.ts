@@ -205,14 +205,12 @@ test('delete: a freshly registered member and all their data are gone', async ({
   await openAccounts(page);
   await page.getByRole('searchbox').fill(email);
   await expect(page.getByTestId('account-row')).toHaveCount(1);
-  let dialogText = '';
-  page.once('dialog', (d) => {
-    dialogText = d.message();
-    void d.accept();
-  });
   await page.getByTestId('account-row').getByRole('button', { name: 'Vymazať' }).click();
+  // The product's own dialog (issue 37 admin 4), not the browser's confirm().
+  const dialog = page.getByRole('dialog', { name: 'Vymazať používateľa?' });
+  await expect(dialog).toContainText(`Naozaj chcete vymazať používateľa ${email} a všetky jeho dáta?`);
+  await dialog.getByRole('button', { name: 'Vymazať' }).click();
   await expect(toast(page, `Používateľ ${email} bol úspešne vymazaný`)).toBeVisible();
-  expect(dialogText).toBe(`Naozaj chcete vymazať používateľa ${email} a všetky jeho dáta?`);
   await expect(page.getByTestId('account-row')).toHaveCount(0);
 
   const left = await sql<{ n: number }>(`select (select count(*) from auth.users where email = $1)
@@ -285,7 +283,8 @@ test('test runner: each suite runs, one at a time, and Copy All Results copies t
     expect(states.some((x) => x.running)).toBe(true);
     expect(states.filter((x) => x.running).every((x) => x.disabled)).toBe(true);
     await expect(run.getByTestId('run-summary')).toContainText('Total:');
-    await expect(toast(page, /tests passed successfully!|tests failed/)).toBeVisible();
+    // Edge checks of the unconfigured Chatwoot are counted apart, never as passed (issue 37 admin 3).
+    await expect(toast(page, /tests passed successfully!|tests failed|nenakonfigurované: [1-9]/)).toBeVisible();
   }
   await expect(page.getByTestId('test-run').first()).toHaveAttribute('data-type', 'edge');
   await expect(page.getByTestId('test-run').nth(1)).toHaveAttribute('data-type', 'e2e');

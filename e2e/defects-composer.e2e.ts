@@ -46,7 +46,7 @@ test('offline: no green online, no typing dots for a queued message', async ({ p
 test('an unknown conversation has a disabled composer', async ({ page }) => {
   await signIn(page, 'demo@poradna.test');
   await page.goto('/app/chats/00000000-0000-4000-b000-00000000ffff');
-  await expect(page.getByText('Conversation not found')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Táto konverzácia neexistuje alebo k nej nemáte prístup.')).toBeVisible({ timeout: 15_000 });
   await expect(composer(page)).toBeDisabled();
   await shootBoth(page, 'chat-missing');
 });

@@ -39,6 +39,7 @@ test('opens at the unread divider with focus in the chat', async ({ page, baseUR
   await expect(divider).toHaveText('Nové správy');
   await expect(page.getByText('Nová správa 1', { exact: true })).toBeInViewport();
   await expect(page.getByText('Nová správa 40', { exact: true })).not.toBeInViewport();
-  await expect(page.getByTestId('message-scroller')).toBeFocused();
+  // Issue 37: opening a chat puts focus in the composer (where the member means to type).
+  await expect(page.getByRole('textbox', { name: 'Správa' })).toBeFocused();
   await shootBoth(page, 'unread-divider');
 });

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useAuth } from '../auth/auth-context.ts';
 import { fetchAccount, fetchAccountIdForUser, fetchIsSuperAdmin, type Account } from '../data/remote-account.ts';
 import { sk } from '../text/sk.ts';
-import { readCachedAccount, writeCachedAccount } from './account-cache.ts';
+import { readCachedAccount, readCachedSuperAdmin, writeCachedAccount, writeCachedSuperAdmin } from './account-cache.ts';
 import { AccountContext, type AccountState } from './account-context.ts';
 import { useImpersonation } from './use-impersonation.ts';
 
@@ -37,11 +37,17 @@ export function AccountProvider({ children }: { children: ReactNode }) {
         if (live) setOwn({ userId, value: { account: cached, error: message } });
       }
     })();
+    // The server's answer when it comes; until then, and when it cannot come (offline), the last one.
+    const cachedAdmin = readCachedSuperAdmin(userId);
+    if (cachedAdmin !== null) setAdmin({ userId, value: cachedAdmin });
     fetchIsSuperAdmin(userId).then(
-      (value) => live && setAdmin({ userId, value }),
+      (value) => {
+        writeCachedSuperAdmin(userId, value);
+        if (live) setAdmin({ userId, value });
+      },
       (err: unknown) => {
         console.error('super-admin check:', err);
-        if (live) setAdmin({ userId, value: false });
+        if (live) setAdmin({ userId, value: cachedAdmin ?? false });
       },
     );
     return () => {

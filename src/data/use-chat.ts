@@ -129,6 +129,9 @@ function useLocalChat(conversationId: string): ChatData {
   // request (R1.12) may already have reached the server. Sending the same text again reuses that
   // correlation id, so the server answers with the row it has instead of storing a second copy.
   const unsaved = useRef(new Map<string, string>());
+  // Keys of sends made here that have not reached the server yet: the notifications prompt is offered
+  // only once one of them is 'sent' (issue 37: not for a send that waits offline or is refused).
+  const awaiting = useRef(new Set<string>());
   const send = useCallback(
     async (text: string) => {
       if (!engine || text.trim() === '') return false;
@@ -141,7 +144,7 @@ function useLocalChat(conversationId: string): ChatData {
         const handle = await engine.commands.sendMessage({ conversationId, text, correlationId });
         unsaved.current.delete(retryOf);
         if (!handle) forget();
-        else announceSent();
+        else awaiting.current.add(handle.key);
         return handle !== null;
       } catch (err) {
         unsaved.current.set(retryOf, correlationId);
@@ -158,6 +161,14 @@ function useLocalChat(conversationId: string): ChatData {
     const shown = pending.filter((p) => !keys.has(p.key));
     return shown.length === 0 ? live : [...live, ...shown];
   }, [live, pending]);
+  useEffect(() => {
+    if (!live || awaiting.current.size === 0) return;
+    for (const m of live) {
+      if (!awaiting.current.has(m.key) || m.state === 'sending') continue;
+      awaiting.current.delete(m.key);
+      if (m.state === 'sent') announceSent();
+    }
+  }, [live]);
   // Bubbles whose stored copy is listed are done; dropping them keeps the list from growing.
   useEffect(() => {
     if (!live || pending.length === 0) return;

@@ -1,5 +1,5 @@
 // Top bar, at least 56 px: the logo, or a back button with a title; the account's plan badge, or
-// 'Loading...' while the account loads.
+// 'Loading...' while the account loads; none where the page is about another account (layout-rules.ts).
 import { BackButton } from '../components/BackButton.tsx';
 import { Logo } from '../components/Logo.tsx';
 import { usePlanLabel } from '../data/use-plan-label.ts';
@@ -13,12 +13,11 @@ export function Header({ rules }: { rules: LayoutRules }) {
       <div className={`mx-auto flex min-h-14 items-center gap-2 px-4 ${rules.wide ? 'max-w-screen-2xl' : 'max-w-3xl'}`}>
         {rules.backTo && <BackButton to={rules.backTo} />}
         {rules.title ? <h1 className="text-lg font-semibold">{rules.title}</h1> : !rules.backTo && <Logo />}
-        <span
-          data-testid="plan-badge"
-          className="ml-auto rounded-full border border-teal-200 bg-teal-50 px-2.5 py-0.5 text-xs font-semibold text-teal-800"
-        >
-          {plan ?? sk.app.planLoading}
-        </span>
+        {rules.showPlan && (
+          <span data-testid="plan-badge" className="ml-auto rounded-full border border-teal-200 bg-teal-50 px-2.5 py-0.5 text-xs font-semibold text-teal-800">
+            {plan ?? sk.app.planLoading}
+          </span>
+        )}
       </div>
     </header>
   );

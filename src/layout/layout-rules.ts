@@ -10,12 +10,18 @@ export interface LayoutRules {
   backTo: string | null;
   /** Full-width content (the admin area on desktop: tables, side-by-side sections); else a 768 px column. */
   wide: boolean;
+  /**
+   * The header's plan badge (the signed-in account's plan). Not on an admin page about another account
+   * (/admin/accounts/{id}/…), where it read as that account's plan (issue 37 admin 4); the page itself
+   * shows that account's plan.
+   */
+  showPlan: boolean;
 }
 
 const SINGLE_CHAT = /^\/app\/chats\/[^/]+\/?$/;
 
 export function layoutRules(pathname: string): LayoutRules {
-  const rules: LayoutRules = { showHeader: true, showBottomNav: true, lockPageScroll: false, title: null, backTo: null, wide: false };
+  const rules: LayoutRules = { showHeader: true, showBottomNav: true, lockPageScroll: false, title: null, backTo: null, wide: false, showPlan: true };
   if (SINGLE_CHAT.test(pathname)) {
     return { ...rules, showHeader: false, showBottomNav: false, lockPageScroll: true, backTo: '/app/chats' };
   }
@@ -25,7 +31,8 @@ export function layoutRules(pathname: string): LayoutRules {
   if (pathname.includes('/assign')) return { ...rules, backTo: '/app/chats' };
   if (pathname === '/admin' || pathname.startsWith('/admin/')) {
     const depth = pathname.split('/').filter(Boolean).length;
-    return { ...rules, title: sk.titles.admin, backTo: depth > 2 ? '/admin/accounts' : null, wide: true };
+    const otherAccount = /^\/admin\/accounts\/[^/]+/.test(pathname);
+    return { ...rules, title: sk.titles.admin, backTo: depth > 2 ? '/admin/accounts' : null, wide: true, showPlan: !otherAccount };
   }
   return rules;
 }

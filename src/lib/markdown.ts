@@ -11,6 +11,15 @@
 //   unit tests compare the two on generated texts);
 // - every other result is kept in a bounded cache keyed by the text (the output depends on the
 //   text alone).
+//
+// Chat, not documents (issue 37): a single newline the user typed (Shift+Enter) is a line break, as
+// in every chat app. CommonMark keeps it as a soft break (a plain "\n" inside the paragraph, which
+// HTML shows as a space); after micromark, such a newline between two pieces of phrasing content
+// becomes `<br />\n`. Code blocks keep their newlines as they are, and a newline micromark writes
+// between blocks (next to a block tag) is left alone. Because raw HTML is escaped, every tag in the
+// output is micromark's, so telling block tags apart by name is exact. Wide code blocks and tables
+// scroll inside the bubble, so they get tabindex="0" (a keyboard user can scroll them: axe
+// scrollable-region-focusable).
 import { micromark, type Options } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 
@@ -37,10 +46,30 @@ export function isPlainProse(text: string): boolean {
   return PLAIN.test(text) && !text.endsWith(' ') && !AUTOLINK_HINT.test(text);
 }
 
+/** Tags micromark writes around blocks (and `<br />`, after which a newline is already a break). */
+const BLOCK = '(?:p|ul|ol|li|blockquote|pre|h[1-6]|hr|table|thead|tbody|tr|th|td|section|div|br)';
+const SOFT_BREAK = new RegExp(`(?<!<\\/?${BLOCK}\\b[^>]*>)\n(?!<\\/?${BLOCK}\\b)`, 'g');
+/** A code block, whose newlines are its content (`<` inside it is escaped, so `</pre>` ends it). */
+const CODE_BLOCK = /(<pre>[\s\S]*?<\/pre>)/;
+
+/** Soft line breaks outside code blocks become hard ones; scrollable blocks become focusable. */
+export function chatBreaks(html: string): string {
+  return html
+    .split(CODE_BLOCK)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(SOFT_BREAK, '<br />\n')))
+    .join('')
+    .replaceAll('<pre>', '<pre tabindex="0">')
+    .replaceAll('<table>', '<table tabindex="0">');
+}
+
+function compile(text: string): string {
+  const html = micromark(text, OPTIONS).replaceAll('<a href="', '<a target="_blank" rel="noopener noreferrer" href="');
+  return chatBreaks(html);
+}
+
 function parse(text: string): string {
   if (isPlainProse(text)) return `<p>${text.replaceAll('"', '&quot;')}</p>`;
-  const html = micromark(text, OPTIONS);
-  return html.replaceAll('<a href="', '<a target="_blank" rel="noopener noreferrer" href="');
+  return compile(text);
 }
 
 /** Most recently used results, oldest first (a Map keeps insertion order). */
@@ -62,5 +91,5 @@ export function renderMarkdown(text: string): string {
 
 /** The parser's own answer, never the fast path or the cache (tests compare against it). */
 export function renderMarkdownUncached(text: string): string {
-  return micromark(text, OPTIONS).replaceAll('<a href="', '<a target="_blank" rel="noopener noreferrer" href="');
+  return compile(text);
 }

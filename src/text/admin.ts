@@ -39,6 +39,7 @@ export const admin = {
     none: 'Zatiaľ neexistujú žiadne účty', // ours
     create: 'Vytvoriť účet',
     loadFailed: 'Nepodarilo sa načítať účty z databázy',
+    confirmDeleteTitle: 'Vymazať používateľa?', // ours: the delete dialog's title (issue 37 admin 4)
     confirmDelete: (email: string) => `Naozaj chcete vymazať používateľa ${email} a všetky jeho dáta?`,
     deleted: (email: string) => `Používateľ ${email} bol úspešne vymazaný`,
     deleteFailed: (message: string) => `Nepodarilo sa vymazať používateľa: ${message}`,
@@ -171,6 +172,7 @@ export const admin = {
     setStatus: 'Zmeniť stav', // ours
     statusOk: (to: string) => `Stav konverzácie: ${({ open: 'otvorená', resolved: 'vyriešená', pending: 'čakajúca', snoozed: 'odložená' } as Record<string, string>)[to] ?? to}`, // issue 21 admin 10
     phaseFailure: 'Backend endpoint bude implementovaný v fáze 3.8',
+    actionNotConfigured: 'Chatwoot nie je nakonfigurovaný (chýba API URL, Account ID alebo API token), akciu nemožno vykonať.', // ours (issue 37 admin 2)
     events: 'Webhook udalosti', // ours
     eventsSearch: 'Hľadať podľa conversation id alebo typu', // ours
     noEvents: 'Žiadne udalosti', // ours
@@ -228,7 +230,7 @@ export const admin = {
     copyAll: 'Copy All Results',
     noRuns: 'No test runs yet', // ours
     noOutput: 'No detailed output available',
-    status: { running: 'Running', passed: 'Passed', failed: 'Failed', idle: 'Idle' },
+    status: { running: 'Running', passed: 'Passed', 'not-configured': 'Nenakonfigurované', failed: 'Failed', idle: 'Idle' }, // 'Nenakonfigurované' ours (issue 37)
     started: 'Started', // ours
     ended: 'Ended', // ours
     total: 'Total',
@@ -242,6 +244,11 @@ export const admin = {
     copyFailedText: 'Failed to copy results to clipboard',
     passedTitle: 'Tests Passed',
     passedText: (n: number) => `All ${n} tests passed successfully!`,
+    // ours (issue 37 admin 3): checks of an integration that is not set up, never counted as passed.
+    notConfigured: 'Nenakonfigurované',
+    notConfiguredTitle: 'Niektoré testy sa nespustili',
+    notConfiguredText: (passed: number, notConfigured: number, total: number) => `Prešlo ${passed} z ${total}, nenakonfigurované: ${notConfigured} (žiadny nezlyhal)`,
+    outputLabel: (type: string) => `Výstup testov ${type}`, // ours: the scrollable output box
     failedTitle: 'Tests Failed',
     failedText: (failed: number, total: number) => `${failed} of ${total} tests failed`,
     execFailed: 'Test Execution Failed',

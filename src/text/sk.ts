@@ -153,7 +153,11 @@ export const sk = {
   chat: {
     noConversation: 'No conversation selected',
     loading: 'Načítavam správy...', // ours
-    notFound: 'Conversation not found',
+    // ours (issue 37): the spec fixes no text for a missing chat; 'Conversation not found' is only a
+    // thrown message in the spec, and a member is told in Slovak, as soon as the device knows.
+    notFound: 'Táto konverzácia neexistuje alebo k nej nemáte prístup.',
+    notFoundTitle: 'Konverzácia sa nenašla', // ours: the chat header then
+    notDownloaded: 'Táto konverzácia nie je stiahnutá v tomto zariadení. Zobrazí sa po pripojení k internetu.',
     online: 'online',
     busy: 'zaneprázdnený',
     locked: 'uzamknuté',
@@ -164,11 +168,14 @@ export const sk = {
     send: 'Odoslať', // ours
     attach: 'Priložiť súbor (zatiaľ nedostupné)', // ours
     messagesLabel: 'Správy', // ours
+    historyLabel: 'História správ', // ours: the message scroller, in the tab order (issue 37)
     newMessages: 'Nové správy', // ours: live region label
     typing: 'Špecialista píše…', // ours
     sending: 'Odosiela sa…', // ours
     sendFailed: 'Failed to send message',
     retrySend: 'Skúsiť znova', // ours (retry control of a failed message)
+    tooLong: 'Správa je príliš dlhá (najviac 10 000 znakov), neodoslala sa.', // ours: the server's 'Message is too long'
+    sendRefused: 'Server správu neprijal, neodoslala sa.', // ours: any other raw server error (issue 37)
     storageFull: 'V zariadení došlo miesto. Správa zostala v poli na písanie.', // ours: toast when IndexedDB is over quota
     fallbackTitle: 'Problém s pripojením',
     fallbackHint: 'Nepodarilo sa spojiť so serverom, ak problémy pretrvávajú kontaktujte prevádzkovateľa služby',
@@ -176,7 +183,7 @@ export const sk = {
     loadFailedAfterReconnect: 'Nepodarilo sa načítať správy po obnovení pripojenia',
     retryHint: 'Skúste to prosím znova',
     you: 'Vy', // ours
-    openFile: (name: string) => `Otvoriť ${name}`, // ours
+    openFile: (name: string, size: string) => `Otvoriť ${name} ${size}`, // ours: visible name and size, in order
     image: (n: number) => `Obrázok ${n}`, // ours
   },
   card: {

@@ -1,6 +1,8 @@
 // /admin/accounts: search, count, sorting, the list with its row actions, empty states, 5 skeleton
 // rows. A failed load shows the error state with 'Skúsiť znova' (and the spec's toast), never the
-// "no accounts yet" empty state (issue 21 admin item 2).
+// "no accounts yet" empty state (issue 21 admin item 2). The count shows only once known ('Účty' while
+// loading, never 'Účty (0)'), and deleting a user asks in the product's own dialog (ConfirmDialog:
+// modal, focus on 'Zrušiť', Escape cancels), not the browser's confirm() (issue 37 admin 4).
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -8,6 +10,7 @@ import { admin } from '../../text/admin.ts';
 import { messageOf } from '../lib/errors.ts';
 import { adminError, adminSuccess } from '../lib/toasts.ts';
 import { DESKTOP_QUERY, useMedia } from '../lib/use-media.ts';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { LoadFailed } from '../ui/LoadStates.tsx';
 import { SearchField } from '../ui/TextField.tsx';
 import { filterAccounts, INITIAL_SORT, sortAccounts, toggleSort, type AdminAccountRow, type SortKey, type SortState } from './account-list.ts';
@@ -24,6 +27,7 @@ export function AccountsPage() {
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<SortState>(INITIAL_SORT);
+  const [deleting, setDeleting] = useState<string | null>(null);
 
   const reload = useCallback(async () => {
     // A reload after a change keeps the list on screen; only the first load shows skeletons.
@@ -58,7 +62,7 @@ export function AccountsPage() {
   };
 
   const onDelete = async (email: string) => {
-    if (!window.confirm(admin.accounts.confirmDelete(email))) return;
+    setDeleting(null);
     try {
       await deleteUser(email);
       adminSuccess(admin.accounts.deleted(email));
@@ -87,7 +91,7 @@ export function AccountsPage() {
           <SearchField label={admin.accounts.search} value={query} onChange={setQuery} />
         </div>
         <h2 className="text-lg font-semibold lg:order-first" data-testid="accounts-heading">
-          {admin.accounts.heading(rows.length)}
+          {load.kind === 'ready' ? admin.accounts.heading(rows.length) : admin.accounts.title}
         </h2>
       </div>
       {!desktop && <SortButtons sort={sort} onSort={onSort} />}
@@ -101,8 +105,19 @@ export function AccountsPage() {
         desktop={desktop}
         onSettings={(row) => void navigate(`/admin/accounts/${row.id}/settings`)}
         onImpersonate={(row) => void onImpersonate(row)}
-        onDelete={(email) => void onDelete(email)}
+        onDelete={setDeleting}
       />
+      {deleting !== null && (
+        <ConfirmDialog
+          title={admin.accounts.confirmDeleteTitle}
+          confirmLabel={admin.accounts.delete}
+          cancelLabel={admin.chatwoot.cancel}
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => void onDelete(deleting)}
+        >
+          <p>{admin.accounts.confirmDelete(deleting)}</p>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }

@@ -1,6 +1,8 @@
 // Section 6: assign a conversation (empty assignee unassigns) and switch its status open/resolved.
 // Both do nothing while the conversation id is empty; the id is Chatwoot's (a number, the one in
 // Chatwoot's address bar), not ours (issue 21 admin 9), and the toasts say what happened (item 10).
+// A refusal because Chatwoot is not set up says so (issue 37 admin 2), not the spec's generic
+// 'Backend endpoint bude implementovaný v fáze 3.8', which stays for any other failure.
 import { useState } from 'react';
 import { admin } from '../../text/admin.ts';
 import { adminError, adminSuccess } from '../lib/toasts.ts';
@@ -10,6 +12,7 @@ import { Switch } from '../ui/Switch.tsx';
 import { TextField } from '../ui/TextField.tsx';
 import { assignConversation, toggleStatus } from './chatwoot-data.ts';
 import { isChatwootConversationId } from './config-validation.ts';
+import { isChatwootNotConfigured } from './diagnostics.ts';
 
 export function ActionsCard() {
   const [conversationId, setConversationId] = useState('');
@@ -28,7 +31,7 @@ export function ActionsCard() {
       adminSuccess(await run(id));
     } catch (err) {
       console.error(`${what}:`, err);
-      adminError(admin.chatwoot.phaseFailure);
+      adminError(isChatwootNotConfigured(err) ? admin.chatwoot.actionNotConfigured : admin.chatwoot.phaseFailure);
     }
   };
 

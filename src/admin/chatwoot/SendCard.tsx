@@ -1,4 +1,6 @@
-// Section 5: send a message as the admin's account to a specialist's Chatwoot inbox.
+// Section 5: send a message as the admin's account to a specialist's Chatwoot inbox. When Chatwoot is
+// not set up, that is the cause named (issue 37 admin 2), before the spec's own checks (a missing
+// inbox ID is no cause while there is no Chatwoot to send to).
 import { useState } from 'react';
 import { admin } from '../../text/admin.ts';
 import { messageOf } from '../lib/errors.ts';
@@ -6,6 +8,7 @@ import { adminError, adminSuccess } from '../lib/toasts.ts';
 import { Button } from '../ui/Button.tsx';
 import { Card } from '../ui/Card.tsx';
 import { sendMessage, type CwSpecialist } from './chatwoot-data.ts';
+import { chatwootConfigured, isChatwootNotConfigured } from './diagnostics.ts';
 import { validateSend } from './send-validation.ts';
 
 export function SendCard({ specialists, accountId, onSent }: { specialists: CwSpecialist[]; accountId: string | null; onSent: () => void }) {
@@ -15,18 +18,22 @@ export function SendCard({ specialists, accountId, onSent }: { specialists: CwSp
 
   const send = async () => {
     const check = validateSend({ specialist: specialists.find((s) => s.id === specialistId) ?? null, message, accountId });
-    if (!check.ok) {
-      adminError(check.error);
-      return;
-    }
     setSending(true);
     try {
+      if (!(await chatwootConfigured())) {
+        adminError(admin.chatwoot.actionNotConfigured);
+        return;
+      }
+      if (!check.ok) {
+        adminError(check.error);
+        return;
+      }
       await sendMessage(check.accountId, check.inboxId, check.content);
       adminSuccess(admin.chatwoot.sent);
       setMessage('');
       onSent();
     } catch (err) {
-      adminError(messageOf(err, admin.chatwoot.sendFailed) || admin.chatwoot.sendFailed);
+      adminError(isChatwootNotConfigured(err) ? admin.chatwoot.actionNotConfigured : messageOf(err, admin.chatwoot.sendFailed) || admin.chatwoot.sendFailed);
     } finally {
       setSending(false);
     }

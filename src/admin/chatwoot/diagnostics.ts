@@ -26,13 +26,32 @@ const notConfigured = (): CheckOutcome => ({ status: 'notConfigured', message: a
 const CHATWOOT_NOT_CONFIGURED = 'Chatwoot nie je nakonfigurovaný (chýba API URL, Account ID alebo CHATWOOT_API_TOKEN)';
 const SECRET_NOT_CONFIGURED = 'Webhook secret is not configured';
 
+/** The functions' "Chatwoot is not set up on this install" refusal (503 with its documented reason). */
+export function isChatwootNotConfigured(err: unknown): boolean {
+  return err instanceof FunctionCallError && err.status === 503 && err.message === CHATWOOT_NOT_CONFIGURED;
+}
+
+/**
+ * Whether Chatwoot is set up, asked of the server (only it holds the API token): false only for the
+ * documented not-configured refusal; any other answer or failure is left to the action's own path.
+ * Issue 37 admin 2: an action names this cause first, before its own preconditions.
+ */
+export async function chatwootConfigured(): Promise<boolean> {
+  try {
+    await invokeFunction<unknown>('admin-chatwoot-inboxes');
+    return true;
+  } catch (err) {
+    return !isChatwootNotConfigured(err);
+  }
+}
+
 /** Classifies the inboxes reply or failure into the spec's outcome kinds. */
 export function apiOutcome(result: { data: unknown } | { error: unknown }): CheckOutcome {
   if ('error' in result) {
     const err = result.error;
     if (err instanceof FunctionCallError) {
       if (err.status === null) return error(admin.chatwoot.networkError(err.message));
-      if (err.status === 503 && err.message === CHATWOOT_NOT_CONFIGURED) return notConfigured();
+      if (isChatwootNotConfigured(err)) return notConfigured();
       if (err.status === 404 || err.status === 503 || err.status >= 500 && err.status !== 502) return error(admin.chatwoot.apiUnreachable);
       if (err.status === 401 || err.status === 403) return error(admin.chatwoot.apiUnauthorized);
       if (err.status === 502) return error(admin.chatwoot.apiChatwoot(err.message));
@@ -103,6 +122,8 @@ export function specialistsOutcome(rows: readonly { name: string; chatwoot_inbox
 }
 
 async function specialistsCheck(): Promise<CheckOutcome> {
+  // Inbox IDs mean nothing without Chatwoot: then this check is not configured, like the API check.
+  if (!(await chatwootConfigured())) return notConfigured();
   const res = await supabase.from('specialists').select('name, chatwoot_inbox_id');
   if (res.error) return error(res.error.message);
   return specialistsOutcome(res.data);

@@ -11,7 +11,11 @@ interface SpecialistCardProps {
   onToggle: () => void;
 }
 
-/** One specialist: checkbox, avatar, name, role and the AI / seniority / Default|Custom badges. */
+/**
+ * One specialist: checkbox, avatar, name, role and the AI / seniority / Default|Custom badges.
+ * Read-only (Default mode) is shown by the disabled checkbox, a grey surface and the cursor, never
+ * by fading the text (issue 37 admin 4: at 60 % opacity the role read at about 2.6:1).
+ */
 export function SpecialistCard({ specialist, assigned, mode, disabled, onToggle }: SpecialistCardProps) {
   return (
     <label
@@ -19,7 +23,7 @@ export function SpecialistCard({ specialist, assigned, mode, disabled, onToggle 
       data-specialist-id={specialist.id}
       data-assigned={assigned}
       className={`flex items-start gap-3 rounded-lg border p-3 ${assigned ? 'border-teal-300 bg-teal-50/50' : 'border-slate-200'} ${
-        disabled ? 'cursor-not-allowed opacity-60' : 'cursor-pointer hover:bg-slate-50'
+        disabled ? `cursor-not-allowed ${assigned ? '' : 'bg-slate-50'}` : 'cursor-pointer hover:bg-slate-50'
       }`}
     >
       <input

@@ -3,7 +3,7 @@ import { formatDateTime } from '../lib/format.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { statusLabel, typeLabel, type TestRun } from './test-runs.ts';
 
-const TONE = { running: 'blue', passed: 'green', failed: 'red' } as const;
+const TONE = { running: 'blue', passed: 'green', 'not-configured': 'slate', failed: 'red' } as const;
 
 export function TestRunCard({ run }: { run: TestRun }) {
   return (
@@ -34,9 +34,15 @@ export function TestRunCard({ run }: { run: TestRun }) {
           <span className="text-red-700">
             {admin.tests.failed}: {run.summary.failed}
           </span>
+          {run.summary.notConfigured > 0 && (
+            <span className="text-slate-700" data-testid="run-not-configured">
+              {admin.tests.notConfigured}: {run.summary.notConfigured}
+            </span>
+          )}
         </div>
       )}
-      <pre data-testid="run-output" className="h-48 overflow-auto rounded bg-slate-900 p-2 text-xs whitespace-pre-wrap text-slate-100">
+      {/* Focusable (issue 37 admin 4): the output scrolls, and a keyboard user must reach it. */}
+      <pre data-testid="run-output" tabIndex={0} aria-label={admin.tests.outputLabel(typeLabel(run.type))} className="focus-ring h-48 overflow-auto rounded bg-slate-900 p-2 text-xs whitespace-pre-wrap text-slate-100">
         {run.output.length > 0 ? run.output.join('\n') : admin.tests.noOutput}
       </pre>
     </li>

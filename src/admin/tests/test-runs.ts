@@ -1,15 +1,18 @@
 // Test run records of /admin/tests (admin-area.md sections 3, 4, 8): running → passed when the reply's
 // success is true, else failed; a thrown call records the error lines and the summary 0/0/1; the
-// clipboard text summarises every run.
+// clipboard text summarises every run. Checks of an integration that is not set up (the runner's
+// summary.notConfigured, supabase/functions/_shared/testing/suite.ts) are counted apart and never as
+// passed (issue 37 admin 3): a successful run with some of them is 'not-configured', not 'passed'.
 import { admin } from '../../text/admin.ts';
 
 export type TestType = 'unit' | 'e2e' | 'edge';
-export type RunStatus = 'running' | 'passed' | 'failed';
+export type RunStatus = 'running' | 'passed' | 'not-configured' | 'failed';
 
 export interface RunSummary {
   total: number;
   passed: number;
   failed: number;
+  notConfigured: number;
 }
 
 export interface TestRun {
@@ -40,17 +43,18 @@ function num(v: unknown): number {
 
 export function readSummary(v: unknown): RunSummary {
   const s = (v && typeof v === 'object' ? v : {}) as Record<string, unknown>;
-  return { total: num(s.total), passed: num(s.passed), failed: num(s.failed) };
+  return { total: num(s.total), passed: num(s.passed), failed: num(s.failed), notConfigured: num(s.notConfigured) };
 }
 
 export function finishRun(run: TestRun, reply: RunnerReply, now: Date): TestRun {
   const output = Array.isArray(reply.output) ? reply.output.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))) : [];
+  const summary = readSummary(reply.summary);
   return {
     ...run,
-    status: reply.success === true ? 'passed' : 'failed',
+    status: reply.success !== true ? 'failed' : summary.notConfigured > 0 ? 'not-configured' : 'passed',
     output: [...run.output, ...output],
     endTime: now.toISOString(),
-    summary: readSummary(reply.summary),
+    summary,
   };
 }
 
@@ -60,7 +64,7 @@ export function failRun(run: TestRun, message: string, now: Date): TestRun {
     status: 'failed',
     output: [...run.output, ...admin.tests.errorLines(message)],
     endTime: now.toISOString(),
-    summary: { total: 0, passed: 0, failed: 1 },
+    summary: { total: 0, passed: 0, failed: 1, notConfigured: 0 },
   };
 }
 
@@ -86,7 +90,10 @@ export function formatRuns(runs: readonly TestRun[]): string {
         `Started: ${r.startTime}`,
         `Ended: ${r.endTime ?? '-'}`,
       ];
-      if (r.summary) lines.push(`Total: ${r.summary.total}, Passed: ${r.summary.passed}, Failed: ${r.summary.failed}`);
+      if (r.summary) {
+        const apart = r.summary.notConfigured > 0 ? `, ${admin.tests.notConfigured}: ${r.summary.notConfigured}` : '';
+        lines.push(`Total: ${r.summary.total}, Passed: ${r.summary.passed}, Failed: ${r.summary.failed}${apart}`);
+      }
       lines.push('Output:', ...(r.output.length > 0 ? r.output : [admin.tests.noOutput]));
       return lines.join('\n');
     })

@@ -1,5 +1,6 @@
 // The chat's own top bar (the layout hides the app header here): back to the list, avatar, name and
-// role ('Neznámy špecialista' when unknown) and the status.
+// role ('Neznámy špecialista' when the conversation has no named specialist) and the status. With no
+// conversation on the device, `absentTitle` stands instead (loading, or why it is not there).
 import type { LocalConversation } from '../../../sync/model/local-types.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { BackButton } from '../../components/BackButton.tsx';
@@ -9,8 +10,14 @@ import type { Presence } from './presence.ts';
 const PRESENCE_TEXT: Record<Presence, string> = { online: sk.chat.online, busy: sk.chat.busy, locked: sk.chat.locked };
 const PRESENCE_DOT: Record<Presence, string> = { online: 'bg-emerald-500', busy: 'bg-amber-500', locked: 'bg-slate-400' };
 
-export function ChatHeader({ conversation, presence }: { conversation: LocalConversation | undefined; presence: Presence | null }) {
-  const name = conversation?.specialist?.name?.trim() || sk.chats.unknownSpecialist;
+interface ChatHeaderProps {
+  conversation: LocalConversation | undefined;
+  presence: Presence | null;
+  absentTitle: string;
+}
+
+export function ChatHeader({ conversation, presence, absentTitle }: ChatHeaderProps) {
+  const name = conversation ? conversation.specialist?.name?.trim() || sk.chats.unknownSpecialist : absentTitle;
   const role = conversation?.specialist?.role;
   return (
     <header data-testid="chat-header" className="flex min-h-14 items-center gap-2 border-b border-slate-200 bg-white px-4 pt-[env(safe-area-inset-top)]">

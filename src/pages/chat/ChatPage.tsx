@@ -1,7 +1,7 @@
 // /app/chats/{id}: the conversation from the local store. Messages show from IndexedDB at once; the
 // network only shows as the notice box. The composer's text is per conversation (remounted per id)
 // and kept as a draft, so switching conversation starts with that conversation's own draft.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { useParams } from 'react-router-dom';
 import { useAuth } from '../../auth/auth-context.ts';
@@ -17,8 +17,10 @@ import { MessageList } from './MessageList.tsx';
 import { NewMessageAnnouncer } from './NewMessageAnnouncer.tsx';
 import { isOwn } from './message-kinds.ts';
 import { chatPresence } from './presence.ts';
+import { PushPromptCard } from './PushPromptCard.tsx';
 import { TypingIndicator } from './TypingIndicator.tsx';
 import { useDraft } from './use-draft.ts';
+import { useMissingVerdict } from './use-missing-verdict.ts';
 import { useMarkRead } from './use-mark-read.ts';
 import { useAiTyping } from './use-typing.ts';
 
@@ -34,8 +36,6 @@ export function ChatPage() {
   }
   return <ChatScreen key={id} conversationId={id} />;
 }
-
-const NOT_FOUND_GRACE_MS = 4000;
 
 function ChatScreen({ conversationId }: { conversationId: string }) {
   const engine = useSyncEngine();
@@ -72,33 +72,36 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   if (firstUnread.current === undefined && conversation !== undefined && list !== undefined && list.length > 0) {
     firstUnread.current = firstUnreadKey(list, conversation.unreadCount);
   }
-  // Focus moves into the chat (its message list) once it is shown, so keys scroll it at once.
+  // Once the chat is shown, focus goes to the composer, where a member opening a chat means to type
+  // (issue 37); into a closed conversation nothing can be typed, so then to the message history.
+  const section = useRef<HTMLElement>(null);
+  const focused = useRef(false);
   useEffect(() => {
-    if (!loading) document.querySelector<HTMLElement>('[data-testid="message-scroller"]')?.focus({ preventScroll: true });
-  }, [loading]);
-  // A conversation just started ('Chatovať', a card) may not be local yet: pull at once and say
-  // 'not found' only if it is still missing after a grace period.
-  const [graceOver, setGraceOver] = useState(false);
-  useEffect(() => {
-    const t = setTimeout(() => setGraceOver(true), NOT_FOUND_GRACE_MS);
-    return () => clearTimeout(t);
-  }, []);
+    if (loading || mode === 'missing' || focused.current) return;
+    focused.current = true;
+    const target = section.current?.querySelector<HTMLElement>('textarea:enabled') ?? section.current?.querySelector<HTMLElement>('[data-testid="message-scroller"]');
+    target?.focus({ preventScroll: true });
+  }, [loading, mode]);
+  // A conversation just started ('Chatovať', a card) may not be local yet: pull at once; what the
+  // screen says meanwhile comes from useMissingVerdict.
   const missing = loading && list !== undefined;
   useEffect(() => {
     if (missing) engine?.syncNow();
   }, [missing, engine]);
+  const verdict = useMissingVerdict(conversationId, missing, status);
   return (
-    <section className="flex min-h-0 flex-1 flex-col bg-white" aria-label={sk.titles.chat}>
-      <ChatHeader conversation={conversation} presence={presence} />
+    <section ref={section} className="flex min-h-0 flex-1 flex-col bg-white" aria-label={sk.titles.chat}>
+      <ChatHeader conversation={conversation} presence={presence} absentTitle={verdict === 'loading' ? sk.app.loading : sk.chat.notFoundTitle} />
       <ChatNotice status={status} onRetry={() => engine?.syncNow()} />
       {loading ? (
         <p role="status" className="flex-1 p-6 text-center text-slate-600">
-          {status.loaded && missing && graceOver ? sk.chat.notFound : sk.chat.loading}
+          {verdict === 'not-found' ? sk.chat.notFound : verdict === 'not-downloaded' ? sk.chat.notDownloaded : sk.chat.loading}
         </p>
       ) : (
         <MessageList messages={list} onRetry={retry} firstUnreadKey={firstUnread.current ?? null} footer={answering ? <TypingIndicator /> : null} />
       )}
       <NewMessageAnnouncer messages={list} />
+      <PushPromptCard />
       <Composer value={draft} onChange={setDraft} onSend={send} mode={mode} />
     </section>
   );

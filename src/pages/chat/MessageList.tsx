@@ -62,8 +62,11 @@ function List({ messages, onRetry, footer, firstUnreadKey = null }: MessageListP
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
+    // The scroller also gets shorter when a row opens below it (the notifications prompt, a phone's
+    // keyboard): a reader at the bottom stays there, so the latest message is never hidden by it.
     const observer = new ResizeObserver(([entry]) => {
       if (entry && entry.contentRect.width > 0) widthPx.current = entry.contentRect.width;
+      if (atBottom.current) el.scrollTop = el.scrollHeight;
     });
     observer.observe(el);
     return () => observer.disconnect();
@@ -124,8 +127,12 @@ function List({ messages, onRetry, footer, firstUnreadKey = null }: MessageListP
     <div
       ref={scrollRef}
       data-testid="message-scroller"
-      tabIndex={-1}
-      className="min-h-0 flex-1 overflow-y-auto overscroll-contain outline-none"
+      // In the tab order (issue 37, axe scrollable-region-focusable): a keyboard user scrolls the
+      // history with the arrow keys once Tab reaches it.
+      tabIndex={0}
+      role="region"
+      aria-label={sk.chat.historyLabel}
+      className="focus-ring min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:ring-inset focus-visible:ring-offset-0"
       onScroll={(e) => {
         const el = e.currentTarget;
         atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX;

@@ -44,7 +44,7 @@ export function ConversationRow({ conversation: c, archived, onToggleArchive, fi
             </time>
           </span>
           <span className="flex items-start gap-2">
-            <span className={`line-clamp-2 min-w-0 flex-1 text-sm ${c.unreadCount > 0 ? 'font-medium text-slate-800' : 'text-slate-600'}`}>{snippet}</span>
+            <span className={`line-clamp-2 min-w-0 flex-1 whitespace-pre-line text-sm ${c.unreadCount > 0 ? 'font-medium text-slate-800' : 'text-slate-600'}`}>{snippet}</span>
             <span className="flex shrink-0 flex-col items-end gap-1">
               <UnreadBadge count={c.unreadCount} />
             </span>

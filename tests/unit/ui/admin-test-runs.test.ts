@@ -18,10 +18,17 @@ describe('test runs', () => {
     expect(finishRun(run, {}, t1)).toMatchObject({ status: 'failed', summary: { total: 0, passed: 0, failed: 0 } });
   });
 
+  it('counts not-configured checks apart and never calls such a run passed (issue 37 admin 3)', () => {
+    const run = finishRun(startRun('edge', t0), { success: true, output: [], summary: { total: 9, passed: 2, failed: 0, notConfigured: 7 } }, t1);
+    expect(run).toMatchObject({ status: 'not-configured', summary: { total: 9, passed: 2, failed: 0, notConfigured: 7 } });
+    expect(statusLabel(run.status)).toBe('Nenakonfigurované');
+    expect(formatRuns([run])).toContain('Total: 9, Passed: 2, Failed: 0, Nenakonfigurované: 7');
+  });
+
   it('a thrown call is failed with the error lines and the summary 0/0/1', () => {
     const failed = failRun(startRun('edge', t0), 'timeout', t1);
     expect(failed.status).toBe('failed');
-    expect(failed.summary).toEqual({ total: 0, passed: 0, failed: 1 });
+    expect(failed.summary).toEqual({ total: 0, passed: 0, failed: 1, notConfigured: 0 });
     expect(failed.output[0]).toContain('timeout');
     expect(failed.output.join('\n')).toMatch(/Missing test files or configuration[\s\S]*Network problems[\s\S]*Edge function timeout[\s\S]*Missing dependencies/);
   });

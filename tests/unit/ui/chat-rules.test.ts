@@ -98,7 +98,25 @@ describe('row snippet', () => {
   it('drops markdown marks and link addresses', async () => {
     const { plainSnippet } = await import('../../../src/lib/snippet.ts');
     expect(plainSnippet('Konverzný pomer je **2,5 %** (30 / 1 200).')).toBe('Konverzný pomer je 2,5 % (30 / 1 200).');
-    expect(plainSnippet('## Cieľ\n- **A** [centrum](https://x.sk)')).toBe('Cieľ A centrum');
+    expect(plainSnippet('## Cieľ\n- **A** [centrum](https://x.sk)')).toBe('Cieľ\nA centrum');
     expect(plainSnippet('   ')).toBe('');
+  });
+
+  it('keeps a line break the user typed, one per run of blank lines (issue 37)', async () => {
+    const { plainSnippet } = await import('../../../src/lib/snippet.ts');
+    expect(plainSnippet('Adresa:\nHlavná 12\n917 01 Trnava')).toBe('Adresa:\nHlavná 12\n917 01 Trnava');
+    expect(plainSnippet('a  \n\n\n  b\t c')).toBe('a\nb c');
+  });
+});
+
+describe('failed message text (issue 37, item 11)', () => {
+  it('keeps the engine texts, puts known server refusals in Slovak and never shows a raw server message', async () => {
+    const { failureText } = await import('../../../src/pages/chat/failure-text.ts');
+    expect(failureText('Konverzácia je ukončená, správa sa neodoslala')).toBe('Konverzácia je ukončená, správa sa neodoslala');
+    expect(failureText('Failed to send message')).toBe('Failed to send message');
+    expect(failureText(null)).toBe('Failed to send message');
+    expect(failureText('Message is too long')).toBe('Správa je príliš dlhá (najviac 10 000 znakov), neodoslala sa.');
+    expect(failureText('Conversation not found')).toBe('Konverzácia už neexistuje, správa sa neodoslala');
+    expect(failureText('bad request from test')).toBe('Server správu neprijal, neodoslala sa.');
   });
 });

@@ -5,7 +5,7 @@ import { rememberedOrigin } from '../../../src/routes/remembered-origin.ts';
 describe('layoutRules (user-area.md section 2)', () => {
   it('shows the logo and both bars on the main tabs', () => {
     for (const path of ['/app/chats', '/app/specialists', '/app/settings', '/app/_demo/scroll']) {
-      expect(layoutRules(path)).toEqual({ showHeader: true, showBottomNav: true, lockPageScroll: false, title: null, backTo: null, wide: false });
+      expect(layoutRules(path)).toEqual({ showHeader: true, showBottomNav: true, lockPageScroll: false, title: null, backTo: null, wide: false, showPlan: true });
     }
   });
   it('hides both bars and stops page scrolling on a single chat', () => {
@@ -20,6 +20,9 @@ describe('layoutRules (user-area.md section 2)', () => {
   it("titles /admin paths 'Admin', with a back button to the accounts on deeper paths", () => {
     expect(layoutRules('/admin/accounts')).toMatchObject({ title: 'Admin', backTo: null, wide: true });
     expect(layoutRules('/admin/accounts/42/settings')).toMatchObject({ title: 'Admin', backTo: '/admin/accounts' });
+    // Issue 37 admin 4: another account's page shows no plan badge (the admin's own would read as its).
+    expect(layoutRules('/admin/accounts/42/settings').showPlan).toBe(false);
+    expect(layoutRules('/admin/accounts').showPlan).toBe(true);
   });
 });
 

@@ -125,4 +125,28 @@ describe('formatting', () => {
     expect(root.querySelector('table td')?.textContent).toBe('1');
     expect(root.querySelector('del')?.textContent).toBe('preč');
   });
+
+  // Issue 37: a chat shows a single newline (Shift+Enter) as a line break; code blocks keep theirs.
+  it('shows a single newline as a line break, in paragraphs, lists and quotes, but not inside code blocks', () => {
+    const address = mount('Adresa:\nHlavná 12\n917 01 Trnava');
+    expect(address.querySelectorAll('p')).toHaveLength(1);
+    expect(address.querySelectorAll('p br')).toHaveLength(2);
+    expect(address.querySelector('p')?.textContent).toBe('Adresa:\nHlavná 12\n917 01 Trnava');
+    expect(mount('- a\n- b\nc').querySelectorAll('li br')).toHaveLength(1);
+    expect(mount('> q\n> r').querySelectorAll('blockquote br')).toHaveLength(1);
+    expect(mount('*a*\n**b**').querySelectorAll('br')).toHaveLength(1);
+    // Already hard breaks (backslash, two spaces) stay one break each.
+    expect(mount('a\\\nb').querySelectorAll('br')).toHaveLength(1);
+    expect(mount('a  \nb').querySelectorAll('br')).toHaveLength(1);
+    // Between blocks and inside code nothing is added.
+    const blocks = mount('a\n\nb\n\n```\nx\ny\n```\n\n- a\n  - b\n\n| a |\n|---|\n| 1 |');
+    expect(blocks.querySelectorAll('br')).toHaveLength(0);
+    expect(blocks.querySelector('pre code')?.textContent).toBe('x\ny\n');
+  });
+
+  it('makes code blocks and tables, which scroll inside the bubble, reachable by keyboard', () => {
+    const root = mount('```\nx\n```\n\n| a |\n|---|\n| 1 |');
+    expect(root.querySelector('pre')?.getAttribute('tabindex')).toBe('0');
+    expect(root.querySelector('table')?.getAttribute('tabindex')).toBe('0');
+  });
 });

@@ -35,9 +35,9 @@ describe('MessageBubble memo', () => {
     const { rerender } = render(<MessageBubble message={m} onRetry={retry} />);
     rerender(<MessageBubble message={{ ...m, changeSeq: 3 }} onRetry={retry} />);
     expect(screen.getByTestId('message').getAttribute('data-state')).toBe('sending');
-    rerender(<MessageBubble message={{ ...m, state: 'failed', error: 'Nepodarilo sa' }} onRetry={retry} />);
+    rerender(<MessageBubble message={{ ...m, state: 'failed', error: 'Konverzácia už neexistuje, správa sa neodoslala' }} onRetry={retry} />);
     expect(screen.getByTestId('message').getAttribute('data-state')).toBe('failed');
-    expect(screen.getByRole('alert').textContent).toContain('Nepodarilo sa');
+    expect(screen.getByRole('alert').textContent).toContain('Konverzácia už neexistuje, správa sa neodoslala');
     rerender(<MessageBubble message={{ ...m, state: 'sent', text: 'Iný text' }} onRetry={retry} />);
     expect(screen.getByTestId('message').textContent).toContain('Iný text');
   });
