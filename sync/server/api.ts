@@ -10,6 +10,7 @@ import type {
   RemoteSpecialist,
   RemoteStartResult,
 } from '../model/remote-types.ts';
+import type { TransferLimits } from './metered.ts';
 
 /** transient: retry later (network, timeouts, 5xx, 401/408/429); permanent: the server said no. */
 export type ErrorKind = 'transient' | 'permanent';
@@ -46,7 +47,8 @@ export interface StartInput {
 }
 
 export interface ServerApi {
-  pull(since: number, limit: number): Promise<RemotePullPage>;
+  /** R5.8/R5.9: `transfer` bounds the reply by its bytes' pace (stall, deadline) and meters it. */
+  pull(since: number, limit: number, transfer?: TransferLimits): Promise<RemotePullPage>;
   sendMessage(input: SendInput): Promise<SendResult>;
   markRead(conversationId: string, messageId: string): Promise<RemoteReadCursor | null>;
   /** Refusal (no row updated) is a permanent ServerError. */

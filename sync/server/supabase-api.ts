@@ -17,6 +17,7 @@ import {
 import type { RemoteSpecialist } from '../model/remote-types.ts';
 import { ServerError, type ServerApi } from './api.ts';
 import { serverErrorFromStatus, toServerError } from './classify.ts';
+import { meterTransfer } from './metered.ts';
 
 interface PgResult {
   data: unknown;
@@ -97,9 +98,20 @@ export function createSupabaseServerApi(supabase: SupabaseClient, opts: Supabase
   const signal = () => AbortSignal.timeout(timeoutMs);
   const fn = (name: string, body: Record<string, unknown> | undefined): Promise<unknown> => invoke(supabase, name, body, timeoutMs);
   return {
-    async pull(since, limit) {
-      const data = await call(() => supabase.rpc('sync_pull', { p_since: since, p_limit: limit }).abortSignal(signal()), fromPg);
-      return shape(parsePullPage, data);
+    async pull(since, limit, transfer) {
+      const query = supabase.rpc('sync_pull', { p_since: since, p_limit: limit });
+      if (!transfer) return shape(parsePullPage, await call(() => query.abortSignal(signal()), fromPg));
+      // R5.9: the page's reply is metered as it streams. postgrest-js keeps the client's fetch on the
+      // builder (PostgrestBuilder's `fetch`, read when the request is sent): wrapped here for this
+      // one request, the auth header and the app's global fetch below it unchanged.
+      const meter = meterTransfer(transfer);
+      const builder = query as unknown as { fetch: typeof fetch };
+      builder.fetch = meter.wrap(builder.fetch);
+      try {
+        return shape(parsePullPage, await call(() => query.abortSignal(meter.signal), fromPg));
+      } finally {
+        meter.dispose();
+      }
     },
     async sendMessage(input) {
       if (input.viaChatwoot && useFunctions) {

@@ -166,7 +166,7 @@ export function reportingUnauthorized(server: ServerApi, onRefused: () => void):
   };
   // Every method delegated by name (not spread: a class instance's methods live on its prototype).
   return {
-    pull: (since, limit) => watch(() => server.pull(since, limit)),
+    pull: (since, limit, transfer) => watch(() => server.pull(since, limit, transfer)),
     sendMessage: (input) => watch(() => server.sendMessage(input)),
     markRead: (conversationId, messageId) => watch(() => server.markRead(conversationId, messageId)),
     setArchived: (conversationId, archivedAt) => watch(() => server.setArchived(conversationId, archivedAt)),
