@@ -65,7 +65,7 @@ async function catchUp(tag: string, n: number, chars: number, bytesPerSecond: nu
   const engine = await phone.start({ realtime: false });
   engine.subscribeStatus((s) => seen.statuses.push(s));
   // Generous: a loaded machine stretches the server's side; the link's floor here is ~12 s.
-  await waitFor(async () => (await engine.db.messages.where('conversationId').equals(conversationId).count()) === n, `${n} messages stored`, 120_000);
+  await waitFor(async () => (await engine.db.messages.where('conversationId').equals(conversationId).count()) === n, `${n} messages stored`, 90_000);
   const ms = performance.now() - t0;
   const floorMs = (phone.net.line.stats.bytesDown / bytesPerSecond) * 1000 + seen.pulls.length * rttMs;
   return { phone, engine, seen, ms, floorMs, conversationId };
@@ -116,7 +116,7 @@ describe('R5.8–R5.10 a backlog on a slow link', () => {
     const cutSince = pulls.at(-1)!;
     phone.net.line.cutAfterBytes(30_000);
     await waitFor(() => phone.net.line.stats.cutReplies > 0, 'the reply cut', 30_000);
-    await waitFor(async () => (await engine.db.messages.where('conversationId').equals(conversationId).count()) === n, `${n} messages stored`, 120_000);
+    await waitFor(async () => (await engine.db.messages.where('conversationId').equals(conversationId).count()) === n, `${n} messages stored`, 90_000);
     // The cut page was asked again from its own start: nothing stored before it was fetched again.
     const after = pulls.slice(pullsBefore);
     expect(after[0]).toBe(cutSince);

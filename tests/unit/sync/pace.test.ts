@@ -40,6 +40,12 @@ describe('R5.8 the pacer', () => {
     expect(q.plan().limit).toBe(MIN_PAGE_BYTES / FIRST_BYTES_PER_ROW);
   });
 
+  it('R5.8 a server API that reports no bytes gets pages as large as allowed after the first', () => {
+    const p = new PullPacer({ stallMs: 3000, maxRows: 500 });
+    p.completed(transfer(0, 0), 64, 100);
+    expect(p.plan().limit).toBe(500);
+  });
+
   it('R5.9 a cut halves the budget, or sizes it to what the arrived bytes say the link carries', () => {
     const p = new PullPacer({ stallMs: 3000 });
     p.completed(transfer(0, 64 * 1000), 64, 100); // 1,000 bytes a row; budget 128 kB
