@@ -74,9 +74,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const cleanups: (() => void)[] = [];
   const inFlight = new Set<Promise<unknown>>();
   let referenceAt = -Infinity;
-  /** R5.8–R5.10: page sizes follow the link for this engine's life; the backlog's progress goes to the status. */
+  /** R5.8–R5.11: page sizes follow the link for this engine's life; a backlog's progress goes to the status, its head first. */
   const pacer = new PullPacer({ stallMs: timings.requestTimeoutMs, maxRows: o.pullLimit });
   const onPage = backlogTracker((progress) => status.patch({ progress }));
+  const head = { fetched: false };
   let ensuredFirst = false;
   let stopped = false;
   let restoreReport: RestoreReport | null = null;
@@ -184,7 +185,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   async function pull(): Promise<{ changed: boolean }> {
     if (!(await authorized())) return { changed: false };
     const account = await ensureAccount();
-    const r = await pullFeed(db, server, userId, now, o.pullLimit, account, { pacer, monotonic: mono, onPage });
+    const r = await pullFeed(db, server, userId, now, o.pullLimit, account, { pacer, monotonic: mono, onPage, head });
     status.patch({ loaded: true });
     if (mono() - referenceAt > REFERENCE_MAX_AGE_MS) {
       referenceAt = mono();

@@ -1,12 +1,13 @@
 // R5.1/R5.2: the change feed. One request for the whole account (sync_pull since the cursor), paged
 // until has_more is false; each page lands in one transaction together with the new cursor.
 // R5.8–R5.10: with a pacer, pages are sized by bytes and a page cut mid-way is asked again.
+// R5.11: a backlog's newest rows (the list, each recent conversation's newest page) come first.
 import { applyRemoteChanges, readFeed } from './apply.ts';
 import { resetFeed } from '../session/account-scope.ts';
 import { PULL_PAGE_LIMIT } from '../model/constants.ts';
 import type { SyncDb } from '../db/schema.ts';
 import { mergeSpecialists } from '../merge/specialist.ts';
-import { isTransient, ServerError, type ServerApi } from '../server/api.ts';
+import { isTransient, ServerError, type HeadLimits, type ServerApi } from '../server/api.ts';
 import type { PullPacer, Transfer } from './pace.ts';
 import type { RemotePullPage } from '../model/remote-types.ts';
 
@@ -72,6 +73,28 @@ export interface PullOptions {
   monotonic?: () => number;
   /** R5.10: told after each page is stored. */
   onPage?: (step: PullStep) => void;
+  /** R5.11: whether this backlog's head was read (kept by the caller across pulls; reset when caught up). */
+  head?: { fetched: boolean };
+}
+
+/** R5.11: the head of a backlog: the list, and the newest page of the most recent conversations. */
+export const HEAD_LIMITS: HeadLimits = { conversations: 200, withMessages: 20, perConversation: 30 };
+
+/**
+ * R5.11: the newest rows of a backlog, stored before its older history: they do not move the cursor
+ * (the feed brings them again in order, harmlessly, R2.1). Best effort: a failure leaves the feed to
+ * bring everything as before; rows of another account are not stored (R9.9).
+ */
+async function readHead(db: SyncDb, server: ServerApi, userId: string, since: number, accountId: string | null): Promise<void> {
+  if (!server.pullHead) return;
+  try {
+    const head = await server.pullHead(since, HEAD_LIMITS);
+    const other = (r: { account_id: string | null }) => accountId !== null && r.account_id !== null && r.account_id !== accountId;
+    if (head.conversations.some(other) || head.messages.some(other)) return;
+    await applyRemoteChanges(db, { conversations: head.conversations, messages: head.messages, readCursors: [], deleted: [] }, userId, { kind: 'none' });
+  } catch {
+    // The feed that follows brings these rows anyway.
+  }
 }
 
 /** R5.9: a page request cut after some of its bytes arrived is asked again (smaller) this many times in a row. */
@@ -154,6 +177,10 @@ export async function pullFeed(
       nextFrom = cursor;
       continue;
     }
+    if (pages === 1 && page.has_more && opts.head && !opts.head.fetched) {
+      opts.head.fetched = true;
+      await readHead(db, server, userId, cursor, accountId);
+    }
     const prefetch = page.has_more && page.cursor > cursor ? ask(page.cursor) : null;
     // Kept from being reported as unhandled while the page is applied; awaited below.
     prefetch?.page.catch(() => undefined);
@@ -168,6 +195,7 @@ export async function pullFeed(
     if (page.has_more && r.cursor <= cursor) throw new ServerError('permanent', 'sync_pull did not advance its cursor', null);
     opts.onPage?.({ from: cursor, cursor: r.cursor, head: page.account_change_seq, hasMore: page.has_more });
     if (!page.has_more) {
+      if (opts.head) opts.head.fetched = false;
       cursor = r.cursor;
       break;
     }

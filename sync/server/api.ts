@@ -40,6 +40,17 @@ export interface SendInput {
 /** The direct path returns the stored row; an external path may only accept the message. */
 export type SendResult = { row: RemoteMessage } | { accepted: true };
 
+export interface HeadLimits {
+  conversations: number;
+  withMessages: number;
+  perConversation: number;
+}
+
+export interface RemoteHead {
+  conversations: RemoteConversation[];
+  messages: RemoteMessage[];
+}
+
 export interface StartInput {
   specialistId: string;
   cardId: string | null;
@@ -49,6 +60,12 @@ export interface StartInput {
 export interface ServerApi {
   /** R5.8/R5.9: `transfer` bounds the reply by its bytes' pace (stall, deadline) and meters it. */
   pull(since: number, limit: number, transfer?: TransferLimits): Promise<RemotePullPage>;
+  /**
+   * R5.11: the newest part of a backlog, read outside the feed: the conversations changed since
+   * `since` (latest activity first, at most `conversations`), and the newest `perConversation`
+   * messages of the first `withMessages` of them. Optional: without it a backlog comes oldest first.
+   */
+  pullHead?(since: number, limits: HeadLimits): Promise<RemoteHead>;
   sendMessage(input: SendInput): Promise<SendResult>;
   markRead(conversationId: string, messageId: string): Promise<RemoteReadCursor | null>;
   /** Refusal (no row updated) is a permanent ServerError. */

@@ -32,6 +32,9 @@ export interface SupabaseApiOptions {
   timeoutMs?: number;
 }
 
+/** R5.11: the specialist columns sync_pull embeds in a conversation (migration 20261124000100). */
+const HEAD_SPECIALIST_COLUMNS = 'id, name, role, avatar_url, seniority, is_ai, bio, skills, chatwoot_inbox_id, is_assistant';
+
 function fromPg(r: PgResult): unknown {
   if (!r.error) return r.data;
   // A function PostgREST does not know yet is a deploy in progress, not a refusal.
@@ -112,6 +115,42 @@ export function createSupabaseServerApi(supabase: SupabaseClient, opts: Supabase
       } finally {
         meter.dispose();
       }
+    },
+    async pullHead(since, limits) {
+      // R5.11: the same rows sync_pull gives (to_jsonb of the row, the conversation's specialist
+      // embedded with sync_pull's columns), read by PostgREST under the same RLS. Small requests, one
+      // after the other, so each fits the request timeout on a slow link.
+      const rows = await call(
+        () =>
+          supabase
+            .from('conversations')
+            .select(`*, specialist:specialists(${HEAD_SPECIALIST_COLUMNS})`)
+            .gt('change_seq', since)
+            .order('last_message_at', { ascending: false, nullsFirst: false })
+            .limit(limits.conversations)
+            .retry(false)
+            .abortSignal(signal()),
+        fromPg,
+      );
+      const conversations = (Array.isArray(rows) ? rows : []).map((r: unknown) => shape(parseConversation, r));
+      const messages = [];
+      for (const c of conversations.slice(0, limits.withMessages)) {
+        const page = await call(
+          () =>
+            supabase
+              .from('messages')
+              .select('*')
+              .eq('conversation_id', c.id)
+              .order('created_at', { ascending: false })
+              .order('id', { ascending: false })
+              .limit(limits.perConversation)
+              .retry(false)
+              .abortSignal(signal()),
+          fromPg,
+        );
+        for (const m of Array.isArray(page) ? page : []) messages.push(shape(parseMessage, m));
+      }
+      return { conversations, messages };
     },
     async sendMessage(input) {
       if (input.viaChatwoot && useFunctions) {

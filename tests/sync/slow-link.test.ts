@@ -31,8 +31,9 @@ async function backlog(tag: string, n: number, chars: number) {
   const a = await createAccount(db, stack.jwtSecret, 1, tag);
   const conversationId = await createConversation(db, a.id, a.humans[0]!);
   await db.query(
-    `insert into public.messages (conversation_id, text, direction, source)
-     select $1, left(repeat(md5(g::text), $3 / 32 + 1), $3), 'specialist', 'test' from generate_series(1, $2) g`,
+    `insert into public.messages (conversation_id, text, direction, source, created_at)
+     select $1, left(repeat(md5(g::text), $3 / 32 + 1), $3), 'specialist', 'test', now() - ($2 - g) * interval '1 second'
+       from generate_series(1, $2) g`,
     [conversationId, n, chars],
   );
   return { a, conversationId };
@@ -124,5 +125,30 @@ describe('R5.8–R5.10 a backlog on a slow link', () => {
     expect(storedBefore).toBeGreaterThan(0);
     // The cut was absorbed while pages kept coming: no error banner.
     expect(seen.filter((s) => s.connection === 'error')).toEqual([]);
+  });
+
+  it('R5.11 the newest page of a conversation is usable before its older history: it arrives while most of the backlog is still on the way', async () => {
+    const n = 600;
+    const { a, conversationId } = await backlog('head', n, 2500);
+    const newest = await db.query<{ id: string }>('select id from public.messages where conversation_id = $1 order by created_at desc, id desc limit 30', [conversationId]);
+    const phone = new TestDevice(stack, a.users[0]!, { accountId: a.id, rand: rng(37) });
+    devices.push(phone);
+    phone.net.link = { bytesPerSecond: 200_000, rttMs: 150 };
+    const engine = await phone.start({ realtime: false });
+    const ids = newest.rows.map((r) => r.id);
+    const storedWhenNewest = await waitFor(
+      async () => {
+        const found = await engine.db.messages.where('serverId').anyOf(ids).count();
+        return found === ids.length ? await engine.db.messages.where('conversationId').equals(conversationId).count() : null;
+      },
+      'the newest page stored',
+      90_000,
+    );
+    // The conversation is in the list with its newest page while the older history still travels.
+    expect(await engine.db.conversations.get(conversationId)).toBeDefined();
+    expect(storedWhenNewest).toBeLessThan(n / 2);
+    await waitFor(async () => (await engine.db.messages.where('conversationId').equals(conversationId).count()) === n, `${n} messages stored`, 90_000);
+    // The head's rows came again with the feed: stored once each.
+    expect(await engine.db.messages.where('serverId').anyOf(ids).count()).toBe(ids.length);
   });
 });

@@ -135,3 +135,60 @@ describe('R5.10 backlog progress', () => {
     expect(seen).toEqual([{ done: 300, total: 5000 }, { done: 800, total: 5000 }, { done: 1240, total: 5100 }, null]);
   });
 });
+
+describe('R5.11 the head of a backlog', () => {
+  const rowsOf = async () => ({ conversations: await db.conversations.count(), messages: await db.messages.count() });
+  it('R5.11 read once when the first page has more, stored before the second page, the cursor unmoved by it', async () => {
+    const c = server.addConversation();
+    for (let i = 0; i < 200; i++) server.addMessage(c.id, { text: 'x'.repeat(900) });
+    const api = server.api();
+    const newest = [...server.messages.values()].slice(-30);
+    let headCalls = 0;
+    let storedAtSecondPage: number | null = null;
+    let n = 0;
+    const withHead: ServerApi = {
+      ...api,
+      pull: async (since, limit) => {
+        if (++n === 2) storedAtSecondPage = await db.messages.where('serverId').anyOf(newest.map((m) => m.id)).count();
+        return api.pull(since, limit);
+      },
+      pullHead: async () => {
+        headCalls++;
+        return { conversations: [server.conversations.get(c.id)!], messages: newest };
+      },
+    };
+    const head = { fetched: false };
+    await pullFeed(db, withHead, 'user-1', now, 1000, server.accountId, { pacer: new PullPacer({ stallMs: 3000 }), head });
+    expect(headCalls).toBe(1);
+    expect(storedAtSecondPage).toBe(30);
+    expect(head.fetched).toBe(false); // caught up: the next backlog reads its head again
+    expect(await rowsOf()).toEqual({ conversations: 1, messages: 200 });
+  });
+
+  it('R5.11 R9.9 a head with rows of another account (the server answers for another account) stores nothing of it, not even its own-looking rows', async () => {
+    const c = server.addConversation();
+    server.addMessage(c.id, { text: 'vlastná' });
+    const api = server.api();
+    const foreign = { ...server.conversations.get(c.id)!, id: 'conv-foreign', account_id: 'acc-other' };
+    const ownLooking = { ...server.conversations.get(c.id)!, id: 'conv-own-looking' };
+    let headDone = false;
+    const hostile: ServerApi = {
+      ...api,
+      pull: async (since) => {
+        const page = await api.pull(since, 1);
+        // Hold the feed until the head is through, so what is stored then is the head's doing.
+        if (headDone) return page;
+        return { ...page, has_more: true };
+      },
+      pullHead: async () => {
+        headDone = true;
+        return { conversations: [ownLooking, foreign], messages: [] };
+      },
+    };
+    await pullFeed(db, hostile, 'user-1', now, 1000, server.accountId, { head: { fetched: false } }).catch(() => undefined);
+    expect(headDone).toBe(true);
+    expect(await db.conversations.get('conv-foreign')).toBeUndefined();
+    expect(await db.conversations.get('conv-own-looking')).toBeUndefined();
+  });
+});
+
