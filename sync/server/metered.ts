@@ -27,14 +27,21 @@ export interface Meter {
   dispose(): void;
 }
 
+/** A timer that, like AbortSignal.timeout's, does not keep Node alive (R9.4: `stop()` leaves nothing behind). */
+function timer(fn: () => void, ms: number): ReturnType<typeof setTimeout> {
+  const t = setTimeout(fn, ms);
+  (t as { unref?: () => void }).unref?.();
+  return t;
+}
+
 export function meterTransfer(limits: TransferLimits): Meter {
   const controller = new AbortController();
   let stall: ReturnType<typeof setTimeout> | null = null;
   const armStall = () => {
     if (stall !== null) clearTimeout(stall);
-    stall = setTimeout(() => controller.abort(new TransferAbort(`no byte for ${limits.stallMs} ms`)), limits.stallMs);
+    stall = timer(() => controller.abort(new TransferAbort(`no byte for ${limits.stallMs} ms`)), limits.stallMs);
   };
-  const deadline = setTimeout(() => controller.abort(new TransferAbort(`transfer took over ${Math.round(limits.deadlineMs)} ms`)), limits.deadlineMs);
+  const deadline = timer(() => controller.abort(new TransferAbort(`transfer took over ${Math.round(limits.deadlineMs)} ms`)), limits.deadlineMs);
   armStall();
   const dispose = () => {
     if (stall !== null) clearTimeout(stall);
