@@ -9,7 +9,8 @@ import type { ProvidedStack } from '../helpers/global-stack.ts';
 import type { SyncStatus } from '../../sync/status.ts';
 import { readFeed } from '../../sync/receive/apply.ts';
 import { rng, TestDevice, waitFor } from '../../sync/testing/index.ts';
-import { createAccount, createConversation, pool } from './helpers/server-db.ts';
+import { pool } from './helpers/server-db.ts';
+import { catchUp, seedBacklog, sinceOf } from './helpers/catch-up.ts';
 
 let stack: ProvidedStack;
 let db: pg.Pool;
@@ -26,78 +27,40 @@ afterAll(async () => {
   await db.end();
 });
 
-/** `n` specialist messages of `chars` characters each in a fresh conversation; returns the account and the user. */
-async function backlog(tag: string, n: number, chars: number) {
-  const a = await createAccount(db, stack.jwtSecret, 1, tag);
-  const conversationId = await createConversation(db, a.id, a.humans[0]!);
-  await db.query(
-    `insert into public.messages (conversation_id, text, direction, source, created_at)
-     select $1, left(repeat(md5(g::text), $3 / 32 + 1), $3), 'specialist', 'test', now() - ($2 - g) * interval '1 second'
-       from generate_series(1, $2) g`,
-    [conversationId, n, chars],
-  );
-  return { a, conversationId };
-}
+const link = (tag: string, n: number, chars: number, bytesPerSecond: number) => ({ tag, n, chars, bytesPerSecond, rttMs: 150 });
 
-interface Watched {
-  statuses: SyncStatus[];
-  /** The `p_since` of every sync_pull request, in order. */
-  pulls: number[];
-}
-
-function sinceOf(url: string, body: string): number | null {
-  if (!url.includes('/rpc/sync_pull')) return null;
-  const p = JSON.parse(body) as { p_since?: number };
-  return typeof p.p_since === 'number' ? p.p_since : null;
-}
-
-/** Starts a device on the link and waits until all `n` messages are stored; reports the measure against the floor. */
-async function catchUp(tag: string, n: number, chars: number, bytesPerSecond: number, rttMs: number) {
-  const { a, conversationId } = await backlog(tag, n, chars);
-  const phone = new TestDevice(stack, a.users[0]!, { accountId: a.id, rand: rng(35) });
-  devices.push(phone);
-  phone.net.link = { bytesPerSecond, rttMs };
-  const seen: Watched = { statuses: [], pulls: [] };
-  phone.net.onRequest = (url, body) => {
-    const since = sinceOf(url, body);
-    if (since !== null) seen.pulls.push(since);
-  };
-  const t0 = performance.now();
-  const engine = await phone.start({ realtime: false });
-  engine.subscribeStatus((s) => seen.statuses.push(s));
-  // Generous: a loaded machine stretches the server's side; the link's floor here is ~12 s.
-  await waitFor(async () => (await engine.db.messages.where('conversationId').equals(conversationId).count()) === n, `${n} messages stored`, 90_000);
-  const ms = performance.now() - t0;
-  const floorMs = (phone.net.line.stats.bytesDown / bytesPerSecond) * 1000 + seen.pulls.length * rttMs;
-  return { phone, engine, seen, ms, floorMs, conversationId };
+async function caughtUp(c: ReturnType<typeof link>) {
+  const r = await catchUp(stack, db, stack.jwtSecret, c);
+  devices.push(r.phone);
+  return r;
 }
 
 describe('R5.8–R5.10 a backlog on a slow link', () => {
   it('R5.8 R5.10 800 messages of 2,500 characters catch up on 1.6 Mbps / 150 ms: every row stored, pages grow to the link, progress shown, never an error', async () => {
-    const r = await catchUp('slow16', 800, 2500, 200_000, 150);
+    const r = await caughtUp(link('slow16', 800, 2500, 200_000));
     const ratio = r.ms / r.floorMs;
-    console.log(`[R5.8] 800 × 2,500 chars at 1.6 Mbps / 150 ms: ${Math.round(r.ms)} ms, floor ${Math.round(r.floorMs)} ms (${r.phone.net.line.stats.bytesDown} B down, ${r.seen.pulls.length} pages): ${ratio.toFixed(2)}× the floor`);
+    console.log(`[R5.8] 800 × 2,500 chars at 1.6 Mbps / 150 ms: ${Math.round(r.ms)} ms, floor ${Math.round(r.floorMs)} ms (${r.phone.net.line.stats.bytesDown} B down, ${r.pulls.length} pages): ${ratio.toFixed(2)}× the floor`);
     // More than one page, none of them the old 1,000 rows the link cannot carry within a timeout.
-    expect(r.seen.pulls.length).toBeGreaterThan(2);
+    expect(r.pulls.length).toBeGreaterThan(2);
     // R5.10: the list showed how far it was, counting up, and no load error while pages arrived.
-    const progress = r.seen.statuses.map((s) => s.progress).filter((p) => p);
+    const progress = r.statuses.map((s) => s.progress).filter((p) => p);
     expect(progress.length).toBeGreaterThan(0);
     const dones = progress.map((p) => p!.done);
     expect(dones).toEqual([...dones].sort((x, y) => x - y));
     expect(progress.at(-1)!.total).toBeGreaterThanOrEqual(800);
-    expect(r.seen.statuses.filter((s) => s.connection === 'error')).toEqual([]);
+    expect(r.statuses.filter((s) => s.connection === 'error')).toEqual([]);
     await waitFor(() => r.engine.status().progress == null, 'progress cleared once caught up', 10_000);
   });
 
   it('R5.8 400 messages of 600 characters catch up at 400 kbps', async () => {
-    const r = await catchUp('slow4', 400, 600, 50_000, 150);
+    const r = await caughtUp(link('slow4', 400, 600, 50_000));
     console.log(`[R5.8] 400 × 600 chars at 400 kbps / 150 ms: ${Math.round(r.ms)} ms, floor ${Math.round(r.floorMs)} ms: ${(r.ms / r.floorMs).toFixed(2)}× the floor`);
-    expect(r.seen.statuses.filter((s) => s.connection === 'error')).toEqual([]);
+    expect(r.statuses.filter((s) => s.connection === 'error')).toEqual([]);
   });
 
   it('R5.9 a cut in the middle of a page costs only that page: stored pages stay, the page is asked again from where it started', async () => {
     const n = 500;
-    const { a, conversationId } = await backlog('cut', n, 2500);
+    const { a, conversationId } = await seedBacklog(db, stack.jwtSecret, 'cut', n, 2500);
     const phone = new TestDevice(stack, a.users[0]!, { accountId: a.id, rand: rng(36) });
     devices.push(phone);
     phone.net.link = { bytesPerSecond: 200_000, rttMs: 150 };
@@ -129,7 +92,7 @@ describe('R5.8–R5.10 a backlog on a slow link', () => {
 
   it('R5.11 the newest page of a conversation is usable before its older history: it arrives while most of the backlog is still on the way', async () => {
     const n = 600;
-    const { a, conversationId } = await backlog('head', n, 2500);
+    const { a, conversationId } = await seedBacklog(db, stack.jwtSecret, 'head', n, 2500);
     const newest = await db.query<{ id: string }>('select id from public.messages where conversation_id = $1 order by created_at desc, id desc limit 30', [conversationId]);
     const phone = new TestDevice(stack, a.users[0]!, { accountId: a.id, rand: rng(37) });
     devices.push(phone);
