@@ -59,16 +59,21 @@ export class PullPacer {
     return { limit, deadlineMs: Math.max(this.o.stallMs, DEADLINE_FACTOR * expected), stallMs: this.o.stallMs };
   }
 
-  /** A page arrived whole with `rows` rows. */
-  completed(t: Transfer, rows: number, now: number): void {
+  /**
+   * A page arrived whole with `rows` rows; `more`: the server has more after it. Only a page that
+   * filled its request (more follows) says what the link carries: the feed's tail, or an empty page
+   * of an idle account, is small because there was no more, and must not shrink the next backlog's pages.
+   */
+  completed(t: Transfer, rows: number, now: number, more = true): void {
     if (rows > 0 && t.bytes === 0) {
       // A server API that does not meter its replies (a test double, an older wrapper): nothing to
       // size by, so pages are as large as allowed, as before R5.8.
       this.budget = this.maxRows * this.bytesPerRow;
       return;
     }
-    const ms = Math.max(1, now - t.startedAt);
     if (rows > 0 && t.bytes > 0) this.bytesPerRow = Math.max(64, t.bytes / rows);
+    if (!more) return;
+    const ms = Math.max(1, now - t.startedAt);
     this.last = { ms, bytes: t.bytes };
     // A page that hit the row cap says nothing about the link's limit: keep the budget the cap allows.
     const next = ms < this.targetMs / 2 ? t.bytes * 2 : (t.bytes * this.targetMs) / ms;

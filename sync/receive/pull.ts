@@ -138,7 +138,7 @@ export async function pullFeed(
     for (let attempt = 0; ; attempt++) {
       try {
         const page = await req.page;
-        if (req.transfer) pacer?.completed(req.transfer, rowsOf(page), mono());
+        if (req.transfer) pacer?.completed(req.transfer, rowsOf(page), mono(), page.has_more);
         return page;
       } catch (err) {
         if (!pacer || !req.transfer) throw err;

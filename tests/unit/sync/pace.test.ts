@@ -34,6 +34,14 @@ describe('R5.8 the pacer', () => {
     expect(q.plan().limit).toBe(MIN_PAGE_BYTES / FIRST_BYTES_PER_ROW);
   });
 
+  it('R5.8 the feed’s tail and an idle account’s empty pages do not shrink the next backlog’s pages', () => {
+    const p = new PullPacer({ stallMs: 3000 });
+    p.completed(transfer(0, 64 * 1000), 64, 100); // quick: 128 kB next, 1,000 bytes a row
+    for (let i = 0; i < 5; i++) p.completed(transfer(0, 300), 0, 20, false);
+    p.completed(transfer(0, 3 * 1000), 3, 20, false);
+    expect(p.plan().limit).toBe(128);
+  });
+
   it('R5.8 a server API that reports no bytes gets pages as large as allowed after the first', () => {
     const p = new PullPacer({ stallMs: 3000, maxRows: 500 });
     p.completed(transfer(0, 0), 64, 100);
