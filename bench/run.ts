@@ -13,6 +13,7 @@ import { lighthouseBenchRows, measureLighthouse } from './lighthouse.ts';
 import { parseArgs } from './args.ts';
 import { fanoutRow, insertRows } from './stack-throughput.ts';
 import { renderTable, type BenchRow } from './table.ts';
+import { slowLinkRows } from './slow-link.ts';
 
 const args = parseArgs(process.argv.slice(2));
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -42,6 +43,16 @@ if (wants(10)) {
   try {
     rows.push(...(await insertRows(stack, notes)));
     rows.push(await fanoutRow(stack));
+  } finally {
+    await stack.destroy();
+  }
+}
+
+if (wants(11)) {
+  log('row 11: catch-up on a slow link');
+  const stack = await startTestStack({ seed: false });
+  try {
+    rows.push(...(await slowLinkRows(stack, args.quick)));
   } finally {
     await stack.destroy();
   }

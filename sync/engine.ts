@@ -25,6 +25,8 @@ import type { Relay } from './transports/relay.ts';
 import { electLeader, openTabChannel, type Leadership, type TabChannel } from './session/leader.ts';
 import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
 import { pullFeed, pullReference } from './receive/pull.ts';
+import { PullPacer } from './receive/pace.ts';
+import { backlogTracker } from './receive/backlog.ts';
 import { createSender } from './send/sender.ts';
 import { RetrySchedule } from './send/outbox.ts';
 import { ServerError } from './server/api.ts';
@@ -79,6 +81,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const cleanups: (() => void)[] = [];
   const inFlight = new Set<Promise<unknown>>();
   let referenceAt = -Infinity;
+  /** R5.8–R5.11: page sizes follow the link for this engine's life; a backlog's progress goes to the status, its head first. */
+  const pacer = new PullPacer({ stallMs: timings.requestTimeoutMs, maxRows: o.pullLimit });
+  const onPage = backlogTracker((progress) => status.patch({ progress }));
+  const head = { fetched: false };
   let ensuredFirst = false;
   let stopped = false;
   let restoreReport: RestoreReport | null = null;
@@ -191,7 +197,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   async function pull(): Promise<{ changed: boolean }> {
     if (!(await authorized())) return { changed: false };
     const account = await ensureAccount();
-    const r = await pullFeed(db, server, userId, now, o.pullLimit, account);
+    const r = await pullFeed(db, server, userId, now, o.pullLimit, account, { pacer, monotonic: mono, onPage, head });
     status.patch({ loaded: true });
     if (mono() - referenceAt > REFERENCE_MAX_AGE_MS) {
       referenceAt = mono();

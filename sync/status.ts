@@ -2,6 +2,7 @@
 // held for the debounce time so a brief blip does not flash a banner.
 import type { Clock, TimerId } from './model/clock.ts';
 import type { SyncContext } from './machine.ts';
+import type { PullProgress } from './receive/backlog.ts';
 import { TEXT_LOAD_FAILED, TEXT_LOAD_FAILED_AFTER_RECONNECT, TEXT_NEEDS_SIGN_IN, TEXT_OFFLINE } from './model/texts.ts';
 
 export type Connection = 'online' | 'offline' | 'fallback' | 'error';
@@ -22,6 +23,15 @@ export interface SyncStatus extends ConnectionStatus {
    * or pulled until the same user signs in again; `error` then says so (TEXT_NEEDS_SIGN_IN).
    */
   needsSignIn?: boolean;
+  /**
+   * R5.10: set while a pull is working through a backlog of more than one page (the list shows
+   * 'Sťahujem správy… done z total' instead of a load error while it progresses); null once caught up.
+   */
+  progress?: PullProgress | null;
+}
+
+function sameProgress(a: PullProgress | null | undefined, b: PullProgress | null | undefined): boolean {
+  return (a ?? null) === (b ?? null) || (!!a && !!b && a.done === b.done && a.total === b.total);
 }
 
 type StatusInputs = Pick<SyncContext, 'online' | 'pullFailed' | 'pullReason' | 'linkUp' | 'hasLink' | 'everConnected' | 'linkFailures'>;
@@ -46,7 +56,7 @@ export interface StatusStore {
   /** A new raw connection status; published after it holds for the debounce time. */
   setConnection(next: ConnectionStatus): void;
   /** Published at once. */
-  patch(p: Partial<Pick<SyncStatus, 'loaded' | 'leader' | 'needsSignIn'>>): void;
+  patch(p: Partial<Pick<SyncStatus, 'loaded' | 'leader' | 'needsSignIn' | 'progress'>>): void;
   /** Publishes a status as is (a follower tab mirroring the leader's). */
   replace(s: SyncStatus): void;
   subscribe(fn: (s: SyncStatus) => void): () => void;
@@ -87,7 +97,7 @@ export function createStatusStore(clock: Clock, debounceMs: number, initial: Syn
     patch(p) {
       const next = { ...current, ...p };
       const signIn = Boolean(next.needsSignIn) !== Boolean(current.needsSignIn);
-      if (next.loaded !== current.loaded || next.leader !== current.leader || signIn) publish(next);
+      if (next.loaded !== current.loaded || next.leader !== current.leader || signIn || !sameProgress(next.progress, current.progress)) publish(next);
     },
     replace(s) {
       cancel();

@@ -136,6 +136,8 @@ export const sk = {
     offlineTitle: 'Problém s internetom',
     offlineHint: 'Skontrolujte svoje pripojenie',
     loadFailed: 'Nepodarilo sa načítať konverzácie',
+    // ours (issue 35): a backlog on its way, counts already formatted (formatCount)
+    syncProgress: (done: string, total: string) => `Sťahujem správy… ${done} z ${total}`,
     retryHint: 'Skúste to prosím znova',
     retry: 'Skúsiť znova',
     empty: 'No conversations found',

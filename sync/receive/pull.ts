@@ -1,11 +1,14 @@
 // R5.1/R5.2: the change feed. One request for the whole account (sync_pull since the cursor), paged
 // until has_more is false; each page lands in one transaction together with the new cursor.
+// R5.8–R5.10: with a pacer, pages are sized by bytes and a page cut mid-way is asked again.
+// R5.11: a backlog's newest rows (the list, each recent conversation's newest page) come first.
 import { applyRemoteChanges, readFeed } from './apply.ts';
 import { resetFeed } from '../session/account-scope.ts';
 import { PULL_PAGE_LIMIT } from '../model/constants.ts';
 import type { SyncDb } from '../db/schema.ts';
 import { mergeSpecialists } from '../merge/specialist.ts';
-import { ServerError, type ServerApi } from '../server/api.ts';
+import { isTransient, ServerError, type HeadLimits, type ServerApi } from '../server/api.ts';
+import type { PullPacer, Transfer } from './pace.ts';
 import type { RemotePullPage } from '../model/remote-types.ts';
 
 export interface PullResult {
@@ -52,6 +55,60 @@ async function checkEpoch(db: SyncDb, page: RemotePullPage): Promise<boolean> {
   return restored;
 }
 
+/** R5.10: where a pull stands after each stored page (change numbers of the account's feed). */
+export interface PullStep {
+  /** The cursor before this page. */
+  from: number;
+  /** The cursor stored with this page. */
+  cursor: number;
+  /** The account's newest change number as the page saw it. */
+  head: number;
+  hasMore: boolean;
+}
+
+export interface PullOptions {
+  /** R5.8: sizes each page by bytes and bounds its request (pace.ts); without it pages are `limit` rows. */
+  pacer?: PullPacer;
+  /** Monotonic milliseconds for the pacer's measurements. */
+  monotonic?: () => number;
+  /** R5.10: told after each page is stored. */
+  onPage?: (step: PullStep) => void;
+  /** R5.11: whether this backlog's head was read (kept by the caller across pulls; reset when caught up). */
+  head?: { fetched: boolean };
+}
+
+/** R5.11: the head of a backlog: the list, and the newest page of the most recent conversations. */
+export const HEAD_LIMITS: HeadLimits = { conversations: 200, withMessages: 20, perConversation: 30 };
+
+/**
+ * R5.11: the newest rows of a backlog, stored before its older history: they do not move the cursor
+ * (the feed brings them again in order, harmlessly, R2.1). Best effort: a failure leaves the feed to
+ * bring everything as before; rows of another account are not stored (R9.9).
+ */
+async function readHead(db: SyncDb, server: ServerApi, userId: string, since: number, accountId: string | null): Promise<void> {
+  if (!server.pullHead) return;
+  try {
+    const head = await server.pullHead(since, HEAD_LIMITS);
+    const other = (r: { account_id: string | null }) => accountId !== null && r.account_id !== null && r.account_id !== accountId;
+    if (head.conversations.some(other) || head.messages.some(other)) return;
+    await applyRemoteChanges(db, { conversations: head.conversations, messages: head.messages, readCursors: [], deleted: [] }, userId, { kind: 'none' });
+  } catch {
+    // The feed that follows brings these rows anyway.
+  }
+}
+
+/** R5.9: a page request cut after some of its bytes arrived is asked again (smaller) this many times in a row. */
+const CUT_RETRIES = 3;
+
+interface PageRequest {
+  page: Promise<RemotePullPage>;
+  transfer: Transfer | null;
+}
+
+function rowsOf(page: RemotePullPage): number {
+  return page.conversations.length + page.messages.length + page.read_cursors.length + page.deleted.length;
+}
+
 export async function pullFeed(
   db: SyncDb,
   server: ServerApi,
@@ -59,22 +116,56 @@ export async function pullFeed(
   now: () => number,
   limit = PULL_PAGE_LIMIT,
   accountId: string | null = null,
+  opts: PullOptions = {},
 ): Promise<PullResult> {
+  const { pacer } = opts;
+  const mono = opts.monotonic ?? (() => performance.now());
+  const ask = (since: number): PageRequest => {
+    if (!pacer) return { page: server.pull(since, limit), transfer: null };
+    const plan = pacer.plan();
+    const transfer: Transfer = { startedAt: mono(), lastByteAt: null, bytes: 0 };
+    const onBytes = (n: number) => {
+      transfer.bytes += n;
+      transfer.lastByteAt = mono();
+    };
+    return { page: server.pull(since, plan.limit, { stallMs: plan.stallMs, deadlineMs: plan.deadlineMs, onBytes }), transfer };
+  };
+  /**
+   * R5.9: the page of `req`, asked again (the pacer halving it) while the link carries bytes but the
+   * page is cut before its end; a request that got no byte at all fails the pull as before.
+   */
+  const arrive = async (req: PageRequest, since: number): Promise<RemotePullPage> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const page = await req.page;
+        if (req.transfer) pacer?.completed(req.transfer, rowsOf(page), mono(), page.has_more);
+        return page;
+      } catch (err) {
+        if (!pacer || !req.transfer) throw err;
+        pacer.failed(req.transfer, mono());
+        if (!isTransient(err) || req.transfer.bytes === 0 || attempt >= CUT_RETRIES) throw err;
+        req = ask(since);
+      }
+    }
+  };
+
   let pages = 0;
   let changed = false;
   let cursor = (await readFeed(db)).cursor;
   // The next page is requested as soon as this one has arrived and is applied while it travels: the
   // server's page cursor is known before the apply, and the apply of page n still lands before page
   // n+1's (a failed request surfaces only after the page before it is stored, R5.1).
-  let next: Promise<RemotePullPage> = server.pull(cursor, limit);
+  let next = ask(cursor);
+  let nextFrom = cursor;
   for (;;) {
-    const page = await next;
+    const page = await arrive(next, nextFrom);
     pages++;
     if (accountId !== null && foreignPage(page, accountId)) throw new ForeignFeedError();
     if (await checkEpoch(db, page)) {
       cursor = 0;
       changed = true;
-      next = server.pull(cursor, limit);
+      next = ask(cursor);
+      nextFrom = cursor;
       continue;
     }
     if (page.account_change_seq < cursor) {
@@ -82,12 +173,17 @@ export async function pullFeed(
       await resetFeed(db);
       cursor = 0;
       changed = true;
-      next = server.pull(cursor, limit);
+      next = ask(cursor);
+      nextFrom = cursor;
       continue;
     }
-    const prefetch = page.has_more && page.cursor > cursor ? server.pull(page.cursor, limit) : null;
+    if (pages === 1 && page.has_more && opts.head && !opts.head.fetched) {
+      opts.head.fetched = true;
+      await readHead(db, server, userId, cursor, accountId);
+    }
+    const prefetch = page.has_more && page.cursor > cursor ? ask(page.cursor) : null;
     // Kept from being reported as unhandled while the page is applied; awaited below.
-    prefetch?.catch(() => undefined);
+    prefetch?.page.catch(() => undefined);
     const r = await applyRemoteChanges(
       db,
       { conversations: page.conversations, messages: page.messages, readCursors: page.read_cursors, deleted: page.deleted },
@@ -97,13 +193,16 @@ export async function pullFeed(
     changed ||= r.changed;
     // A page that does not move the cursor but promises more would loop for ever.
     if (page.has_more && r.cursor <= cursor) throw new ServerError('permanent', 'sync_pull did not advance its cursor', null);
+    opts.onPage?.({ from: cursor, cursor: r.cursor, head: page.account_change_seq, hasMore: page.has_more });
     if (!page.has_more) {
+      if (opts.head) opts.head.fetched = false;
       cursor = r.cursor;
       break;
     }
     // The prefetch asked from the page's cursor; the stored cursor can only be ahead of it if a
     // realtime row moved it meanwhile (R5.3), and rows between are harmless to apply twice (R2.1).
-    next = prefetch ?? server.pull(r.cursor, limit);
+    nextFrom = prefetch ? page.cursor : r.cursor;
+    next = prefetch ?? ask(r.cursor);
     cursor = r.cursor;
   }
   const feed = await readFeed(db);

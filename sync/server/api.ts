@@ -10,6 +10,7 @@ import type {
   RemoteSpecialist,
   RemoteStartResult,
 } from '../model/remote-types.ts';
+import type { TransferLimits } from './metered.ts';
 
 /** transient: retry later (network, timeouts, 5xx, 401/408/429); permanent: the server said no. */
 export type ErrorKind = 'transient' | 'permanent';
@@ -39,6 +40,17 @@ export interface SendInput {
 /** The direct path returns the stored row; an external path may only accept the message. */
 export type SendResult = { row: RemoteMessage } | { accepted: true };
 
+export interface HeadLimits {
+  conversations: number;
+  withMessages: number;
+  perConversation: number;
+}
+
+export interface RemoteHead {
+  conversations: RemoteConversation[];
+  messages: RemoteMessage[];
+}
+
 export interface StartInput {
   specialistId: string;
   cardId: string | null;
@@ -46,7 +58,14 @@ export interface StartInput {
 }
 
 export interface ServerApi {
-  pull(since: number, limit: number): Promise<RemotePullPage>;
+  /** R5.8/R5.9: `transfer` bounds the reply by its bytes' pace (stall, deadline) and meters it. */
+  pull(since: number, limit: number, transfer?: TransferLimits): Promise<RemotePullPage>;
+  /**
+   * R5.11: the newest part of a backlog, read outside the feed: the conversations changed since
+   * `since` (latest activity first, at most `conversations`), and the newest `perConversation`
+   * messages of the first `withMessages` of them. Optional: without it a backlog comes oldest first.
+   */
+  pullHead?(since: number, limits: HeadLimits): Promise<RemoteHead>;
   sendMessage(input: SendInput): Promise<SendResult>;
   markRead(conversationId: string, messageId: string): Promise<RemoteReadCursor | null>;
   /** Refusal (no row updated) is a permanent ServerError. */

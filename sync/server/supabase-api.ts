@@ -17,6 +17,7 @@ import {
 import type { RemoteSpecialist } from '../model/remote-types.ts';
 import { ServerError, type ServerApi } from './api.ts';
 import { serverErrorFromStatus, toServerError } from './classify.ts';
+import { meterTransfer } from './metered.ts';
 
 interface PgResult {
   data: unknown;
@@ -30,6 +31,9 @@ export interface SupabaseApiOptions {
   /** R9.4: each request is aborted after this long (default 15 s); the abort is a transient error. */
   timeoutMs?: number;
 }
+
+/** R5.11: the specialist columns sync_pull embeds in a conversation (migration 20261124000100). */
+const HEAD_SPECIALIST_COLUMNS = 'id, name, role, avatar_url, seniority, is_ai, bio, skills, chatwoot_inbox_id, is_assistant';
 
 function fromPg(r: PgResult): unknown {
   if (!r.error) return r.data;
@@ -97,9 +101,56 @@ export function createSupabaseServerApi(supabase: SupabaseClient, opts: Supabase
   const signal = () => AbortSignal.timeout(timeoutMs);
   const fn = (name: string, body: Record<string, unknown> | undefined): Promise<unknown> => invoke(supabase, name, body, timeoutMs);
   return {
-    async pull(since, limit) {
-      const data = await call(() => supabase.rpc('sync_pull', { p_since: since, p_limit: limit }).abortSignal(signal()), fromPg);
-      return shape(parsePullPage, data);
+    async pull(since, limit, transfer) {
+      const query = supabase.rpc('sync_pull', { p_since: since, p_limit: limit });
+      if (!transfer) return shape(parsePullPage, await call(() => query.abortSignal(signal()), fromPg));
+      // R5.9: the page's reply is metered as it streams. postgrest-js keeps the client's fetch on the
+      // builder (PostgrestBuilder's `fetch`, read when the request is sent): wrapped here for this
+      // one request, the auth header and the app's global fetch below it unchanged.
+      const meter = meterTransfer(transfer);
+      const builder = query as unknown as { fetch: typeof fetch };
+      builder.fetch = meter.wrap(builder.fetch);
+      try {
+        return shape(parsePullPage, await call(() => query.abortSignal(meter.signal), fromPg));
+      } finally {
+        meter.dispose();
+      }
+    },
+    async pullHead(since, limits) {
+      // R5.11: the same rows sync_pull gives (to_jsonb of the row, the conversation's specialist
+      // embedded with sync_pull's columns), read by PostgREST under the same RLS. Small requests, one
+      // after the other, so each fits the request timeout on a slow link.
+      const rows = await call(
+        () =>
+          supabase
+            .from('conversations')
+            .select(`*, specialist:specialists(${HEAD_SPECIALIST_COLUMNS})`)
+            .gt('change_seq', since)
+            .order('last_message_at', { ascending: false, nullsFirst: false })
+            .limit(limits.conversations)
+            .retry(false)
+            .abortSignal(signal()),
+        fromPg,
+      );
+      const conversations = (Array.isArray(rows) ? rows : []).map((r: unknown) => shape(parseConversation, r));
+      const messages = [];
+      for (const c of conversations.slice(0, limits.withMessages)) {
+        const page = await call(
+          () =>
+            supabase
+              .from('messages')
+              .select('*')
+              .eq('conversation_id', c.id)
+              .order('created_at', { ascending: false })
+              .order('id', { ascending: false })
+              .limit(limits.perConversation)
+              .retry(false)
+              .abortSignal(signal()),
+          fromPg,
+        );
+        for (const m of Array.isArray(page) ? page : []) messages.push(shape(parseMessage, m));
+      }
+      return { conversations, messages };
     },
     async sendMessage(input) {
       if (input.viaChatwoot && useFunctions) {

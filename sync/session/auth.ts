@@ -10,7 +10,7 @@
 // the expiry by the server's clock as the engine learnt it (R9.11), and refreshes after any 401.
 import { isAuthError, isAuthRetryableFetchError, type SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
-import { ServerError, type ServerApi } from '../server/api.ts';
+import { ServerError, type HeadLimits, type ServerApi } from '../server/api.ts';
 
 export type AuthState = 'ok' | 'signed-out' | 'unreachable';
 
@@ -218,7 +218,8 @@ export function reportingUnauthorized(server: ServerApi, onRefused: () => void):
   };
   // Every method delegated by name (not spread: a class instance's methods live on its prototype).
   return {
-    pull: (since, limit) => watch(() => server.pull(since, limit)),
+    pull: (since, limit, transfer) => watch(() => server.pull(since, limit, transfer)),
+    ...(server.pullHead ? { pullHead: (since: number, limits: HeadLimits) => watch(() => server.pullHead!(since, limits)) } : {}),
     sendMessage: (input) => watch(() => server.sendMessage(input)),
     markRead: (conversationId, messageId) => watch(() => server.markRead(conversationId, messageId)),
     setArchived: (conversationId, archivedAt) => watch(() => server.setArchived(conversationId, archivedAt)),

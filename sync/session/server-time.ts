@@ -59,7 +59,8 @@ export function withServerClock(server: ServerApi, clock: Pick<Clock, 'now'>, re
   };
   // Every method delegated by name (not spread: a class instance's methods live on its prototype).
   return {
-    pull: (since, limit) => timed(() => server.pull(since, limit), (p) => p.server_time),
+    pull: (since, limit, transfer) => timed(() => server.pull(since, limit, transfer), (p) => p.server_time),
+    ...(server.pullHead ? { pullHead: server.pullHead.bind(server) } : {}),
     sendMessage: (input) => timed(() => server.sendMessage(input), (r) => ('row' in r ? r.row.created_at : null)),
     markRead: (conversationId, messageId) => server.markRead(conversationId, messageId),
     setArchived: (conversationId, archivedAt) => server.setArchived(conversationId, archivedAt),

@@ -3,8 +3,10 @@
 // global WebSocket). In 'faulty' mode requests are dropped before or after the server saw them,
 // delayed (so concurrent ones reorder), duplicated and answered 503 by a "proxy" that never forwarded
 // them; realtime change events are dropped, delayed, duplicated and reordered; sockets can be cut or
-// closed. 'offline' fails everything at once. `blackHole` and `onRequest` act in every mode.
+// closed. 'offline' fails everything at once. `blackHole` and `onRequest` act in every mode, and so
+// does the link model (`link`: bandwidth and round trip, link.ts) with its cuts.
 import { WebSocket } from 'ws';
+import { LinkEmulation, type LinkModel } from './link.ts';
 import type { Rng } from './rng.ts';
 
 export type NetMode = 'perfect' | 'faulty' | 'offline';
@@ -40,6 +42,17 @@ export class FaultyNet {
   mode: NetMode = 'perfect';
   readonly sockets = new Set<WebSocket>();
   stats = { requests: 0, droppedRequests: 0, droppedResponses: 0, duplicated: 0, droppedEvents: 0, duplicatedEvents: 0, cuts: 0, blackHoled: 0, serverErrors: 0 };
+  /**
+   * The link the requests travel over (null: as fast as the machine). Kept across `mode` changes, so a
+   * device taken offline and back is still on the same slow link. Its cuts and byte counts: `line`.
+   */
+  readonly line = new LinkEmulation();
+  get link(): LinkModel | null {
+    return this.line.model;
+  }
+  set link(model: LinkModel | null) {
+    this.line.model = model;
+  }
 
   constructor(
     private readonly rand: Rng,
@@ -69,7 +82,7 @@ export class FaultyNet {
         signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
       });
     }
-    if (this.mode === 'perfect') return fetch(input, init);
+    if (this.mode === 'perfect') return this.line.fetch(input, init);
     const r = this.rand;
     await sleep(r.int(this.rates.maxDelayMs));
     if (r.chance(this.rates.dropRequest)) {
@@ -86,7 +99,7 @@ export class FaultyNet {
       const later = r.int(this.rates.maxDelayMs);
       void sleep(later).then(() => fetch(input, init).then((x) => x.arrayBuffer()).catch(() => undefined));
     }
-    const res = await fetch(input, init);
+    const res = await this.line.fetch(input, init);
     if (dropAnswer) {
       await res.arrayBuffer().catch(() => undefined);
       this.stats.droppedResponses++;

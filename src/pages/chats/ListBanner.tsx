@@ -1,6 +1,8 @@
 // The list's connection banners, driven by the engine's status: offline, or the load error with a
-// retry ('Skúsiť znova' asks the engine to pull and push now).
+// retry ('Skúsiť znova' asks the engine to pull and push now), or a backlog's progress (R5.10: while
+// pages keep arriving the member sees how far it is, not an error).
 import type { SyncStatus } from '../../../sync/status.ts';
+import { formatCount } from '../../lib/count.ts';
 import { sk } from '../../text/sk.ts';
 
 export function ListBanner({ status, onRetry }: { status: SyncStatus; onRetry: () => void }) {
@@ -24,6 +26,13 @@ export function ListBanner({ status, onRetry }: { status: SyncStatus; onRetry: (
         <button type="button" className="btn-secondary min-h-9 px-3 text-sm" onClick={onRetry}>
           {sk.chats.retry}
         </button>
+      </div>
+    );
+  }
+  if (status.progress) {
+    return (
+      <div role="status" data-testid="sync-progress-banner" className="mx-4 mt-3 rounded-lg border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900">
+        <p>{sk.chats.syncProgress(formatCount(status.progress.done), formatCount(status.progress.total))}</p>
       </div>
     );
   }

@@ -5,6 +5,8 @@ import { sendMessage } from '../../../sync/commands/send-message.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
 import { handleTransportEvent } from '../../../sync/receive/events.ts';
 import { ForeignFeedError, pullFeed, pullReference } from '../../../sync/receive/pull.ts';
+import { PullPacer } from '../../../sync/receive/pace.ts';
+import { ServerError, type ServerApi } from '../../../sync/server/api.ts';
 import { conversationList, messages, specialists } from '../../../sync/queries.ts';
 import { commandContext, freshDb } from './helpers/local-db.ts';
 import { FakeServer } from './helpers/fake-server.ts';
@@ -181,5 +183,114 @@ describe('R5 change feed', () => {
     await expect(pullReference(db, server.api(), 'acc-1', now)).rejects.toThrow();
     expect((await db.meta.get('reference'))).toMatchObject({ loadedAt: 1000, error: 'fetch failed' });
     expect(await conversationList(db)).toEqual([]);
+  });
+});
+
+/** The fake server's pull, reporting each page's JSON as its bytes; `cut(n)` fails the n-th request after half its bytes. */
+function metered(cut: (n: number) => 'half' | 'none' | null): ServerApi {
+  const api = server.api();
+  let n = 0;
+  return {
+    ...api,
+    pull: async (since, limit, t) => {
+      const page = await api.pull(since, limit);
+      const bytes = JSON.stringify(page).length;
+      const fault = cut(++n);
+      if (fault === 'half') {
+        t?.onBytes?.(Math.floor(bytes / 2));
+        throw new ServerError('transient', 'terminated', null);
+      }
+      if (fault === 'none') throw new ServerError('transient', 'fetch failed', null);
+      t?.onBytes?.(bytes);
+      return page;
+    },
+  };
+}
+
+describe('R5.9 a cut page inside the pull', () => {
+  it('R5.9 a page cut after some of its bytes is asked again from its own start; the pull completes', async () => {
+    const c = server.addConversation();
+    for (let i = 0; i < 200; i++) server.addMessage(c.id, { text: 'x'.repeat(900) });
+    const pacer = new PullPacer({ stallMs: 3000 });
+    const r = await pullFeed(db, metered((n) => (n === 2 ? 'half' : null)), 'user-1', now, 1000, null, { pacer });
+    const sinces = server.calls.filter((x) => x.method === 'pull').map((x) => x.args[0]);
+    // The second request was cut: the third asks from the same place.
+    expect(sinces.length).toBeGreaterThan(3);
+    expect(sinces[1]).toBeGreaterThan(0);
+    expect(sinces[2]).toBe(sinces[1]);
+    expect(r.cursor).toBe(server.seq);
+    expect(await db.messages.count()).toBe(200);
+  });
+
+  it('R5.9 a request that got no byte fails the pull as before; what earlier pages stored stays', async () => {
+    const c = server.addConversation();
+    for (let i = 0; i < 200; i++) server.addMessage(c.id, { text: 'x'.repeat(900) });
+    const pacer = new PullPacer({ stallMs: 3000 });
+    await expect(pullFeed(db, metered((n) => (n === 2 ? 'none' : null)), 'user-1', now, 1000, null, { pacer })).rejects.toThrow('fetch failed');
+    expect((await readFeed(db)).cursor).toBeGreaterThan(0);
+  });
+
+  it('R5.9 cuts that go on fail the pull after three retries, not for ever', async () => {
+    const c = server.addConversation();
+    for (let i = 0; i < 200; i++) server.addMessage(c.id, { text: 'x'.repeat(900) });
+    const pacer = new PullPacer({ stallMs: 3000 });
+    await expect(pullFeed(db, metered(() => 'half'), 'user-1', now, 1000, null, { pacer })).rejects.toThrow('terminated');
+    expect(server.calls.filter((x) => x.method === 'pull')).toHaveLength(4);
+  });
+});
+
+describe('R5.11 the head of a backlog', () => {
+  const rowsOf = async () => ({ conversations: await db.conversations.count(), messages: await db.messages.count() });
+  it('R5.11 read once when the first page has more, stored before the second page, the cursor unmoved by it', async () => {
+    const c = server.addConversation();
+    for (let i = 0; i < 200; i++) server.addMessage(c.id, { text: 'x'.repeat(900) });
+    const api = server.api();
+    const newest = [...server.messages.values()].slice(-30);
+    let headCalls = 0;
+    let storedAtSecondPage: number | null = null;
+    let n = 0;
+    const withHead: ServerApi = {
+      ...api,
+      pull: async (since, limit) => {
+        if (++n === 2) storedAtSecondPage = await db.messages.where('serverId').anyOf(newest.map((m) => m.id)).count();
+        return api.pull(since, limit);
+      },
+      pullHead: async () => {
+        headCalls++;
+        return { conversations: [server.conversations.get(c.id)!], messages: newest };
+      },
+    };
+    const head = { fetched: false };
+    await pullFeed(db, withHead, 'user-1', now, 1000, server.accountId, { pacer: new PullPacer({ stallMs: 3000 }), head });
+    expect(headCalls).toBe(1);
+    expect(storedAtSecondPage).toBe(30);
+    expect(head.fetched).toBe(false); // caught up: the next backlog reads its head again
+    expect(await rowsOf()).toEqual({ conversations: 1, messages: 200 });
+  });
+
+  it('R5.11 R9.9 a head with rows of another account (the server answers for another account) stores nothing of it, not even its own-looking rows', async () => {
+    const c = server.addConversation();
+    server.addMessage(c.id, { text: 'vlastná' });
+    const api = server.api();
+    const foreign = { ...server.conversations.get(c.id)!, id: 'conv-foreign', account_id: 'acc-other' };
+    const ownLooking = { ...server.conversations.get(c.id)!, id: 'conv-own-looking' };
+    let headDone = false;
+    const hostile: ServerApi = {
+      ...api,
+      pull: async (since) => {
+        const page = await api.pull(since, 1);
+        // Hold the feed until the head is through, so what is stored then is the head's doing.
+        if (headDone) return page;
+        return { ...page, has_more: true };
+      },
+      pullHead: async () => {
+        headDone = true;
+        return { conversations: [ownLooking, foreign], messages: [] };
+      },
+    };
+    await pullFeed(db, hostile, 'user-1', now, 1000, server.accountId, { head: { fetched: false } }).catch(() => undefined);
+    expect(headDone).toBe(true);
+    expect(await db.conversations.get('conv-foreign')).toBeUndefined();
+    expect(await db.conversations.get('conv-own-looking')).toBeUndefined();
   });
 });
