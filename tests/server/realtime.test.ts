@@ -54,7 +54,7 @@ async function privateRealtime(
   const rt: RealtimeServer = await createRealtimeServer({
     pool,
     databaseUrl: stack.databaseUrl,
-    keys: { jwtSecret: stack.jwtSecret, anonKey: stack.anonKey, serviceRoleKey: stack.serviceRoleKey },
+    keys: { jwtSecret: stack.jwtSecret, anonKey: stack.anonKey, serviceRoleKey: stack.serviceRoleKey, publishableKey: stack.publishableKey, secretKey: stack.secretKey },
     log: () => undefined,
     ...opts,
   });

@@ -4,13 +4,13 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { except } from 'hono/combine';
 import { cors } from 'hono/cors';
-import { apiKeyGuard } from './api-key.ts';
+import { apiKeyGuard, type ApiKeySet } from './api-key.ts';
 import { securityHeaders } from './security-headers.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface GatewayParts {
-  keys: { anonKey: string; serviceRoleKey: string };
+  keys: ApiKeySet;
   auth: Hono;
   rest: (c: Context) => Promise<Response>;
   functions: (c: Context) => Promise<Response>;

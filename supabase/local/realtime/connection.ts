@@ -179,7 +179,9 @@ export class Connection implements ChannelSink {
 
     const raw = frame.payload.access_token ?? frame.payload.user_token;
     const verified = await verifyToken(
-      typeof raw === 'string' && raw !== '' ? raw : this.apikey,
+      // supabase-js sends its API key as access_token when no one is signed in; a new key (sb_…) is
+      // no JWT and stands for the role the gateway resolved from the apikey (never an elevation).
+      typeof raw === 'string' && raw !== '' && !raw.startsWith('sb_') ? raw : this.apikey,
       this.ctx.jwtKeys,
     );
     if (!verified.ok) return void this.send(replyError(this.vsn, frame, verified.reason));
