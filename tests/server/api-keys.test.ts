@@ -70,6 +70,18 @@ describe('publishable and secret API keys', () => {
     expect(await upgradeStatus(realtimeUrl(stack.url, stack.publishableKey))).toBe(101);
   });
 
+  it('functions: a member signed in with the publishable key is the caller; the key alone is no caller', async () => {
+    const keyOnly = keyClient(stack.url, stack.publishableKey);
+    const refused = await keyOnly.functions.invoke('ensure-first-conversation', { body: {} });
+    expect((refused.error as { context?: Response } | null)?.context?.status).toBe(401);
+    expect(await (refused.error as { context: Response }).context.json()).toEqual({ error: 'No auth token available' });
+    const { error } = await keyOnly.auth.signInWithPassword({ email: 'demo@poradna.test', password: 'poradna123' });
+    expect(error).toBeNull();
+    const ok = await keyOnly.functions.invoke('ensure-first-conversation', { body: {} });
+    expect(ok.error).toBeNull();
+    expect(ok.data).toMatchObject({ conversation_id: expect.any(String) });
+  });
+
   it('refuses the secret key from a browser User-Agent with 401 on REST, auth and realtime', async () => {
     const headers = { apikey: stack.secretKey, authorization: `Bearer ${stack.secretKey}`, 'user-agent': BROWSER_UA };
     for (const path of ['/rest/v1/conversations?select=id', '/auth/v1/admin/users']) {
