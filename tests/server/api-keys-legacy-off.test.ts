@@ -3,11 +3,10 @@
 // key rides as Bearer beside the publishable key (else a leaked legacy key would still elevate);
 // the publishable and secret keys keep working. Its own stack: the setting is read at start.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { readConfig } from '../../supabase/local/config.ts';
 import { keyClient } from '../helpers/clients.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
-import { realtimeUrl } from './realtime-helpers.ts';
+import { realtimeUrl, upgradeStatus } from './realtime-helpers.ts';
 
 let stack: TestStack;
 
@@ -18,20 +17,6 @@ afterAll(async () => {
   await stack?.destroy();
 });
 
-function upgradeStatus(url: string): Promise<number> {
-  return new Promise<number>((resolve) => {
-    const ws = new WebSocket(url);
-    ws.on('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      ws.terminate();
-    });
-    ws.on('open', () => {
-      resolve(101);
-      ws.terminate();
-    });
-    ws.on('error', () => undefined);
-  });
-}
 
 describe('legacy API keys turned off', () => {
   it('refuses the anon and service_role keys on REST and auth with 401', async () => {

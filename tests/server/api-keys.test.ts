@@ -4,9 +4,8 @@
 // publishable key; the attacks are refused: the secret key from a browser (401), a new key sent as
 // Bearer choosing the role (never: the apikey decides), a publishable key with no apikey.
 import { describe, expect, inject, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { keyClient, type Client } from '../helpers/clients.ts';
-import { realtimeUrl } from './realtime-helpers.ts';
+import { realtimeUrl, upgradeStatus } from './realtime-helpers.ts';
 
 const stack = inject('stack');
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -17,20 +16,6 @@ async function conversationsSeenBy(c: Client): Promise<{ count: number | null; e
   return { count, error: error?.code ?? null };
 }
 
-function upgradeStatus(url: string, headers: Record<string, string> = {}): Promise<number> {
-  return new Promise<number>((resolve) => {
-    const ws = new WebSocket(url, { headers });
-    ws.on('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      ws.terminate();
-    });
-    ws.on('open', () => {
-      resolve(101);
-      ws.terminate();
-    });
-    ws.on('error', () => undefined);
-  });
-}
 
 describe('publishable and secret API keys', () => {
   it('are opaque sb_publishable_ / sb_secret_ keys, not JWTs', () => {
