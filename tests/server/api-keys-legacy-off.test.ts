@@ -38,6 +38,16 @@ describe('legacy API keys turned off', () => {
     expect(await upgradeStatus(realtimeUrl(stack.url, anonKey))).toBe(401);
   });
 
+  it('refuses a realtime join whose access_token is a legacy key, beside the publishable apikey', async () => {
+    const c = keyClient(stack.url, stack.keys.publishableKey);
+    await c.realtime.setAuth(stack.keys.serviceRoleKey);
+    const refusal = await new Promise<string>((resolve) => {
+      c.channel(`legacy-${Date.now()}`).subscribe((status, err) => resolve(`${status} ${err?.message ?? ''}`));
+    });
+    expect(refusal).toMatch(/^CHANNEL_ERROR .*Legacy API keys are disabled/);
+    await c.removeAllChannels();
+  });
+
   it('keeps the publishable and secret keys working', async () => {
     const { error } = await keyClient(stack.url, stack.keys.secretKey).auth.admin.listUsers({ page: 1, perPage: 1 });
     expect(error).toBeNull();
