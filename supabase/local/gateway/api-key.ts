@@ -76,7 +76,12 @@ export function resolveApiKey(
   return { ok: true, role, authorization: `Bearer ${role === 'service_role' ? keys.serviceRoleKey : keys.anonKey}` };
 }
 
-export function apiKeyGuard(keys: ApiKeySet) {
+/**
+ * fillMissing: a request without Authorization gets the resolved one (PostgREST needs a role token:
+ * /rest/v1, as the REST proxy always did with the apikey); off for /auth/v1, whose endpoints answer
+ * GoTrue's own 401 no_authorization to a request without one (tests/server/auth.test.ts).
+ */
+export function apiKeyGuard(keys: ApiKeySet, opts: { fillMissing: boolean }) {
   return async (c: Context, next: Next): Promise<Response | void> => {
     const decision = resolveApiKey(
       keys,
@@ -88,7 +93,8 @@ export function apiKeyGuard(keys: ApiKeySet) {
       const { ok: _ok, ...body } = decision;
       return c.json(body, 401);
     }
-    if (c.req.header('authorization') !== decision.authorization) {
+    const sent = c.req.header('authorization');
+    if (sent !== decision.authorization && (sent !== undefined || opts.fillMissing)) {
       // The services below read Authorization: hand them the resolved one (the body stream moves on
       // with the request; duplex 'half' is what Node needs for that).
       const raw = c.req.raw;
