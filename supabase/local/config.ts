@@ -33,6 +33,11 @@ export interface StackConfig {
   authLinkRateLimit: { perClient: number; perEmail: number; windowSeconds: number };
   /** Take the client address for rate limits from X-Forwarded-For (only behind a proxy that sets it). */
   trustForwardedFor: boolean;
+  /**
+   * The legacy JWT anon / service_role API keys are accepted beside the publishable / secret keys
+   * (LEGACY_API_KEYS=false turns them off, as the dashboard's "disable legacy API keys" does).
+   */
+  legacyApiKeys: boolean;
   /** Seconds a rotated refresh token may still be presented to get its current child (GoTrue default 10). */
   refreshReuseIntervalSec: number;
   logLevel: 'quiet' | 'info' | 'debug';
@@ -150,6 +155,7 @@ export function readConfig(env: Env = process.env, cwd = process.cwd()): StackCo
       windowSeconds: int(env, 'AUTH_LINK_RATE_LIMIT_WINDOW_S', 600),
     },
     trustForwardedFor: /^(1|true|yes)$/i.test(env.TRUST_X_FORWARDED_FOR ?? ''),
+    legacyApiKeys: !/^(0|false|no|off)$/i.test(env.LEGACY_API_KEYS ?? ''),
     refreshReuseIntervalSec: int(env, 'REFRESH_TOKEN_REUSE_INTERVAL', 10),
     logLevel: level === 'quiet' || level === 'debug' ? level : 'info',
     redirectAllowList: (env.REDIRECT_ALLOW_LIST ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),

@@ -1,10 +1,10 @@
 // The keys of one stack, generated once per DATA_DIR: the legacy HS256 JWT secret with the anon /
-// service_role API keys signed by it, and the ES256 (P-256) signing key user access tokens are
+// service_role API keys signed by it, the opaque publishable / secret API keys that replace them, and the ES256 (P-256) signing key user access tokens are
 // signed with, as Supabase projects with JWT signing keys do (supabase/auth internal/conf/jwk.go:
 // a key carries a `kid`, the token header names it, the public half is served as JWKS).
 // Invariant: keys live only in DATA_DIR/keys.json (mode 600), never in the repository; the JWKS the
 // auth service serves holds public keys only, never the legacy secret.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose';
@@ -21,6 +21,10 @@ export interface StackKeys {
   jwtSecret: string;
   anonKey: string;
   serviceRoleKey: string;
+  /** Opaque `sb_publishable_…` key: replaces anon (safe in browsers, RLS applies). */
+  publishableKey: string;
+  /** Opaque `sb_secret_…` key: replaces service_role (server side only, refused from browsers). */
+  secretKey: string;
   signingKey: SigningKey;
 }
 
@@ -36,6 +40,17 @@ export async function signApiKey(secret: string, role: 'anon' | 'service_role'):
     .setIssuedAt(now)
     .setExpirationTime(now + TEN_YEARS)
     .sign(new TextEncoder().encode(secret));
+}
+
+/**
+ * A new-style API key: the prefix, 16 random bytes and an 8-character checksum, base64url, the shape of
+ * Supabase's keys (supabase/cli pkg/config/apikeys.go defaults: `sb_publishable_` + 22 + `_` + 8).
+ * Opaque: not a JWT, it carries no role; the gateway maps it to one (gateway/api-key.ts).
+ */
+export function newApiKey(kind: 'publishable' | 'secret'): string {
+  const body = randomBytes(16).toString('base64url');
+  const check = createHash('sha256').update(body).digest('base64url').slice(0, 8);
+  return `sb_${kind}_${body}_${check}`;
 }
 
 export async function createSigningKey(): Promise<SigningKey> {
@@ -75,13 +90,17 @@ export async function loadOrCreateKeys(dataDir: string, override?: { jwtSecret?:
   }
   if (parsed) {
     if (!parsed.jwtSecret || !parsed.anonKey || !parsed.serviceRoleKey) throw new Error(`${file} is incomplete`);
-    if (parsed.signingKey?.privateJwk && parsed.signingKey.publicJwk) return parsed as StackKeys;
-    // A DATA_DIR from before signing keys: add one, keep the secret and API keys (issued tokens stay valid).
+    const complete = parsed.signingKey?.privateJwk && parsed.signingKey.publicJwk && parsed.publishableKey && parsed.secretKey;
+    if (complete) return parsed as StackKeys;
+    // A DATA_DIR from before signing keys or the new API keys: add what is missing, keep the secret,
+    // the legacy API keys and an existing signing key (issued keys and tokens stay valid).
     const upgraded: StackKeys = {
       jwtSecret: parsed.jwtSecret,
       anonKey: parsed.anonKey,
       serviceRoleKey: parsed.serviceRoleKey,
-      signingKey: await createSigningKey(),
+      publishableKey: parsed.publishableKey ?? newApiKey('publishable'),
+      secretKey: parsed.secretKey ?? newApiKey('secret'),
+      signingKey: parsed.signingKey?.privateJwk && parsed.signingKey.publicJwk ? parsed.signingKey : await createSigningKey(),
     };
     await writeFile(file, JSON.stringify(upgraded, null, 2), { mode: 0o600 });
     return upgraded;
@@ -91,6 +110,8 @@ export async function loadOrCreateKeys(dataDir: string, override?: { jwtSecret?:
     jwtSecret,
     anonKey: await signApiKey(jwtSecret, 'anon'),
     serviceRoleKey: await signApiKey(jwtSecret, 'service_role'),
+    publishableKey: newApiKey('publishable'),
+    secretKey: newApiKey('secret'),
     signingKey: await createSigningKey(),
   };
   await mkdir(dataDir, { recursive: true });

@@ -58,7 +58,9 @@ async function main(): Promise<void> {
     admin          ${stack.url}/admin/accounts
     sent e-mails   ${mailWhere(config, stack.url, stack.devMailToken)}
     API            ${stack.url}/rest/v1  /auth/v1  /realtime/v1  /functions/v1
-    anon key       ${stack.keys.anonKey}
+    publishable    ${stack.keys.publishableKey}
+    secret key     ${stack.keys.secretKey}   (server side only; refused from browsers)
+    legacy keys    ${config.legacyApiKeys ? `anon ${stack.keys.anonKey}` : 'off (LEGACY_API_KEYS=false)'}
     database       ${databaseWhere(config, stack.databaseUrl)}
     data           ${config.dataDir}
 

@@ -244,6 +244,10 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       SUPABASE_INTERNAL_URL: `http://127.0.0.1:${boundPort}`,
       SUPABASE_ANON_KEY: keys.anonKey,
       SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
+      // What a hosted project with the new keys gives functions: JSON maps of name → key (supabase/cli
+      // apps/cli-go/internal/functions/serve/templates/main.ts, `{ default: key }`).
+      SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: keys.publishableKey }),
+      SUPABASE_SECRET_KEYS: JSON.stringify({ default: keys.secretKey }),
       SUPABASE_DB_URL: postgres!.url,
       ...(config.chatwoot ? { CHATWOOT_API_TOKEN: config.chatwoot.apiToken } : {}),
       ...(config.chatwoot?.webhookSecret ? { CHATWOOT_WEBHOOK_SECRET: config.chatwoot.webhookSecret } : {}),
@@ -262,15 +266,17 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       ...opts.functionEnv,
     });
 
+    // The gateway and realtime check API keys with the operator's legacy-key setting.
+    const gatewayKeys = { ...keys, legacyDisabled: !config.legacyApiKeys };
     realtime = await createRealtimeServer({
       pool,
       databaseUrl: postgres.url,
-      keys,
+      keys: gatewayKeys,
       log,
       ...(opts.onRealtimeDelivery ? { onDelivery: opts.onRealtimeDelivery } : {}),
     });
     const app = createGateway({
-      keys,
+      keys: gatewayKeys,
       auth: createAuthApp({ pool, keys, config, mailer, publicUrl }),
       rest: restProxy(() => postgrest?.url),
       functions: functionsHost({
@@ -282,7 +288,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
         clientAddress: (c) => clientIp(c, config.trustForwardedFor),
       }),
       devMail: devMailApp(mailer, { mode: devMailMode(config), token: devMailToken, publicUrl }),
-      web: staticWeb(config.webDir, () => envScript(publicUrl, keys.anonKey, vapid.publicKey), { serveSourceMaps: config.serveSourceMaps }),
+      web: staticWeb(config.webDir, () => envScript(publicUrl, keys.publishableKey, vapid.publicKey), { serveSourceMaps: config.serveSourceMaps }),
       ready: () => ready,
       publicUrl,
     });

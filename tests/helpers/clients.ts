@@ -5,10 +5,11 @@ import { randomUUID } from 'node:crypto';
 import { WebSocket } from 'ws';
 import type { ProvidedStack } from './global-stack.ts';
 
-function make(url: string, key: string) {
+function make(url: string, key: string, headers?: Record<string, string>) {
   return createClient(url, key, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     realtime: { transport: WebSocket as never },
+    ...(headers ? { global: { headers } } : {}),
   });
 }
 
@@ -21,6 +22,11 @@ export function anonClient(stack: Pick<ProvidedStack, 'url' | 'anonKey'>): Clien
 
 export function serviceClient(stack: Pick<ProvidedStack, 'url' | 'serviceRoleKey'>): Client {
   return make(stack.url, stack.serviceRoleKey);
+}
+
+/** A client with any API key (publishable, secret, legacy), optionally with extra headers (User-Agent). */
+export function keyClient(url: string, key: string, headers?: Record<string, string>): Client {
+  return make(url, key, headers);
 }
 
 export function uniqueEmail(prefix = 'user'): string {

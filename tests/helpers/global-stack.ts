@@ -6,6 +6,8 @@ export interface ProvidedStack {
   url: string;
   anonKey: string;
   serviceRoleKey: string;
+  publishableKey: string;
+  secretKey: string;
   jwtSecret: string;
   databaseUrl: string;
 }
@@ -22,6 +24,8 @@ export default async function setup(project: TestProject) {
     url: stack.url,
     anonKey: stack.keys.anonKey,
     serviceRoleKey: stack.keys.serviceRoleKey,
+    publishableKey: stack.keys.publishableKey,
+    secretKey: stack.keys.secretKey,
     jwtSecret: stack.keys.jwtSecret,
     databaseUrl: stack.databaseUrl,
   });

@@ -48,10 +48,11 @@ describe('gateway', () => {
     expect(await res.json()).toEqual({ error: 'Request body must be valid JSON' });
   });
 
-  it('serves /env.js with the public URL and anon key', async () => {
+  it('serves /env.js with the public URL and the publishable key, never a secret or legacy key', async () => {
     const res = await fetch(`${stack.url}/env.js`);
     const text = await res.text();
-    expect(text).toContain(stack.anonKey);
+    expect(text).toContain(`"publishableKey":"${stack.publishableKey}"`);
+    for (const hidden of [stack.secretKey, stack.serviceRoleKey, stack.anonKey]) expect(text).not.toContain(hidden);
     expect(res.headers.get('cache-control')).toBe('no-cache');
   });
 

@@ -36,6 +36,18 @@ describe('stack keys', () => {
     expect(await verifyStackJwt(old.anonKey, keys)).toMatchObject({ role: 'anon' });
   });
 
+  it('adds the publishable and secret keys to a keys.json from before them, keeping every other key', async () => {
+    const dir = await tempDir();
+    const { publishableKey: _p, secretKey: _s, ...old } = await loadOrCreateKeys(dir);
+    await writeFile(join(dir, 'keys.json'), JSON.stringify(old), { mode: 0o600 });
+    const keys = await loadOrCreateKeys(dir);
+    expect(keys).toMatchObject(old);
+    expect(keys.publishableKey).toMatch(/^sb_publishable_[A-Za-z0-9_-]{22}_[A-Za-z0-9_-]{8}$/);
+    expect(keys.secretKey).toMatch(/^sb_secret_[A-Za-z0-9_-]{22}_[A-Za-z0-9_-]{8}$/);
+    expect(JSON.parse(await readFile(join(dir, 'keys.json'), 'utf8'))).toEqual(keys);
+    expect(await loadOrCreateKeys(dir)).toEqual(keys);
+  });
+
   it('verifies ES256 by kid and HS256 by the secret, and refuses other keys, kids and algorithms', async () => {
     const keys = await loadOrCreateKeys(await tempDir());
     const exp = Math.floor(Date.now() / 1000) + 60;

@@ -1,17 +1,16 @@
 // ai-reply-worker proves the service role without comparing against the legacy service key string:
 // the legacy HS256 key (checked by the auth server), an ES256 service_role JWT (checked against the
-// JWKS) and a secret API key from SUPABASE_SECRET_KEYS are let in; forged look-alikes are not.
-// Its own stack: the test needs the stack's signing key and a SUPABASE_SECRET_KEYS function env.
+// JWKS) and a secret API key from SUPABASE_SECRET_KEYS (the stack's own, as a hosted project hands it)
+// are let in; forged look-alikes are not. Its own stack: the test needs the stack's signing key.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { generateKeyPair, importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
 
-const secretKey = `sb_secret_${randomBytes(24).toString('base64url')}`;
 let stack: TestStack;
 
 beforeAll(async () => {
-  stack = await startTestStack({}, { functionEnv: { SUPABASE_SECRET_KEYS: JSON.stringify({ default: secretKey }) } });
+  stack = await startTestStack();
 });
 afterAll(async () => {
   await stack?.destroy();
@@ -40,7 +39,7 @@ describe('ai-reply-worker caller check', () => {
       .setProtectedHeader({ alg: 'ES256', typ: 'JWT', kid })
       .sign(await importJWK(privateJwk, 'ES256'));
     expect(await post(es256)).toBe(200);
-    expect(await post(secretKey)).toBe(200);
+    expect(await post(stack.keys.secretKey)).toBe(200);
   });
 
   it('refuses forged service_role tokens, a wrong secret key, the anon key and a member', async () => {

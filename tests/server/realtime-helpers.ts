@@ -168,3 +168,19 @@ export class RawSocket {
 export function realtimeUrl(base: string, apikey: string, vsn = '2.0.0'): string {
   return `${base.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(apikey)}&vsn=${vsn}`;
 }
+
+/** The HTTP status a websocket upgrade gets: 101 when it opens, else the refusal's status. */
+export function upgradeStatus(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const ws = new WebSocket(url, { headers });
+    ws.on('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      ws.terminate();
+    });
+    ws.on('open', () => {
+      resolve(101);
+      ws.terminate();
+    });
+    ws.on('error', () => undefined);
+  });
+}

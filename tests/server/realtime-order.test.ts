@@ -28,7 +28,7 @@ beforeAll(async () => {
   const rt = await createRealtimeServer({
     pool,
     databaseUrl: stack.databaseUrl,
-    keys: { jwtSecret: stack.jwtSecret, anonKey: stack.anonKey, serviceRoleKey: stack.serviceRoleKey },
+    keys: { jwtSecret: stack.jwtSecret, anonKey: stack.anonKey, serviceRoleKey: stack.serviceRoleKey, publishableKey: stack.publishableKey, secretKey: stack.secretKey },
     log: () => undefined,
   });
   const server: Server = createServer();

@@ -14,6 +14,7 @@ import {
   createTestTable,
   listen,
   realtimeUrl,
+  upgradeStatus,
   signToken,
   subscribed,
   waitFor,
@@ -54,7 +55,7 @@ async function privateRealtime(
   const rt: RealtimeServer = await createRealtimeServer({
     pool,
     databaseUrl: stack.databaseUrl,
-    keys: { jwtSecret: stack.jwtSecret, anonKey: stack.anonKey, serviceRoleKey: stack.serviceRoleKey },
+    keys: { jwtSecret: stack.jwtSecret, anonKey: stack.anonKey, serviceRoleKey: stack.serviceRoleKey, publishableKey: stack.publishableKey, secretKey: stack.secretKey },
     log: () => undefined,
     ...opts,
   });
@@ -376,19 +377,7 @@ describe('realtime postgres_changes', () => {
   });
 
   it('refuses the upgrade without a valid API key or with an unknown vsn', async () => {
-    const status = (url: string) =>
-      new Promise<number>((resolve) => {
-        const ws = new WebSocket(url);
-        ws.on('unexpected-response', (_req, res) => {
-          resolve(res.statusCode ?? 0);
-          ws.terminate();
-        });
-        ws.on('open', () => {
-          resolve(101);
-          ws.terminate();
-        });
-        ws.on('error', () => undefined);
-      });
+    const status = (url: string) => upgradeStatus(url);
     expect(await status(realtimeUrl(stack.url, 'wrong'))).toBe(401);
     expect(await status(realtimeUrl(stack.url, stack.anonKey, '3.0.0'))).toBe(400);
     expect(await status(realtimeUrl(stack.url, stack.serviceRoleKey))).toBe(101);

@@ -11,6 +11,7 @@
 //     or deleted user is refused at once rather than when the token expires (getClaims alone cannot
 //     know: an ES256 token stays cryptographically valid until its exp).
 import type { User } from '@supabase/supabase-js';
+import { isApiKey } from './api-keys.ts';
 import { bearerToken, serviceClient, userClient, type Db } from './clients.ts';
 import { HttpError } from './http.ts';
 import type { FunctionEnv } from './types.ts';
@@ -29,7 +30,7 @@ function unavailable(error: { status?: number | undefined } | null): boolean {
 
 export async function requireUser(req: Request, env: FunctionEnv): Promise<Caller> {
   const token = bearerToken(req);
-  if (!token || token === env.SUPABASE_ANON_KEY) throw new HttpError(401, 'No auth token available');
+  if (!token || isApiKey(env, token)) throw new HttpError(401, 'No auth token available');
   const db = userClient(env, token);
   const verified = await db.auth.getClaims(token);
   if (unavailable(verified.error))

@@ -1,6 +1,8 @@
 // supabase-js clients for functions: one acting as the caller (RLS applies) and one with the service
-// role (bypasses RLS; use only after the function has checked the caller itself).
+// role (bypasses RLS; use only after the function has checked the caller itself). They use the new
+// publishable / secret keys when the project has them (api-keys.ts).
 import { createClient } from '@supabase/supabase-js';
+import { publicKey, serviceKey } from './api-keys.ts';
 import type { FunctionEnv } from './types.ts';
 
 const noSession = { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } as const;
@@ -17,13 +19,13 @@ export function bearerToken(req: Request): string | undefined {
 }
 
 export function userClient(env: FunctionEnv, token: string): Db {
-  return makeClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, { Authorization: `Bearer ${token}` });
+  return makeClient(env.SUPABASE_URL, publicKey(env), { Authorization: `Bearer ${token}` });
 }
 
 export function serviceClient(env: FunctionEnv): Db {
-  return makeClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY);
+  return makeClient(env.SUPABASE_URL, serviceKey(env));
 }
 
 export function anonClient(env: FunctionEnv): Db {
-  return makeClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY);
+  return makeClient(env.SUPABASE_URL, publicKey(env));
 }

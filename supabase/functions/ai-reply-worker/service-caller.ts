@@ -9,6 +9,7 @@
 //    answers only a correctly signed admin-role JWT.
 // Anything else is 403 "Service role required"; the auth server unreachable is 503.
 import { createClient } from '@supabase/supabase-js';
+import { publicKey, secretKeys } from '../_shared/api-keys.ts';
 import { bearerToken } from '../_shared/clients.ts';
 import { secretsEqual } from '../_shared/chatwoot/webhook-auth.ts';
 import { HttpError } from '../_shared/http.ts';
@@ -17,21 +18,6 @@ import type { FunctionEnv } from '../_shared/types.ts';
 const noSession = { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } as const;
 const refused = () => new HttpError(403, 'Service role required');
 const unavailable = (status: number | undefined) => status === 0 || (status ?? 0) >= 500;
-
-function secretKeys(env: FunctionEnv): string[] {
-  const keys: string[] = [];
-  if (env.SUPABASE_SECRET_KEY) keys.push(env.SUPABASE_SECRET_KEY);
-  if (env.SUPABASE_SECRET_KEYS) {
-    try {
-      const parsed = JSON.parse(env.SUPABASE_SECRET_KEYS) as unknown;
-      if (parsed && typeof parsed === 'object')
-        for (const v of Object.values(parsed)) if (typeof v === 'string' && v !== '') keys.push(v);
-    } catch {
-      /* malformed: no secret keys */
-    }
-  }
-  return keys;
-}
 
 function jwtAlg(token: string): string | undefined {
   try {
@@ -50,7 +36,7 @@ export async function requireServiceRole(req: Request, env: FunctionEnv): Promis
   }
   const alg = jwtAlg(token);
   if (!alg) throw refused();
-  const client = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, { auth: noSession });
+  const client = createClient(env.SUPABASE_URL, publicKey(env), { auth: noSession });
   if (alg === 'ES256') {
     const { data, error } = await client.auth.getClaims(token);
     if (unavailable(error?.status)) throw new HttpError(503, 'The service is not available right now; retry shortly');
@@ -60,7 +46,7 @@ export async function requireServiceRole(req: Request, env: FunctionEnv): Promis
   if (alg !== 'HS256') throw refused();
   const admin = createClient(env.SUPABASE_URL, token, {
     auth: noSession,
-    global: { headers: { apikey: env.SUPABASE_ANON_KEY } },
+    global: { headers: { apikey: publicKey(env) } },
   });
   const { error } = await admin.auth.admin.listUsers({ page: 1, perPage: 1 });
   if (unavailable(error?.status)) throw new HttpError(503, 'The service is not available right now; retry shortly');

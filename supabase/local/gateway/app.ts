@@ -4,13 +4,13 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { except } from 'hono/combine';
 import { cors } from 'hono/cors';
-import { apiKeyGuard } from './api-key.ts';
+import { apiKeyGuard, type ApiKeySet } from './api-key.ts';
 import { securityHeaders } from './security-headers.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface GatewayParts {
-  keys: { anonKey: string; serviceRoleKey: string };
+  keys: ApiKeySet;
   auth: Hono;
   rest: (c: Context) => Promise<Response>;
   functions: (c: Context) => Promise<Response>;
@@ -58,14 +58,14 @@ export function createGateway(parts: GatewayParts): Hono {
     await next();
   });
 
-  const guard = apiKeyGuard(parts.keys);
+  const guard = apiKeyGuard(parts.keys, { fillMissing: false });
   // The mailed link (GET /auth/v1/verify) is opened from a mail client and carries no API key.
   app.use('/auth/v1/*', async (c: Context, next) => {
     if (c.req.method === 'GET' && c.req.path === '/auth/v1/verify') return next();
     return guard(c, next);
   });
   app.route('/auth/v1', parts.auth);
-  app.use('/rest/v1/*', guard);
+  app.use('/rest/v1/*', apiKeyGuard(parts.keys, { fillMissing: true }));
   app.all('/rest/v1/*', parts.rest);
   app.all('/rest/v1', parts.rest);
   app.all('/functions/v1/:name', parts.functions);

@@ -87,7 +87,11 @@ async function forwardNode(
 ): Promise<Response> {
   const headers: OutgoingHttpHeaders = { ...incoming.headers };
   for (const h of HOP) delete headers[h];
-  if (!headers['authorization']) {
+  // The Authorization the API-key guard resolved (api-key.ts) is on the WHATWG request, not on the
+  // Node one: take it from there.
+  const resolved = c.req.header('authorization');
+  if (resolved) headers['authorization'] = resolved;
+  else {
     const key = incoming.headers['apikey'] ?? apikeyParam;
     if (key) headers['authorization'] = `Bearer ${Array.isArray(key) ? key[0] : key}`;
   }

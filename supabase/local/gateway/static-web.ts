@@ -49,9 +49,12 @@ function gzipOnce(path: string, raw: Buffer): Buffer {
   return gz;
 }
 
-/** vapidPublicKey: the Web Push application server key pages subscribe with (issue 20). */
-export function envScript(publicUrl: () => string, anonKey: string, vapidPublicKey?: string): string {
-  return `window.__PORADNA_ENV__=${JSON.stringify({ supabaseUrl: publicUrl(), anonKey, ...(vapidPublicKey ? { vapidPublicKey } : {}) })};`;
+/**
+ * publishableKey: the key browsers use (`sb_publishable_…`, never the secret one); vapidPublicKey: the
+ * Web Push application server key pages subscribe with (issue 20).
+ */
+export function envScript(publicUrl: () => string, publishableKey: string, vapidPublicKey?: string): string {
+  return `window.__PORADNA_ENV__=${JSON.stringify({ supabaseUrl: publicUrl(), publishableKey, ...(vapidPublicKey ? { vapidPublicKey } : {}) })};`;
 }
 
 export function staticWeb(webDir: string, env: () => string, opts: { serveSourceMaps?: boolean } = {}) {

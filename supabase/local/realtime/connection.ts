@@ -21,7 +21,8 @@ import { decodeText, encode, replyError, replyOk, systemMessage, type Frame, typ
 export interface ConnectionContext {
   registry: ChannelRegistry;
   catalog: Catalog;
-  jwtKeys: VerifyingKeys;
+  /** With the legacy API keys, so a client-sent legacy key can be refused when they are turned off. */
+  jwtKeys: VerifyingKeys & { anonKey?: string; serviceRoleKey?: string; legacyDisabled?: boolean };
   rls: RlsChecker;
   nextBindingId: () => number;
   log: (line: string) => void;
@@ -178,8 +179,11 @@ export class Connection implements ChannelSink {
       );
 
     const raw = frame.payload.access_token ?? frame.payload.user_token;
+    if (this.legacyRefused(raw)) return void this.send(replyError(this.vsn, frame, 'Legacy API keys are disabled'));
     const verified = await verifyToken(
-      typeof raw === 'string' && raw !== '' ? raw : this.apikey,
+      // supabase-js sends its API key as access_token when no one is signed in; a new key (sb_…) is
+      // no JWT and stands for the role the gateway resolved from the apikey (never an elevation).
+      typeof raw === 'string' && raw !== '' && !raw.startsWith('sb_') ? raw : this.apikey,
       this.ctx.jwtKeys,
     );
     if (!verified.ok) return void this.send(replyError(this.vsn, frame, verified.reason));
@@ -236,6 +240,7 @@ export class Connection implements ChannelSink {
   private async updateToken(ch: Channel, frame: Frame): Promise<void> {
     const raw = frame.payload.access_token;
     if (typeof raw !== 'string' || raw === '') return;
+    if (this.legacyRefused(raw)) return this.shutdown(ch, 'Legacy API keys are disabled');
     const verified = await verifyToken(raw, this.ctx.jwtKeys);
     if (!ch.open) return;
     if (!verified.ok) return this.shutdown(ch, verified.reason);
@@ -247,6 +252,16 @@ export class Connection implements ChannelSink {
     if (ch.token !== verified.token || !ch.open) return;
     if (ch.private && rule !== true) return this.shutdown(ch, unauthorized(topic));
     ch.topicAllowed = rule ?? true;
+  }
+
+  /**
+   * A legacy API key sent by the client while LEGACY_API_KEYS=false (as the gateway refuses it as
+   * Bearer: gateway/api-key.ts). The connection's own fallback token is the resolved role token and is
+   * never checked here.
+   */
+  private legacyRefused(raw: unknown): boolean {
+    const k = this.ctx.jwtKeys;
+    return !!k.legacyDisabled && typeof raw === 'string' && (raw === k.anonKey || raw === k.serviceRoleKey);
   }
 
   private setToken(ch: Channel, token: VerifiedToken): void {

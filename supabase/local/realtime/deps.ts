@@ -8,7 +8,7 @@ export interface RealtimeDeps {
   /** Superuser connection string, for the dedicated LISTEN connection. */
   databaseUrl: string;
   /** The signing key is optional so tests can run a realtime server on the legacy secret alone. */
-  keys: Omit<StackKeys, 'signingKey'> & VerifyingKeys;
+  keys: Omit<StackKeys, 'signingKey'> & VerifyingKeys & { legacyDisabled?: boolean };
   log: (line: string) => void;
   /** A socket that sends nothing (not even a heartbeat) for this long is closed; default 60 s. */
   idleTimeoutMs?: number;

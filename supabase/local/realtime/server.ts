@@ -4,10 +4,10 @@
 // with an HTTP error before any WebSocket exists; a socket silent for idleTimeoutMs (no heartbeat or
 // any other frame) is closed; a frame over 1 MB closes its socket (ws maxPayload, close code 1009);
 // close() ends the listener and every socket.
-import { timingSafeEqual } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import { resolveApiKey } from '../gateway/api-key.ts';
 import { Catalog } from './catalog.ts';
 import { createCheckPool, fillCheckPool } from './check-pool.ts';
 import { ChannelRegistry } from './channel-registry.ts';
@@ -26,12 +26,6 @@ export interface RealtimeServer {
 }
 
 const MAX_FRAME_BYTES = 1024 * 1024;
-
-function sameKey(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 function refuse(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify({ message });
@@ -100,15 +94,16 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
         return refuse(socket, 404, 'Not found');
       const header = req.headers.apikey;
       const apikey = url.searchParams.get('apikey') ?? (typeof header === 'string' ? header : null);
-      if (!apikey) return refuse(socket, 401, 'No API key found in request');
-      if (!sameKey(apikey, deps.keys.anonKey) && !sameKey(apikey, deps.keys.serviceRoleKey))
-        return refuse(socket, 401, 'Invalid API key');
+      // The gateway's key rules (gateway/api-key.ts): a new key stands for its role's token here.
+      const decision = resolveApiKey(deps.keys, apikey, undefined, req.headers['user-agent']);
+      if (!decision.ok) return refuse(socket, 401, decision.message);
+      const roleToken = decision.authorization.slice('Bearer '.length);
       const vsn = url.searchParams.get('vsn') ?? '1.0.0';
       if (!SUPPORTED_VSN.includes(vsn as Vsn))
         return refuse(socket, 400, `Unsupported protocol version ${vsn}; use 1.0.0 or 2.0.0`);
       if (closing) return refuse(socket, 503, 'Realtime is shutting down');
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const conn = new Connection(ws, vsn as Vsn, apikey, ctx);
+        const conn = new Connection(ws, vsn as Vsn, roleToken, ctx);
         connections.add(conn);
         ws.on('close', () => connections.delete(conn));
       });

@@ -4,6 +4,7 @@
 // ({diagnostics: true}), and auth-link is called with an empty body, which it refuses (400) before it
 // could create a user or mail anybody. A check of an integration that is not configured (503 with the
 // documented "not configured" reason) is reported as such, not as a failure (item 11).
+import { publicKey } from '../api-keys.ts';
 import type { Caller } from '../caller.ts';
 import { NOT_CONFIGURED } from '../chatwoot/settings.ts';
 import { SECRET_NOT_CONFIGURED } from '../chatwoot/webhook-auth.ts';
@@ -70,7 +71,7 @@ export async function edgeSuite(caller: Caller, env: FunctionEnv): Promise<Suite
         if (diagNotConfigured) throw new NotConfigured('Chatwoot');
         throw new Error(`diagnostická konverzácia nie je k dispozícii: ${diag.status} ${(typeof diagBody?.error === 'string' ? diagBody.error : diag.text).slice(0, 200)}`);
       }
-      const r = await post(env, c.name, c.verifyJwt ? caller.token : env.SUPABASE_ANON_KEY, payload);
+      const r = await post(env, c.name, c.verifyJwt ? caller.token : publicKey(env), payload);
       if (isNotConfigured(r.status, r.body)) throw new NotConfigured(String((r.body as { error: string }).error));
       assert(r.status === c.expectedStatus, `Expected ${c.expectedStatus}, got ${r.status}: ${r.text.slice(0, 200)}`);
       return `${r.status}, ${r.text.length} B`;
