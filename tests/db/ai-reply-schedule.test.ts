@@ -65,7 +65,7 @@ describe('ai-reply-worker schedule', () => {
     const block = /<!-- runbook:vault-cron[^>]*-->\s*```sql\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(block, 'the runbook block in README.md').toBeTruthy();
     await fresh.query(`truncate vault.secrets; truncate net.requests`);
-    const sql = block!.replace(/^ {3}/gm, '').replace('<ref>', 'abc').replace('<service role key>', 'sk-runbook');
+    const sql = block!.replace(/^ {3}/gm, '').replace('<ref>', 'abc').replace(/<(?:secret key|service role key)[^>]*>/, 'sk-runbook');
     const results = (await fresh.query(sql)) as unknown as pg.QueryResult[];
     expect(results.at(-1)!.rows).toEqual([{ schedule_ai_reply_worker: 'scheduled: ai-reply-worker every 30 seconds' }]);
     await fresh.query(`select private.invoke_ai_reply_worker()`);
