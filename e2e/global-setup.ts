@@ -12,6 +12,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const stack = await startTestStack({ push, ...(webDir ? { webDir: resolve(webDir) } : {}) });
   process.env.E2E_BASE_URL = stack.url;
   process.env.E2E_ANON_KEY = stack.keys.anonKey;
+  // The key /env.js hands the app (issue 41): what the admin's configuration card shows.
+  process.env.E2E_PUBLISHABLE_KEY = stack.keys.publishableKey;
   process.env.E2E_SERVICE_KEY = stack.keys.serviceRoleKey;
   process.env.E2E_DATABASE_URL = stack.databaseUrl;
   return () => stack.destroy();
