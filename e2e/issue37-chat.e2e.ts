@@ -123,11 +123,11 @@ test('items 6, 11: a missing or foreign conversation is told in Slovak, and a re
   await page.goto(`/app/chats/${conversationId}`);
   await expect(theirs(page, 'Dobrý deň')).toBeVisible();
 
-  // A send the server refuses ('Message is too long', PostgreSQL's raise) says why in Slovak.
-  await composer(page).fill('x'.repeat(10_001));
+  // A send the server refuses ('Message is too long: at most 8000 characters', issue 36) says why in Slovak.
+  await composer(page).fill('x'.repeat(8_001));
   await composer(page).press('Enter');
   const failed = page.locator('[data-testid="message"][data-state="failed"]');
-  await expect(failed.getByRole('alert')).toContainText('Správa je príliš dlhá (najviac 10 000 znakov), neodoslala sa.', { timeout: 15_000 });
+  await expect(failed.getByRole('alert')).toContainText('Správa je príliš dlhá (najviac 8 000 znakov), neodoslala sa.', { timeout: 15_000 });
   await expect(failed).not.toContainText('Message is too long');
 
   for (const [label, id] of [

@@ -139,12 +139,17 @@ function useLocalChat(conversationId: string): ChatData {
       const correlationId = unsaved.current.get(retryOf) ?? globalThis.crypto.randomUUID();
       const key = correlationKey(correlationId);
       setPending((list) => [...list, pendingBubble(conversationId, key, text)]);
-      const forget = () => setPending((list) => list.filter((p) => p.key !== key));
+      const forget = () => {
+        awaiting.current.delete(key);
+        setPending((list) => list.filter((p) => p.key !== key));
+      };
+      // Awaited from before the send starts: a fast send (R1.12) can be stored and listed as 'sent'
+      // before sendMessage returns, and a key added only then would never see its 'sent' again.
+      awaiting.current.add(key);
       try {
         const handle = await engine.commands.sendMessage({ conversationId, text, correlationId });
         unsaved.current.delete(retryOf);
         if (!handle) forget();
-        else awaiting.current.add(handle.key);
         return handle !== null;
       } catch (err) {
         unsaved.current.set(retryOf, correlationId);

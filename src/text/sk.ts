@@ -176,7 +176,7 @@ export const sk = {
     sending: 'Odosiela sa…', // ours
     sendFailed: 'Failed to send message',
     retrySend: 'Skúsiť znova', // ours (retry control of a failed message)
-    tooLong: 'Správa je príliš dlhá (najviac 10 000 znakov), neodoslala sa.', // ours: the server's 'Message is too long'
+    tooLong: 'Správa je príliš dlhá (najviac 8 000 znakov), neodoslala sa.', // ours: the server's 'Message is too long: at most 8000 characters' (issue 36)
     sendRefused: 'Server správu neprijal, neodoslala sa.', // ours: any other raw server error (issue 37)
     storageFull: 'V zariadení došlo miesto. Správa zostala v poli na písanie.', // ours: toast when IndexedDB is over quota
     fallbackTitle: 'Problém s pripojením',

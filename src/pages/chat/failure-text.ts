@@ -17,5 +17,6 @@ const KNOWN: Record<string, string> = {
 export function failureText(error: string | null | undefined): string {
   if (!error) return TEXT_SEND_FAILED;
   if (ENGINE_TEXTS.has(error)) return error;
-  return KNOWN[error] ?? sk.chat.sendRefused;
+  // The length refusal names its limit after a colon ('Message is too long: at most 8000 characters').
+  return KNOWN[error] ?? KNOWN[error.split(':')[0]!] ?? sk.chat.sendRefused;
 }
