@@ -4,6 +4,7 @@
 // Playwright journeys in Debian Chromium (installed with apt-get when missing and we are root), and the
 // short chaos run.
 import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { summarizeTimings, TIMINGS_DIR } from './test-timings.mjs';
 
@@ -75,7 +76,10 @@ if (want('vitest'))
 if (want('build')) run('build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 if (want('e2e') && existsSync('e2e') && readdirSync('e2e').some((f) => f.endsWith('.e2e.ts'))) {
   ensureBrowserPackages();
-  run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { E2E_TIMINGS_FILE: `${TIMINGS_DIR}/playwright.json` });
+  run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
+    // Absolute: Playwright resolves a reporter's outputFile against the config's folder (e2e/).
+    E2E_TIMINGS_FILE: resolve(TIMINGS_DIR, 'playwright.json'),
+  });
 }
 // The short chaos run (scripts/chaos): 4 browser contexts of 2 accounts through a fault-injecting proxy,
 // one kill -9 of the stack and one of PostgreSQL; fails on any lost, doubled or divergent message.
