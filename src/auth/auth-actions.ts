@@ -43,8 +43,20 @@ export const signInWithMagicLink = (email: string) =>
 export const resetPassword = (email: string, failure: string = sk.errors.forgotFailed) =>
   attempt(async () => (await loadSupabase()).supabase.auth.resetPasswordForEmail(email, { redirectTo: resetPasswordUrl() }), failure);
 
-export const updatePassword = (password: string) =>
-  attempt(async () => (await loadSupabase()).supabase.auth.updateUser({ password }), sk.errors.passwordChangeFailed);
+/** GoTrue answers `same_password` (422) when the new password equals the current one: say so (issue 37). */
+export async function updatePassword(password: string): Promise<ActionResult> {
+  try {
+    const { supabase, isAuthApiError } = await loadSupabase();
+    const { error } = await supabase.auth.updateUser({ password });
+    if (!error) return { error: null };
+    console.warn('auth:', error);
+    if (isAuthApiError(error) && error.code === 'same_password') return { error: sk.errors.samePassword };
+    return { error: sk.errors.passwordChangeFailed };
+  } catch (err) {
+    console.error('auth:', err);
+    return { error: sk.errors.passwordChangeFailed };
+  }
+}
 
 export async function signOut(): Promise<ActionResult> {
   markSignOutIntended();

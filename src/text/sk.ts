@@ -95,6 +95,7 @@ export const sk = {
     settingsResetFailed: 'Nepodarilo sa odoslať email na reset hesla. Skús to znova.',
     signOutFailed: 'Nepodarilo sa odhlásiť. Skús to znova.',
     passwordChangeFailed: 'Nepodarilo sa zmeniť heslo. Skús to znova.',
+    samePassword: 'Nové heslo sa musí líšiť od doterajšieho.', // ours: GoTrue's same_password (issue 37)
     invalidLink: 'Neplatný alebo expirovaný odkaz. Skús to znova.',
     missingParams: 'Chýbajú autentifikačné parametre.',
     accountFetch: 'Failed to fetch account',
@@ -176,7 +177,7 @@ export const sk = {
     sending: 'Odosiela sa…', // ours
     sendFailed: 'Failed to send message',
     retrySend: 'Skúsiť znova', // ours (retry control of a failed message)
-    tooLong: 'Správa je príliš dlhá (najviac 8 000 znakov), neodoslala sa.', // ours: the server's 'Message is too long: at most 8000 characters' (issue 36)
+    tooLong: 'Správa je príliš dlhá (najviac 8\u00a0000 znakov), neodoslala sa.', // ours: the server's 'Message is too long: at most 8000 characters' (issue 36)
     sendRefused: 'Server správu neprijal, neodoslala sa.', // ours: any other raw server error (issue 37)
     storageFull: 'V zariadení došlo miesto. Správa zostala v poli na písanie.', // ours: toast when IndexedDB is over quota
     fallbackTitle: 'Problém s pripojením',

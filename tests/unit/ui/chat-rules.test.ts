@@ -115,8 +115,8 @@ describe('failed message text (issue 37, item 11)', () => {
     expect(failureText('Konverzácia je ukončená, správa sa neodoslala')).toBe('Konverzácia je ukončená, správa sa neodoslala');
     expect(failureText('Failed to send message')).toBe('Failed to send message');
     expect(failureText(null)).toBe('Failed to send message');
-    expect(failureText('Message is too long')).toBe('Správa je príliš dlhá (najviac 8 000 znakov), neodoslala sa.');
-    expect(failureText('Message is too long: at most 8000 characters')).toBe('Správa je príliš dlhá (najviac 8 000 znakov), neodoslala sa.');
+    expect(failureText('Message is too long')).toBe('Správa je príliš dlhá (najviac 8\u00a0000 znakov), neodoslala sa.');
+    expect(failureText('Message is too long: at most 8000 characters')).toBe('Správa je príliš dlhá (najviac 8\u00a0000 znakov), neodoslala sa.');
     expect(failureText('Conversation not found')).toBe('Konverzácia už neexistuje, správa sa neodoslala');
     expect(failureText('bad request from test')).toBe('Server správu neprijal, neodoslala sa.');
   });
