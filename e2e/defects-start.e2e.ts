@@ -57,7 +57,9 @@ test('Chatovať opens a chat greeted by the specialist, not a blank one (item 5)
   await expect(page.getByTestId('conversation-row').filter({ hasText: name })).toContainText('Dobrý deň');
 });
 
-test("'Aktivovať špecialistu' on a card whose conversation exists opens it greeted by the card (item 5)", async ({ page, baseURL }) => {
+// Issue 37 user item 7 replaced issue 21 item 5's "greeted by the card": a chat already greeted by
+// 'Chatovať' is reopened without a second greeting (the never-greeted case: card-welcome-once.test.ts).
+test("'Aktivovať špecialistu' on a card whose conversation exists reopens it with no second greeting (issue 37 item 7)", async ({ page, baseURL }) => {
   test.setTimeout(90_000);
   const user = await freshUser(baseURL!, 'karta');
   await signIn(page, user.email);
@@ -85,7 +87,12 @@ test("'Aktivovať špecialistu' on a card whose conversation exists opens it gre
   });
   await page.goto(`/app/chats/${convs[0]!.id}`);
   await page.getByRole('button', { name: 'Aktivovať špecialistu' }).click();
+  await expect(page.getByText('Pokračujeme v existujúcej konverzácii')).toBeVisible({ timeout: 15_000 });
   await expect(page).toHaveURL(new RegExp(`${existing}$`), { timeout: 15_000 });
-  await expect(page.getByTestId('message').last()).toContainText(welcome, { timeout: 15_000 });
+  // The server answered created:false before the toast, so no welcome can still be on its way.
+  const texts = (await rest(baseURL!, `messages?select=text&conversation_id=eq.${convs[0]!.id}&direction=eq.specialist&type=eq.text`)) as { text: string }[];
+  expect(texts.filter((m) => m.text.includes(welcome))).toHaveLength(0);
+  await expect(page.getByTestId('message').filter({ hasText: 'Dobrý deň, som' })).toHaveCount(1);
+  await expect(page.getByTestId('message').filter({ hasText: welcome })).toHaveCount(0);
   await shootBoth(page, 'card-welcome-existing');
 });
