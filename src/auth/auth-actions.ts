@@ -27,7 +27,10 @@ export async function signIn(email: string, password: string): Promise<ActionRes
     const { supabase, isAuthApiError } = await loadSupabase();
     const { error } = await supabase.auth.signInWithPassword({ email, password });
     if (!error) return { error: null };
-    if (isAuthApiError(error) && (error.code === 'invalid_credentials' || /invalid login credentials/i.test(error.message))) {
+    if (
+      isAuthApiError(error) &&
+      (error.code === 'invalid_credentials' || /invalid login credentials/i.test(error.message))
+    ) {
       return { error: sk.errors.invalidCredentials };
     }
     return { error: sk.errors.signInFailed };
@@ -38,10 +41,39 @@ export async function signIn(email: string, password: string): Promise<ActionRes
 }
 
 export const signInWithMagicLink = (email: string) =>
-  attempt(async () => (await loadSupabase()).supabase.auth.signInWithOtp({ email, options: { emailRedirectTo: callbackUrl(), shouldCreateUser: true } }), sk.errors.magicLinkFailed);
+  attempt(
+    async () =>
+      (await loadSupabase()).supabase.auth.signInWithOtp({
+        email,
+        options: { emailRedirectTo: callbackUrl(), shouldCreateUser: true },
+      }),
+    sk.errors.magicLinkFailed,
+  );
+
+/** The 6-digit code of a magic-link, sign-up or welcome mail (GoTrue POST /verify, type 'email'). */
+export async function signInWithCode(email: string, code: string): Promise<ActionResult> {
+  try {
+    const { supabase, isAuthApiError } = await loadSupabase();
+    const { error } = await supabase.auth.verifyOtp({ email, token: code, type: 'email' });
+    if (!error) return { error: null };
+    console.warn('auth:', error);
+    // GoTrue answers otp_expired for a wrong code as for an old one (no hint which).
+    if (isAuthApiError(error) && (error.code === 'otp_expired' || error.status === 403))
+      return { error: sk.errors.codeInvalid };
+    if (isAuthApiError(error) && error.status === 429) return { error: sk.errors.codeTooMany };
+    return { error: sk.errors.signInFailed };
+  } catch (err) {
+    console.error('auth:', err);
+    return { error: sk.errors.generic };
+  }
+}
 
 export const resetPassword = (email: string, failure: string = sk.errors.forgotFailed) =>
-  attempt(async () => (await loadSupabase()).supabase.auth.resetPasswordForEmail(email, { redirectTo: resetPasswordUrl() }), failure);
+  attempt(
+    async () =>
+      (await loadSupabase()).supabase.auth.resetPasswordForEmail(email, { redirectTo: resetPasswordUrl() }),
+    failure,
+  );
 
 /** GoTrue answers `same_password` (422) when the new password equals the current one: say so (issue 37). */
 export async function updatePassword(password: string): Promise<ActionResult> {
@@ -60,7 +92,10 @@ export async function updatePassword(password: string): Promise<ActionResult> {
 
 export async function signOut(): Promise<ActionResult> {
   markSignOutIntended();
-  const result = await attempt(async () => (await loadSupabase()).supabase.auth.signOut({ scope: 'global' }), sk.errors.signOutFailed);
+  const result = await attempt(
+    async () => (await loadSupabase()).supabase.auth.signOut({ scope: 'global' }),
+    sk.errors.signOutFailed,
+  );
   // The session stayed, so no SIGNED_OUT will come to consume the mark.
   if (result.error) consumeSignOutIntent();
   return result;
@@ -85,11 +120,16 @@ export async function registerByEmail(email: string): Promise<string | null> {
     const { appEnv } = await loadSupabase();
     const res = await fetch(`${appEnv.supabaseUrl}/functions/v1/auth-link`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', apikey: appEnv.anonKey, Authorization: `Bearer ${appEnv.anonKey}` },
+      headers: {
+        'Content-Type': 'application/json',
+        apikey: appEnv.anonKey,
+        Authorization: `Bearer ${appEnv.anonKey}`,
+      },
       body: JSON.stringify({ email, redirectTo: resetPasswordUrl() }),
     });
     const body: unknown = await res.json().catch(() => null);
-    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') return body.message;
+    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string')
+      return body.message;
   } catch (err) {
     console.warn('auth-link:', err);
   }

@@ -78,6 +78,12 @@ export const sk = {
     resetMailSent: 'Email na reset hesla bol odoslaný',
     signedOut: 'Odhlásený',
     sessionExpired: 'Session vypršala',
+    // ours: sign-in with the mailed 6-digit code (issue 37 user item 9)
+    enterCode: 'Mám kód z e-mailu',
+    codeLabel: 'Kód z e-mailu',
+    codeHint: 'Šesť číslic z e-mailu na prihlásenie alebo z uvítacieho e-mailu.',
+    codeFormat: 'Kód má šesť číslic.',
+    signInWithCode: 'Prihlásiť kódom',
   },
   password: {
     weakTitle: 'Slabé heslo',
@@ -95,6 +101,8 @@ export const sk = {
     settingsResetFailed: 'Nepodarilo sa odoslať email na reset hesla. Skús to znova.',
     signOutFailed: 'Nepodarilo sa odhlásiť. Skús to znova.',
     passwordChangeFailed: 'Nepodarilo sa zmeniť heslo. Skús to znova.',
+    codeInvalid: 'Kód je nesprávny alebo už neplatí. Vyžiadaj si nový e-mail.', // ours (issue 37)
+    codeTooMany: 'Príliš veľa pokusov. Skús to o chvíľu.', // ours (issue 37)
     samePassword: 'Nové heslo sa musí líšiť od doterajšieho.', // ours: GoTrue's same_password (issue 37)
     invalidLink: 'Neplatný alebo expirovaný odkaz. Skús to znova.',
     missingParams: 'Chýbajú autentifikačné parametre.',

@@ -9,6 +9,7 @@ import { toastError, toastSuccess } from '../../lib/notify.ts';
 import { rememberedOrigin } from '../../routes/remembered-origin.ts';
 import { sk } from '../../text/sk.ts';
 import { AuthCard } from './AuthCard.tsx';
+import { CodeSignInForm } from './CodeSignInForm.tsx';
 import { EmailField } from './EmailField.tsx';
 import { FormAlert } from './FormAlert.tsx';
 import { requireEmail } from './require-email.ts';
@@ -21,6 +22,7 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [codeOpen, setCodeOpen] = useState(false);
   const cleared = useRef(false);
 
   useEffect(() => {
@@ -30,7 +32,8 @@ export function LoginPage() {
     toastError(sk.auth.sessionExpired);
   }, [loading, session, isValidSession]);
 
-  if (!loading && session && isValidSession) return <Navigate to={rememberedOrigin(location.state)} replace />;
+  if (!loading && session && isValidSession)
+    return <Navigate to={rememberedOrigin(location.state)} replace />;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -57,6 +60,7 @@ export function LoginPage() {
     }
     setNotice(sk.auth.mailSent);
     toastSuccess(sk.auth.mailSent);
+    setCodeOpen(true);
   };
 
   const footer = (
@@ -72,29 +76,37 @@ export function LoginPage() {
 
   return (
     <AuthCard title={sk.auth.loginTitle} footer={footer}>
-      <form className="flex flex-col gap-4" onSubmit={(e) => void submit(e)}>
-        <EmailField value={email} onChange={setEmail} autoFocus />
-        <PasswordInput
-          label={sk.auth.password}
-          name="password"
-          required
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <FormAlert message={error} />
-        {notice && (
-          <p role="status" className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
-            {notice}
-          </p>
-        )}
-        <button type="submit" className="btn-primary" disabled={busy}>
-          {sk.auth.signIn}
-        </button>
-        <button type="button" className="btn-secondary" disabled={busy} onClick={() => void sendMagicLink()}>
-          {sk.auth.magicLink}
-        </button>
-      </form>
+      <div className="flex flex-col gap-4">
+        <form className="flex flex-col gap-4" onSubmit={(e) => void submit(e)}>
+          <EmailField value={email} onChange={setEmail} autoFocus />
+          <PasswordInput
+            label={sk.auth.password}
+            name="password"
+            required
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <FormAlert message={error} />
+          {notice && (
+            <p role="status" className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
+              {notice}
+            </p>
+          )}
+          <button type="submit" className="btn-primary" disabled={busy}>
+            {sk.auth.signIn}
+          </button>
+          <button
+            type="button"
+            className="btn-secondary"
+            disabled={busy}
+            onClick={() => void sendMagicLink()}
+          >
+            {sk.auth.magicLink}
+          </button>
+        </form>
+        <CodeSignInForm email={email} open={codeOpen} onOpen={() => setCodeOpen(true)} />
+      </div>
     </AuthCard>
   );
 }

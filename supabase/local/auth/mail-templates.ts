@@ -1,11 +1,16 @@
 // The Slovak mails the auth service sends. Each carries the absolute link on its own line (the dev
-// mailbox and mail clients pick links out of plain text) and the 6-digit code for verifyOtp.
+// mailbox and mail clients pick links out of plain text). The 6-digit code for verifyOtp is offered
+// only where a screen takes it (issue 37 user item 9): magic-link, sign-up and welcome (invitation)
+// mails, whose codes the login's 'Mám kód z e-mailu' redeems with type 'email'; the reauthentication
+// mail is a code only (updateUser's nonce). Recovery and e-mail-change mails offer just their link.
 import type { LinkType } from './one-time-tokens.ts';
 
 interface Template {
   subject: string;
   intro: string;
   action: string;
+  /** The mail offers its 6-digit code next to the link (a screen of the app takes it). */
+  code?: boolean;
   /** Said before the link: what opening it does when the reader did not ask for this mail. */
   warning?: string;
 }
@@ -15,6 +20,7 @@ const TEMPLATES: Record<LinkType, Template> = {
     subject: 'Prihlásenie do Poradne',
     intro: 'dostali sme žiadosť o prihlásenie do Poradne pomocou e-mailového odkazu.',
     action: 'Prihlásiš sa kliknutím na tento odkaz:',
+    code: true,
   },
   recovery: {
     subject: 'Obnovenie hesla v Poradni',
@@ -30,11 +36,13 @@ const TEMPLATES: Record<LinkType, Template> = {
     warning:
       'Ak si sa neregistroval ty, na odkaz neklikaj a kód nikam nezadávaj: potvrdil by si účet s heslom, ktoré pozná niekto iný.',
     action: 'Ak si to bol ty, svoju e-mailovú adresu potvrdíš kliknutím na tento odkaz:',
+    code: true,
   },
   invite: {
     subject: 'Pozvánka do Poradne',
     intro: 'bol si pozvaný do Poradne.',
     action: 'Pozvánku prijmeš kliknutím na tento odkaz:',
+    code: true,
   },
   email_change: {
     subject: 'Potvrdenie zmeny e-mailu v Poradni',
@@ -70,6 +78,9 @@ export function renderEmailChangedNotice(newEmail: string): { subject: string; t
   };
 }
 
+/** Where the code goes: the login screen's 'Mám kód z e-mailu'. */
+const codeLine = (code: string) => `Alebo pri prihlásení zvoľ „Mám kód z e-mailu“ a zadaj tento kód: ${code}`;
+
 export function renderMail(type: LinkType, link: string, code: string): { subject: string; text: string } {
   const t = TEMPLATES[type];
   // The reauthentication nonce is a code only: it has no link to open.
@@ -79,9 +90,9 @@ export function renderMail(type: LinkType, link: string, code: string): { subjec
     '',
     t.intro,
     ...(t.warning ? [t.warning] : []),
-    ...(withLink ? [t.action, '', link, '', `Alebo zadaj tento kód: ${code}`] : ['', `Tvoj kód: ${code}`]),
+    ...(!withLink ? ['', `Tvoj kód: ${code}`] : t.code ? [t.action, '', link, '', codeLine(code)] : [t.action, '', link]),
     '',
-    withLink ? 'Odkaz aj kód platia 1 hodinu a dajú sa použiť iba raz.' : 'Kód platí 1 hodinu a dá sa použiť iba raz.',
+    !withLink ? 'Kód platí 1 hodinu a dá sa použiť iba raz.' : t.code ? 'Odkaz aj kód platia 1 hodinu a dajú sa použiť iba raz.' : 'Odkaz platí 1 hodinu a dá sa použiť iba raz.',
     'Ak si o nič nežiadal, tento e-mail pokojne ignoruj.',
     '',
     'Tím Poradne',
@@ -103,7 +114,7 @@ export function renderWelcomeMail(link: string, code: string): { subject: string
     '',
     link,
     '',
-    `Alebo zadaj tento kód: ${code}`,
+    codeLine(code),
     '',
     'Odkaz aj kód platia 1 hodinu a dajú sa použiť iba raz.',
     'Ak si sa v Poradni neregistroval, tento e-mail pokojne ignoruj.',
