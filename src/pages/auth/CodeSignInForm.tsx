@@ -57,9 +57,8 @@ export function CodeSignInForm({ email, open, onOpen }: Props) {
     <form
       className="flex flex-col gap-3 border-t border-slate-200 pt-4"
       onSubmit={(e) => void submit(e)}
-      aria-labelledby={`${id}-label`}
     >
-      <label id={`${id}-label`} htmlFor={id} className="text-sm font-medium">
+      <label htmlFor={id} className="text-sm font-medium">
         {sk.auth.codeLabel}
       </label>
       <input
