@@ -214,6 +214,32 @@ test("the magic-link mail's code signs in on the login screen; a wrong code is s
   expect(recovery.text).not.toMatch(/kód/);
 });
 
+// Issue 37 user item 10: a link whose redirect the server does not allow lands on the site URL itself
+// (`/#access_token=…`, as GoTrue does); '/' hands it to the callback instead of dropping it, and a page
+// opened under the machine's other loopback name is moved to the announced origin first.
+test('a magic link requested for another origin still signs in; the other loopback name moves to the announced origin', async ({ page, request, baseURL }) => {
+  const announced = new URL(baseURL!);
+  const alias = `http://${announced.hostname === 'localhost' ? '127.0.0.1' : 'localhost'}:${announced.port}`;
+  await page.goto(`${alias}/auth/login`);
+  await expect(page).toHaveURL(`${announced.origin}/auth/login`);
+
+  const email = freshEmail('origin');
+  await createUser(request, baseURL!, email, 'originHeslo1');
+  const since = Date.now();
+  const otp = await request.post('/auth/v1/otp', {
+    headers: { apikey: anonKey() },
+    data: { email, create_user: false },
+    params: { redirect_to: `${alias}/auth/callback` },
+  });
+  expect(otp.ok()).toBe(true);
+  const link = verifyLink(await waitForMail(request, email, SUBJECT.magiclink, since));
+  // The alias is no allowed redirect: the link lands on the site URL itself, '/' (opening it spends it).
+  expect(new URL(link).searchParams.get('redirect_to')).toBe(`${announced.origin}/`);
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/app\/chats(\/[^/]+)?$/, { timeout: 20_000 });
+  await expect(page.getByText('Úspešne prihlásený!')).toBeVisible();
+});
+
 test('the callback sends bad links back to login with the spec texts', async ({ page }) => {
   // The text shows on the callback page and in the toast that follows the user to login: check the toast.
   const toasts = page.getByRole('region', { name: /Oznámenia/ });

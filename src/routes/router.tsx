@@ -23,10 +23,11 @@ import {
 } from './lazy-pages.tsx';
 import { RequireAuth, SIGNED_IN_PLACEHOLDER } from './RequireAuth.tsx';
 import { RequireSuperAdmin } from './RequireSuperAdmin.tsx';
+import { RootRedirect } from './RootRedirect.tsx';
 import { ArchivedPage, ChatsPage, SignedInArea } from './signed-in-loader.tsx';
 
 export const routes: RouteObject[] = [
-  { path: '/', element: <Navigate to="/app/chats" replace /> },
+  { path: '/', element: <RootRedirect /> },
   {
     path: '/auth',
     element: <AuthArea />,

@@ -288,7 +288,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
         clientAddress: (c) => clientIp(c, config.trustForwardedFor),
       }),
       devMail: devMailApp(mailer, { mode: devMailMode(config), token: devMailToken, publicUrl }),
-      web: staticWeb(config.webDir, () => envScript(publicUrl, keys.publishableKey, vapid.publicKey), { serveSourceMaps: config.serveSourceMaps }),
+      web: staticWeb(config.webDir, () => envScript(publicUrl, keys.publishableKey, vapid.publicKey), { serveSourceMaps: config.serveSourceMaps, publicUrl }),
       ready: () => ready,
       publicUrl,
     });

@@ -57,7 +57,22 @@ export function envScript(publicUrl: () => string, publishableKey: string, vapid
   return `window.__PORADNA_ENV__=${JSON.stringify({ supabaseUrl: publicUrl(), publishableKey, ...(vapidPublicKey ? { vapidPublicKey } : {}) })};`;
 }
 
-export function staticWeb(webDir: string, env: () => string, opts: { serveSourceMaps?: boolean } = {}) {
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The app's pages live on one origin, the one the stack prints and mails links to (issue 37 user
+ * item 10): a page asked for by another loopback name of this machine (`localhost` when the stack
+ * announces `127.0.0.1`, or back) is redirected there, since a session kept in one origin's storage
+ * is invisible to the other, and a magic link requested on the wrong one signed nobody in.
+ */
+function otherLoopbackOrigin(url: URL, publicUrl: (() => string) | undefined): string | undefined {
+  if (!publicUrl) return undefined;
+  const pub = new URL(publicUrl());
+  if (url.host === pub.host || !LOOPBACK.has(url.hostname) || !LOOPBACK.has(pub.hostname) || url.port !== pub.port) return undefined;
+  return pub.origin;
+}
+
+export function staticWeb(webDir: string, env: () => string, opts: { serveSourceMaps?: boolean; publicUrl?: () => string } = {}) {
   const root = normalize(webDir + sep);
   return async (c: Context) => {
     const method = c.req.method;
@@ -92,6 +107,8 @@ export function staticWeb(webDir: string, env: () => string, opts: { serveSource
     }
     // Asset-looking paths that do not exist are real 404s; everything else is an app route.
     if (extname(pathname) && !pathname.endsWith('.html')) return c.text('Not Found', 404);
+    const home = otherLoopbackOrigin(url, opts.publicUrl);
+    if (home) return c.redirect(`${home}${url.pathname}${url.search}`, 308);
     const index = await file(join(root, 'index.html'));
     return c.body(index ? new Uint8Array(index) : FALLBACK_PAGE, 200, {
       'content-type': TYPES['.html']!,
