@@ -14,8 +14,12 @@ export function supabaseUploadTarget(supabase: SupabaseClient, projectUrl?: stri
   return {
     endpoint: `${base.replace(/\/+$/, '')}/upload/resumable`,
     async headers() {
-      const { data } = await supabase.auth.getSession();
-      const token = data.session?.access_token;
+      // A client made with the `accessToken` option has no auth to ask (supabase-js throws): then
+      // no token is sent and storage refuses the upload (400), which waits for the next try.
+      const token = await supabase.auth
+        .getSession()
+        .then(({ data }) => data.session?.access_token)
+        .catch(() => undefined);
       return token ? { authorization: `Bearer ${token}` } : {};
     },
   };

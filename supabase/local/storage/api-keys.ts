@@ -32,6 +32,8 @@ export function storageKeyGate(keys: ApiKeySet) {
       const decision = resolveApiKey(keys, apikey, authorization, c.req.header('user-agent'));
       if (!decision.ok) {
         const { ok: _ok, ...body } = decision;
+        // Readable by a page of another origin, as storage's own answers are (server.ts cors).
+        c.header('access-control-allow-origin', '*');
         return c.json(body, 401);
       }
       withAuthorization(c, decision.authorization);
@@ -40,7 +42,10 @@ export function storageKeyGate(keys: ApiKeySet) {
       // kong.yml's BearerToken: a `Bearer sb_…` with no apikey resolves to the (absent) apikey: no
       // Authorization reaches storage, which answers its own "authorization required".
       if (authorization.startsWith('Bearer sb_')) withAuthorization(c, null);
-      else if (keys.legacyDisabled && (bearer === keys.anonKey || bearer === keys.serviceRoleKey)) return c.json(LEGACY_OFF, 401);
+      else if (keys.legacyDisabled && (bearer === keys.anonKey || bearer === keys.serviceRoleKey)) {
+        c.header('access-control-allow-origin', '*');
+        return c.json(LEGACY_OFF, 401);
+      }
     }
     await next();
   };
