@@ -5,6 +5,7 @@ import type { SyncDb } from './db/schema.ts';
 import type { StoredMessages } from './model/local-types.ts';
 import type { Arriving } from './receive/published.ts';
 import type { SyncStatus } from './status.ts';
+import type { UploadProgress } from './attachments/uploader.ts';
 
 export interface SyncEngine {
   readonly userId: string;
@@ -46,4 +47,6 @@ export interface SyncEngine {
    * (`row` in state `sending`, never stored), settled after RELAY_HOLD_MS unless its stored row came.
    */
   subscribeArriving(fn: (a: Arriving) => void): () => void;
+  /** R12.4: bytes of each attachment upload on the wire, as they go (the stored offset: attachments/queries.ts). */
+  subscribeUploadProgress(fn: (p: UploadProgress) => void): () => void;
 }

@@ -15,6 +15,9 @@ import { createSupabaseServerApi } from './server/supabase-api.ts';
 import { createSupabaseRealtimeTransport } from './transports/supabase-realtime.ts';
 import type { Transport } from './transports/transport.ts';
 import { createSupabaseRelay, type Relay } from './transports/relay.ts';
+import type { StorageEstimate } from './attachments/limits.ts';
+import { defaultStorageEstimate, supabaseUploadTarget } from './attachments/target.ts';
+import type { UploadTarget } from './attachments/uploader.ts';
 
 export interface TransportFactories {
   /** Realtime for the account, one per subscription attempt; null for none. Default: Supabase Realtime. */
@@ -68,6 +71,10 @@ export interface SyncEngineOptions {
    * (none when the client was made with the `accessToken` option); null for none.
    */
   auth?: AuthGate | null;
+  /** R12.4: where attachments are uploaded (TUS). Default: the `supabase` client's storage with its session; null: none (they wait). */
+  uploads?: UploadTarget | null;
+  /** R12.2: the device's free space. Default: navigator.storage.estimate when present; null: not checked. */
+  storageEstimate?: StorageEstimate | null;
 }
 
 export interface ResolvedOptions {
@@ -90,6 +97,8 @@ export interface ResolvedOptions {
   markers: KeyValueStore | null;
   onRestored: ((r: RestoreReport) => void) | null;
   auth: AuthGate | null;
+  uploads: UploadTarget | null;
+  storageEstimate: StorageEstimate | null;
 }
 
 let instances = 0;
@@ -131,5 +140,7 @@ export function resolveOptions(o: SyncEngineOptions, gateClock: GateClock = {}):
     markers: o.markers === undefined ? defaultMarkerStore() : o.markers,
     onRestored: o.onRestored === undefined ? defaultRestoreReporter() : o.onRestored,
     auth: o.auth === undefined ? (supabase ? supabaseAuthGate(supabase, o.userId, gateClock, timings.requestTimeoutMs) : null) : o.auth,
+    uploads: o.uploads === undefined ? (supabase ? supabaseUploadTarget(supabase) : null) : o.uploads,
+    storageEstimate: o.storageEstimate === undefined ? defaultStorageEstimate() : o.storageEstimate,
   };
 }

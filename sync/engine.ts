@@ -35,6 +35,9 @@ import { createStatusStore, rawStatus } from './status.ts';
 import { createPollingTransport } from './transports/polling.ts';
 import { downTransport } from './transports/unavailable.ts';
 import type { SyncEngine } from './engine-api.ts';
+import { createUploader, type Uploader, type UploadProgress } from './attachments/uploader.ts';
+import { sendWithAttachments } from './commands/send-with-attachments.ts';
+import { cancelAttachments, retryAttachments } from './commands/attachment-controls.ts';
 
 export type { SyncEngine } from './engine-api.ts';
 export type { SyncEngineOptions } from './engine-deps.ts';
@@ -100,6 +103,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   /** R6.8: the relay to the user's other devices, and this engine's link to it, while this engine leads. */
   let relay: Relay | null = null;
   let relayLink: RelayLink | null = null;
+  /** R12: the attachment uploads, while this engine leads; progress listeners outlive leaderships. */
+  let uploader: Uploader | null = null;
+  const uploadListeners = new Set<(p: UploadProgress) => void>();
 
   const track = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
@@ -121,6 +127,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   /** Writes wait for the network: let the service worker deliver them even if this tab closes. */
   const wantBackgroundSync = () => o.backgroundSync?.();
   const notify = () => {
+    uploader?.kick();
     if (actor) send({ type: 'FLUSH' });
     else channel?.post({ type: 'outbox' });
     if (!o.network.online()) wantBackgroundSync();
@@ -157,7 +164,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     clock,
   });
   const { watch, writers } = sender;
-  const ctx: CommandContext = { db, userId, accountId: () => accountId, now, newId: o.newId, notify, watch, writeGate: writers.gate };
+  const ctx: CommandContext = { db, userId, accountId: () => accountId, now, newId: o.newId, notify, watch, writeGate: writers.gate, estimate: o.storageEstimate };
   /** R1.12: commands that may queue a send of a conversation not known before their write. */
   const opaqueSends = writers.opaque;
 
@@ -264,6 +271,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     ctx.relay = relayLink?.sent ?? null;
     status.patch({ leader: true });
     writers.lead();
+    const target = o.uploads;
+    uploader = target
+      ? createUploader({ db, target, online: () => o.network.online(), accountId: () => accountId, now, clock, writeSend: opaqueSends, notify, track, onProgress: (p) => uploadListeners.forEach((fn) => fn(p)) })
+      : null;
+    uploader?.kick();
     send({ type: 'REQUEST_PULL', reason: 'start' });
     send({ type: 'FLUSH' });
   }
@@ -286,6 +298,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     startConversation: (input) => startConversation(ctx, input),
     ensureFirstConversation: () => ensureFirstConversation(ctx),
     requestSpecialist: (input) => opaqueSends(() => requestSpecialist(ctx, input)),
+    sendWithAttachments: (input) => sendWithAttachments(ctx, input),
+    cancelAttachments: (key) => cancelAttachments(ctx, key, (k) => uploader?.abortMessage(k) ?? Promise.resolve()),
+    retryAttachments: (key) => retryAttachments(ctx, key),
   };
 
   async function stop(opts: { abrupt?: boolean } = {}) {
@@ -296,6 +311,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     leadership = null;
     actor?.stop();
     actor = null;
+    uploader?.stop();
+    uploader = null;
+    uploadListeners.clear();
     ctx.relay = null;
     relayLink = null;
     published.dispose();
@@ -369,7 +387,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       if (feed.pulledAt !== null && (accountId === null || feed.accountId === accountId)) status.patch({ loaded: true });
       cleanups.push(
         channel.subscribe((m) => {
-          if (m.type === 'outbox') send({ type: 'FLUSH' });
+          if (m.type === 'outbox') {
+            uploader?.kick();
+            send({ type: 'FLUSH' });
+          }
           else if (m.type === 'writer?') writers.yieldSolo(); // R1.13: synchronously, before the lock is given
           else if (m.type === 'writer-left') writers.retrySolo();
           else if (m.type === 'status?' && actor) channel?.post({ type: 'status', status: status.get() });
@@ -381,6 +402,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         o.network.subscribe((sig) => {
           if (sig !== 'visible') o.auth?.network?.(sig === 'online'); // R9.16: before the flush it may start
           // The network is back: back-off delays of failures while it was away no longer apply.
+          if (sig !== 'visible') uploader?.kick(); // R12.4: resume, or say 'waiting-network'
           if (sig === 'online') {
             retrySchedule.clear();
             send({ type: 'ONLINE' });
@@ -423,5 +445,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     subscribeStored: published.subscribeStored,
     storedGeneration: published.storedGeneration,
     subscribeArriving: published.subscribeArriving,
+    subscribeUploadProgress(fn) {
+      uploadListeners.add(fn);
+      return () => void uploadListeners.delete(fn);
+    },
   };
 }

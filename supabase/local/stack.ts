@@ -294,7 +294,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
     });
     const listener = getRequestListener(app.fetch);
     // /storage/v1 is answered before the gateway: its uploads pass the gateway's 1 MB body limit.
-    const storage = await createStorage({ pool, keys, dataDir: config.dataDir });
+    const storage = await createStorage({ pool, keys, apiKeys: gatewayKeys, dataDir: config.dataDir });
     handle = (req, res) => (storage.owns(req.url) ? storage.handle(req, res) : void listener(req, res));
     const rt = realtime;
     server.on('upgrade', (req, socket, head) => {

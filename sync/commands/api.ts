@@ -2,6 +2,7 @@
 import type { SendMessageInput, SentHandle } from './send-message.ts';
 import type { PendingStart, StartInput } from './start-conversation.ts';
 import type { PendingRequest, RequestSpecialistInput } from './request-specialist.ts';
+import type { SendWithAttachmentsInput } from './send-with-attachments.ts';
 
 export interface SyncCommands {
   /** Stores the message (sending) and queues it; null when ignored (blank text, completed conversation). */
@@ -15,4 +16,10 @@ export interface SyncCommands {
   startConversation(input: StartInput): Promise<PendingStart>;
   ensureFirstConversation(): Promise<PendingStart>;
   requestSpecialist(input: RequestSpecialistInput): Promise<PendingRequest>;
+  /** R12.2/R12.3: stores the message and its files at once (AttachmentRefusedError before anything is stored). */
+  sendWithAttachments(input: SendWithAttachmentsInput): Promise<SentHandle>;
+  /** R12.7: drops a message whose attachments are still uploading; false once its send is queued. */
+  cancelAttachments(messageKey: string): Promise<boolean>;
+  /** R12.7: tries refused uploads again; false when none was refused. */
+  retryAttachments(messageKey: string): Promise<boolean>;
 }

@@ -4,6 +4,7 @@ import type { SyncDb } from '../db/schema.ts';
 import type { EarlySend, FastSend } from '../send/early-send.ts';
 import type { IdSource } from '../model/ids.ts';
 import type { SendWatch } from '../send/send-watch.ts';
+import type { StorageEstimate } from '../attachments/limits.ts';
 
 export interface CommandContext {
   db: SyncDb;
@@ -21,6 +22,8 @@ export interface CommandContext {
   watch?: SendWatch | null;
   /** R1.13 (solo.ts): null when this engine may write sends now; else resolves once it may. */
   writeGate?: () => Promise<void> | null;
+  /** R12.2: the device's free space (navigator.storage.estimate); absent: not checked. */
+  estimate?: StorageEstimate | null;
   /** R6.8: tells the user's other devices of a send whose request has started (the leader only). */
   relay?: ((send: RelaySend) => void) | null;
 }

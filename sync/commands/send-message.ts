@@ -81,7 +81,7 @@ export async function sendMessage(ctx: CommandContext, input: SendMessageInput):
     started?.failed();
     return null;
   }
-  written.early?.stored(written.entry);
+  if (written.entry) written.early?.stored(written.entry);
   // The request started inside the transaction (R1.12): relayed once it is stored.
   if (!fast && started) relay();
   ctx.notify();

@@ -9,6 +9,7 @@
 //     written by an older engine are dropped with it. Entries, attempts and errors stay.
 // v6  index on conversations.unreadCount: the app badge (R11.5) reads only conversations with unread
 //     messages, and its live query is not re-run by writes that leave a count at 0 (issue 19)
+// v7  the attachment outbox (R12, issue 38): jobs per message, uploads and blobs per object
 import { Dexie, type DexieOptions, type EntityTable, type Table, type Transaction } from 'dexie';
 import type {
   CommandResult,
@@ -21,6 +22,7 @@ import type {
   MetaRow,
 } from '../model/local-types.ts';
 import type { OutboxEntry } from '../send/outbox.ts';
+import type { AttachmentBlobRow, AttachmentJobRow, AttachmentUploadRow } from '../attachments/rows.ts';
 import { writeWatchMiddleware, type WriteListener } from './write-watch.ts';
 
 export const DB_PREFIX = 'poradna-sync-';
@@ -96,6 +98,14 @@ export const STORE_VERSIONS: readonly StoreVersion[] = [
       conversations: 'id, archived, sortAt, specialistId, chatwootConversationId, unreadCount',
     },
   },
+  {
+    version: 7,
+    stores: {
+      attachmentJobs: 'messageKey, state',
+      attachmentUploads: 'id, messageKey, state',
+      attachmentBlobs: 'id, messageKey',
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = STORE_VERSIONS[STORE_VERSIONS.length - 1]!.version;
@@ -110,6 +120,9 @@ export class SyncDb extends Dexie {
   meta!: Table<MetaRow, MetaRow['key']>;
   results!: EntityTable<CommandResult, 'id'>;
   typing!: EntityTable<LocalTyping, 'conversationId'>;
+  attachmentJobs!: EntityTable<AttachmentJobRow, 'messageKey'>;
+  attachmentUploads!: EntityTable<AttachmentUploadRow, 'id'>;
+  attachmentBlobs!: EntityTable<AttachmentBlobRow, 'id'>;
   /** R1.12: told every write to the outbox and the conversations (db/write-watch.ts); the engine's send-watch.ts. */
   writeListener: WriteListener | null = null;
 
@@ -126,5 +139,10 @@ export class SyncDb extends Dexie {
   /** Every table a merge may touch; the engine's write transactions take all of them. */
   get syncTables() {
     return [this.conversations, this.messages, this.readCursors, this.specialists, this.account, this.outbox, this.meta, this.results, this.typing];
+  }
+
+  /** R12: the attachment outbox's tables (with syncTables when a write also touches messages or the outbox). */
+  get attachmentTables() {
+    return [this.attachmentJobs, this.attachmentUploads, this.attachmentBlobs];
   }
 }

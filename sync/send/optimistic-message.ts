@@ -45,13 +45,16 @@ export interface OptimisticInput {
   early?: EarlySend | null;
   /** R1.12: the request already started before this transaction (the fast path); no outbox read, no offer. */
   started?: EarlyStarted | null;
+  /** R12.3: write the message only; its send is queued once its attachments are uploaded (attachments/). */
+  hold?: boolean;
 }
 
 export interface WrittenMessage {
   message: LocalMessage;
   /** R1.12: the request already started; told the entry once the caller's transaction committed. */
   early: EarlyStarted | null;
-  entry: OutboxEntry;
+  /** null when `hold` (R12.3): nothing was queued. */
+  entry: OutboxEntry | null;
 }
 
 /** A local time after every stored message of the conversation, so typed order is shown order. */
@@ -103,11 +106,11 @@ export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput)
   // R1.12: the request starts here, before the writes below are even issued; the outcome is stored
   // only after this transaction committed (the caller tells `early`), so invariant 1 holds.
   const earlierSendQueued = outbox?.some((e) => e.op.kind === 'send' && e.op.conversationId === input.conversationId) ?? true;
-  const early = input.started ?? input.early?.({ op, conversation, earlierSendQueued }) ?? null;
+  const early = input.hold ? null : (input.started ?? input.early?.({ op, conversation, earlierSendQueued }) ?? null);
   const [, entry] = await Promise.all([
     db.messages.put(message),
-    queue(db, op, input.now, early?.claim),
-    conversation?.specialist?.isAi ? db.typing.put({ conversationId: input.conversationId, startedAt: input.now }) : undefined,
+    input.hold ? null : queue(db, op, input.now, early?.claim),
+    conversation?.specialist?.isAi && !input.hold ? db.typing.put({ conversationId: input.conversationId, startedAt: input.now }) : undefined,
   ]);
   await refreshSummaries(db, [input.conversationId]);
   return { message, early, entry };

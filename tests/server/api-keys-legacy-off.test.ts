@@ -59,4 +59,23 @@ describe('legacy API keys turned off', () => {
     expect(count).toBeGreaterThan(0);
     expect(await upgradeStatus(realtimeUrl(stack.url, stack.keys.publishableKey))).toBe(101);
   });
+
+  it('storage too (issue 38): a legacy key as apikey or as Bearer is refused with 401; the secret key works', async () => {
+    const { anonKey, serviceRoleKey, secretKey } = stack.keys;
+    const path = '/storage/v1/object/authenticated/attachments/nikde/nic/nic/x.txt';
+    const attempts: Record<string, string>[] = [
+      { apikey: anonKey },
+      { apikey: serviceRoleKey, authorization: `Bearer ${serviceRoleKey}` },
+      { authorization: `Bearer ${serviceRoleKey}` },
+    ];
+    for (const headers of attempts) {
+      const res = await fetch(`${stack.url}${path}`, { headers });
+      expect(res.status, Object.keys(headers).join('+')).toBe(401);
+      expect(await res.json()).toMatchObject({ message: 'Legacy API keys are disabled' });
+    }
+    const server = keyClient(stack.url, secretKey).storage.from('attachments');
+    const name = `server/${Date.now()}/a/poznamka.txt`;
+    expect((await server.upload(name, Buffer.from('ahoj'), { contentType: 'text/plain' })).error).toBeNull();
+    expect((await server.download(name)).error).toBeNull();
+  });
 });

@@ -9,6 +9,7 @@ export interface Member {
   client: Client;
   token: string;
   userId: string;
+  email: string;
   accountId: string;
   conversationId: string;
 }
@@ -28,6 +29,7 @@ export async function member(stack: ProvidedStack, prefix = 'storage'): Promise<
     client,
     token: data.session!.access_token,
     userId: data.user!.id,
+    email,
     accountId: acc.data!.account_id as string,
     conversationId,
   };

@@ -8,6 +8,8 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type pg from 'pg';
 import type { VerifyingKeys } from '../keys.ts';
+import type { ApiKeySet } from '../gateway/api-key.ts';
+import { storageKeyGate } from './api-keys.ts';
 import type { StorageDeps } from './deps.ts';
 import { STORAGE_CSP } from './content.ts';
 import { StorageError } from './errors.ts';
@@ -27,6 +29,8 @@ export interface StorageService {
 export async function createStorage(opts: {
   pool: pg.Pool;
   keys: VerifyingKeys & { jwtSecret: string };
+  /** The gateway's API keys and legacy-key setting (api-keys.ts): the same resolution as /rest/v1. */
+  apiKeys: ApiKeySet;
   dataDir: string;
 }): Promise<StorageService> {
   const store = new ObjectStore(opts.pool, opts.dataDir);
@@ -35,6 +39,8 @@ export async function createStorage(opts: {
   const tus = createTusServer(deps);
 
   const app = new Hono().basePath(STORAGE_PREFIX);
+  // First, before TUS and the object routes: what reaches them carries the gateway's Authorization.
+  app.use('*', storageKeyGate(opts.apiKeys));
   app.all('/upload/resumable', (c) => tus.handleWeb(c.req.raw));
   app.all('/upload/resumable/*', (c) => tus.handleWeb(c.req.raw));
   app.use(

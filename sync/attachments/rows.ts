@@ -1,0 +1,53 @@
+// R12: the rows of the attachment outbox (db/schema.ts v7). One job per message, one upload per
+// object (the file and its optional thumbnail), one blob per upload. Keys: a blob and its upload share
+// `id` = the attachment id, or `<attachment id>#thumb` for the thumbnail.
+export type UploadState = 'waiting-network' | 'uploading' | 'uploaded' | 'failed';
+
+export interface AttachmentUploadRow {
+  id: string;
+  attachmentId: string;
+  messageKey: string;
+  role: 'file' | 'thumb';
+  /** The name the user sees. */
+  name: string;
+  /** The object's last path part (limits.ts storageFileName). */
+  fileName: string;
+  contentType: string;
+  /** Set when the upload starts (the account is known then): {account}/{conversation}/{attachment}/{file}. */
+  path: string | null;
+  total: number;
+  /** Bytes the server has stored, updated at each completed chunk (R12.4). */
+  sent: number;
+  /** The TUS upload URL once created: a restarted engine resumes there (R12.5). */
+  uploadUrl: string | null;
+  state: UploadState;
+  /** Slovak, when `failed`. */
+  error: string | null;
+  width: number | null;
+  height: number | null;
+}
+
+export type JobState = 'uploading' | 'sending' | 'sent' | 'failed';
+
+export interface AttachmentJobRow {
+  messageKey: string;
+  conversationId: string;
+  correlationId: string;
+  text: string;
+  /** The attachment ids in the order the user chose them. */
+  attachmentIds: string[];
+  state: JobState;
+  error: string | null;
+  createdAt: number;
+}
+
+export interface AttachmentBlobRow {
+  id: string;
+  messageKey: string;
+  blob: Blob;
+}
+
+/** The upload of an attachment's thumbnail has this id. */
+export function thumbId(attachmentId: string): string {
+  return `${attachmentId}#thumb`;
+}

@@ -1,0 +1,134 @@
+// R12.2/R12.3: sendWithAttachments. Every file is checked (type, size, count) and the device's free
+// space asked (navigator.storage.estimate) BEFORE anything is written; then ONE transaction stores the
+// message (state 'sending', shown at once, its attachments pointing at the local blobs), the blobs,
+// their uploads and the job. Either all of it is stored or none: there is no half-written entry.
+// The send itself is queued by the uploader (attachments/uploader.ts) after the last chunk (R12.6).
+import type { SentHandle } from './send-message.ts';
+import type { CommandContext } from './context.ts';
+import { writeOptimisticMessage } from '../send/optimistic-message.ts';
+import type { JsonObject } from '../model/json.ts';
+import { isUuid } from '../model/ids.ts';
+import {
+  ALLOWED_TYPES,
+  AttachmentRefusedError,
+  baseType,
+  localRef,
+  MAX_ATTACHMENT_BYTES,
+  MAX_ATTACHMENTS,
+  QUOTA_MARGIN_BYTES,
+  storageFileName,
+  TEXT_ATTACH_COMPLETED,
+  TEXT_ATTACH_EMPTY,
+  TEXT_ATTACH_QUOTA,
+  TEXT_ATTACH_TOO_LARGE,
+  TEXT_ATTACH_TOO_MANY,
+  TEXT_ATTACH_TYPE,
+  type StorageEstimate,
+} from '../attachments/limits.ts';
+import { thumbId, type AttachmentBlobRow, type AttachmentUploadRow } from '../attachments/rows.ts';
+
+export interface AttachmentFileInput {
+  /** Already downscaled and stripped of EXIF by the UI (images); sent as it is. */
+  blob: Blob;
+  /** The name the user sees; the storage object gets a plain copy (limits.ts storageFileName). */
+  name: string;
+  /** MIME type (limits.ts ALLOWED_TYPES). */
+  type: string;
+  width?: number;
+  height?: number;
+  /** A small preview, uploaded beside the file and kept on the device after the file is released. */
+  thumb?: Blob;
+}
+
+export interface SendWithAttachmentsInput {
+  conversationId: string;
+  /** The caption; may be empty. */
+  text: string;
+  files: AttachmentFileInput[];
+  /** As sendMessage's: a UUID the caller chose, else a fresh one. */
+  correlationId?: string;
+}
+
+function check(files: AttachmentFileInput[]): void {
+  if (files.length === 0) throw new AttachmentRefusedError('empty', TEXT_ATTACH_EMPTY);
+  if (files.length > MAX_ATTACHMENTS) throw new AttachmentRefusedError('too-many', TEXT_ATTACH_TOO_MANY);
+  for (const f of files) {
+    if (!ALLOWED_TYPES.has(baseType(f.type))) throw new AttachmentRefusedError('type', TEXT_ATTACH_TYPE, f.name);
+    if (f.blob.size === 0) throw new AttachmentRefusedError('empty', TEXT_ATTACH_EMPTY, f.name);
+    if (f.blob.size > MAX_ATTACHMENT_BYTES) throw new AttachmentRefusedError('too-large', TEXT_ATTACH_TOO_LARGE, f.name);
+  }
+}
+
+/** R12.2: refused when the device reports less free space than the blobs plus a margin; unknown: allowed. */
+async function checkQuota(estimate: StorageEstimate | null | undefined, bytes: number): Promise<void> {
+  if (!estimate) return;
+  const e = await estimate().catch(() => null);
+  if (!e || typeof e.quota !== 'number') return;
+  const free = e.quota - (e.usage ?? 0);
+  if (free < bytes + QUOTA_MARGIN_BYTES) throw new AttachmentRefusedError('quota', TEXT_ATTACH_QUOTA);
+}
+
+const int = (n: number | undefined): number | null => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.round(n) : null);
+
+export async function sendWithAttachments(ctx: CommandContext, input: SendWithAttachmentsInput): Promise<SentHandle> {
+  if (input.correlationId !== undefined && !isUuid(input.correlationId)) throw new Error('correlationId must be a UUID');
+  check(input.files);
+  const bytes = input.files.reduce((n, f) => n + f.blob.size + (f.thumb?.size ?? 0), 0);
+  await checkQuota(ctx.estimate, bytes);
+  const correlationId = (input.correlationId ?? ctx.newId()).toLowerCase();
+  const text = input.text.trim();
+  const ids = input.files.map(() => ctx.newId().toLowerCase());
+  const uploads: AttachmentUploadRow[] = [];
+  const blobs: AttachmentBlobRow[] = [];
+  const entries: JsonObject[] = [];
+  input.files.forEach((f, i) => {
+    const id = ids[i]!;
+    const type = baseType(f.type);
+    const row = { attachmentId: id, name: f.name, path: null, sent: 0, uploadUrl: null, state: 'waiting-network', error: null } as const;
+    uploads.push({ ...row, id, messageKey: '', role: 'file', fileName: storageFileName(f.name), contentType: type, total: f.blob.size, width: int(f.width), height: int(f.height) });
+    blobs.push({ id, messageKey: '', blob: f.blob });
+    if (f.thumb) {
+      const thumbType = baseType(f.thumb.type) || 'image/jpeg';
+      const ext = thumbType === 'image/webp' ? 'webp' : thumbType === 'image/png' ? 'png' : 'jpg';
+      uploads.push({ ...row, id: thumbId(id), messageKey: '', role: 'thumb', fileName: `nahlad.${ext}`, contentType: thumbType, total: f.thumb.size, width: null, height: null });
+      blobs.push({ id: thumbId(id), messageKey: '', blob: f.thumb });
+    }
+    entries.push({
+      id,
+      file_type: type.startsWith('image/') ? 'image' : 'file',
+      name: f.name,
+      content_type: type,
+      data_url: localRef(id),
+      thumb_url: f.thumb ? localRef(id, true) : null,
+      width: int(f.width),
+      height: int(f.height),
+      file_size: f.blob.size,
+    });
+  });
+  const gate = ctx.writeGate?.();
+  if (gate) await gate;
+  const { db } = ctx;
+  const written = await db.transaction('rw', [...db.syncTables, ...db.attachmentTables], async () => {
+    const w = await writeOptimisticMessage(db, {
+      conversationId: input.conversationId,
+      text,
+      correlationId,
+      payload: { attachments: entries },
+      userId: ctx.userId,
+      now: ctx.now(),
+      onlyIfActive: true,
+      hold: true,
+    });
+    if (!w) return null;
+    const messageKey = w.message.key;
+    await Promise.all([
+      db.attachmentUploads.bulkPut(uploads.map((u) => ({ ...u, messageKey }))),
+      db.attachmentBlobs.bulkPut(blobs.map((b) => ({ ...b, messageKey }))),
+      db.attachmentJobs.put({ messageKey, conversationId: input.conversationId, correlationId, text, attachmentIds: ids, state: 'uploading', error: null, createdAt: ctx.now() }),
+    ]);
+    return w;
+  });
+  if (!written) throw new AttachmentRefusedError('completed', TEXT_ATTACH_COMPLETED);
+  ctx.notify();
+  return { key: written.message.key, correlationId };
+}

@@ -1,0 +1,198 @@
+// R12 (issue 38): the attachment outbox on fake-indexeddb against the real local stack. Uploads go
+// through unmodified tus-js-client to /storage/v1/upload/resumable over a TCP relay that counts the
+// request bytes reaching the server (and can cut the link); the send goes through send_message,
+// whose attachment check (migration 20261128100000) accepts only stored objects.
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { SyncEngine } from '../../sync/engine.ts';
+import { attachmentBlob, attachmentJob, attachmentThumb, attachmentUploads, localAttachmentRef } from '../../sync/attachments/queries.ts';
+import { AttachmentRefusedError, TEXT_ATTACH_QUOTA, TEXT_ATTACH_TYPE, TUS_CHUNK_BYTES } from '../../sync/attachments/limits.ts';
+import type { SyncEngineOptions } from '../../sync/engine-deps.ts';
+import type { ProvidedStack } from '../helpers/global-stack.ts';
+import { rng, TestDevice, waitFor } from '../../sync/testing/index.ts';
+import { cuttingLink, PDF, PNG } from '../server/storage-helpers.ts';
+import { createAccount, createConversation, pool, type TestAccount } from './helpers/server-db.ts';
+
+let stack: ProvidedStack;
+let db: pg.Pool;
+const devices: TestDevice[] = [];
+const links: { close(): Promise<void> }[] = [];
+
+beforeAll(() => {
+  stack = inject('stack');
+  db = pool(stack.databaseUrl);
+});
+afterEach(async () => {
+  await Promise.all(devices.splice(0).map((d) => d.stop()));
+  await Promise.all(links.splice(0).map((l) => l.close()));
+});
+afterAll(async () => {
+  await db.end();
+});
+
+type Link = Awaited<ReturnType<typeof cuttingLink>>;
+
+async function setup(tag: string, cutAfter = Infinity): Promise<{ a: TestAccount; conv: string; device: TestDevice; link: Link }> {
+  const a = await createAccount(db, stack.jwtSecret, 1, tag);
+  const conv = await createConversation(db, a.id, a.humans[0]!);
+  const device = new TestDevice(stack, a.users[0]!, { accountId: a.id, rand: rng(12) });
+  devices.push(device);
+  const link = await cuttingLink(new URL(stack.url), cutAfter);
+  links.push(link);
+  return { a, conv, device, link };
+}
+
+function engineOptions(link: Link, token: string, extra: Partial<SyncEngineOptions> = {}): Partial<SyncEngineOptions> {
+  return {
+    uploads: { endpoint: `${link.url}/storage/v1/upload/resumable`, headers: async () => ({ authorization: `Bearer ${token}` }) },
+    storageEstimate: null,
+    ...extra,
+  };
+}
+
+function zip(size: number): Blob {
+  const b = randomBytes(size);
+  b.set([0x50, 0x4b, 0x03, 0x04], 0);
+  return new Blob([b], { type: 'application/zip' });
+}
+
+async function serverMessages(correlationId: string) {
+  const r = await db.query<{ id: string; payload: { attachments: { path: string; file_size: number }[] } }>(
+    'select id, payload from public.messages where client_correlation_id = $1',
+    [correlationId],
+  );
+  return r.rows;
+}
+
+async function objectSize(path: string): Promise<number | null> {
+  const r = await db.query<{ size: string }>(`select metadata->>'size' as size from storage.objects where bucket_id = 'attachments' and name = $1`, [path]);
+  return r.rows[0] ? Number(r.rows[0].size) : null;
+}
+
+const delivered = (e: SyncEngine, key: string) =>
+  waitFor(async () => (await attachmentJob(e.db, key))?.state === 'sent' && (await e.db.messages.get(key))?.serverId, 'delivered, blobs released', 60_000);
+
+describe('R12 attachments', () => {
+  it('R12.3 R12.4 R12.6 R12.8 queued offline: shown at once from the local blob, waiting for the network, delivered once online exactly once; full blobs released, thumbnail kept', async () => {
+    const { a, conv, device, link } = await setup('att-offline');
+    device.setOnline(false);
+    const engine = await device.start({ realtime: false, engine: engineOptions(link, a.users[0]!.token) });
+    const thumb = new Blob([PNG], { type: 'image/png' });
+    const h = await engine.commands.sendWithAttachments({
+      conversationId: conv,
+      text: 'Logo a zmluva',
+      files: [
+        { blob: new Blob([PNG], { type: 'image/png' }), name: 'logo firmy.png', type: 'image/png', width: 1, height: 1, thumb },
+        { blob: new Blob([PDF], { type: 'application/pdf' }), name: 'zmluva.pdf', type: 'application/pdf' },
+      ],
+    });
+    // At once, before any network: the message and its blobs (R12.3).
+    const local = (await engine.db.messages.get(h.key))!;
+    expect(local.state).toBe('sending');
+    const list = local.payload!['attachments'] as { id: string; data_url: string; thumb_url: string | null; name: string }[];
+    expect(list.map((x) => x.name)).toEqual(['logo firmy.png', 'zmluva.pdf']);
+    const ref = localAttachmentRef(list[0]!.data_url)!;
+    expect(ref.attachmentId).toBe(list[0]!.id);
+    expect(Buffer.from(await (await attachmentBlob(engine.db, ref.attachmentId))!.arrayBuffer())).toEqual(PNG);
+    expect(localAttachmentRef(list[0]!.thumb_url!)).toEqual({ attachmentId: list[0]!.id, thumb: true });
+    await waitFor(async () => (await attachmentUploads(engine.db, h.key)).every((u) => u.state === 'waiting-network'), 'waiting for the network');
+    expect(link.forwarded()).toBe(0);
+    expect(await engine.db.outbox.count()).toBe(0); // the send waits for the uploads (R12.6)
+
+    device.setOnline(true);
+    await delivered(engine, h.key);
+    const rows = await serverMessages(h.correlationId);
+    expect(rows).toHaveLength(1);
+    const stored = rows[0]!.payload.attachments;
+    expect(stored.map((x) => x.file_size)).toEqual([PNG.length, PDF.length]);
+    for (const x of stored) expect(await objectSize(x.path)).toBe(x.file_size);
+    // R12.8: the PDF's blob is gone, the image's thumbnail stays (and is what attachmentBlob gives now).
+    expect(await attachmentBlob(engine.db, list[1]!.id)).toBeNull();
+    expect(await attachmentThumb(engine.db, list[0]!.id)).not.toBeNull();
+    expect(await engine.db.attachmentBlobs.count()).toBe(1);
+    expect(await attachmentUploads(engine.db, h.key)).toEqual([]);
+  });
+
+  it('R12.5 R12.6 an engine killed mid-upload: the next engine resumes at the stored offset (bytes at the server ≤ file + one chunk) and the message is sent once', async () => {
+    const size = 14 * 1024 * 1024;
+    // The link drops every connection once 9 MB reached the server: inside the second chunk.
+    const { a, conv, device, link } = await setup('att-kill', 9 * 1024 * 1024);
+    const token = a.users[0]!.token;
+    const engine = await device.start({ realtime: false, engine: engineOptions(link, token) });
+    const h = await engine.commands.sendWithAttachments({ conversationId: conv, text: '', files: [{ blob: zip(size), name: 'podklady.zip', type: 'application/zip' }] });
+    // The first chunk is stored and its offset persisted; the second is cut on the wire.
+    await waitFor(async () => (await attachmentUploads(engine.db, h.key))[0]?.sent === TUS_CHUNK_BYTES && link.forwarded() >= 9 * 1024 * 1024, 'cut inside chunk 2', 60_000);
+    await device.stop(true); // killed
+    link.heal();
+    const next = await device.start({ realtime: false, engine: engineOptions(link, token) });
+    await delivered(next, h.key);
+    const total = link.forwarded();
+    // Request headers (creation, HEAD, PATCHes, the RPC is not through this link) are a few kB.
+    expect(total).toBeLessThanOrEqual(size + TUS_CHUNK_BYTES + 64 * 1024);
+    const rows = await serverMessages(h.correlationId);
+    expect(rows).toHaveLength(1);
+    expect(await objectSize(rows[0]!.payload.attachments[0]!.path)).toBe(size);
+  });
+
+  it('R12.2 too little free space on the device: refused with a Slovak message, nothing stored', async () => {
+    const { a, conv, device, link } = await setup('att-quota');
+    const engine = await device.start({
+      realtime: false,
+      engine: engineOptions(link, a.users[0]!.token, { storageEstimate: async () => ({ quota: 50 * 1024 * 1024, usage: 46 * 1024 * 1024 }) }),
+    });
+    const before = await engine.db.messages.count();
+    const err = await engine.commands
+      .sendWithAttachments({ conversationId: conv, text: 'veľký', files: [{ blob: zip(2 * 1024 * 1024), name: 'a.zip', type: 'application/zip' }] })
+      .then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(AttachmentRefusedError);
+    expect((err as AttachmentRefusedError).reason).toBe('quota');
+    expect((err as Error).message).toBe(TEXT_ATTACH_QUOTA);
+    expect(await engine.db.messages.count()).toBe(before);
+    expect(await engine.db.attachmentBlobs.count()).toBe(0);
+    expect(await engine.db.attachmentJobs.count()).toBe(0);
+    expect(await engine.db.outbox.count()).toBe(0);
+  });
+
+  it('R12.1 a file over 25 MB or of a type outside the allow-list is refused before anything is stored', async () => {
+    const { a, conv, device, link } = await setup('att-limits');
+    const engine = await device.start({ realtime: false, engine: engineOptions(link, a.users[0]!.token) });
+    const big = engine.commands.sendWithAttachments({ conversationId: conv, text: '', files: [{ blob: new Blob([new Uint8Array(25 * 1024 * 1024 + 1)]), name: 'b.zip', type: 'application/zip' }] });
+    await expect(big).rejects.toMatchObject({ reason: 'too-large' });
+    const html = engine.commands.sendWithAttachments({ conversationId: conv, text: '', files: [{ blob: new Blob(['<html>']), name: 'x.html', type: 'text/html' }] });
+    await expect(html).rejects.toMatchObject({ reason: 'type', message: TEXT_ATTACH_TYPE });
+    expect(await engine.db.attachmentJobs.count()).toBe(0);
+  });
+
+  it('R12.7 cancel before the upload: the message and its blobs go, nothing reaches the server; a sent message cannot be cancelled', async () => {
+    const { a, conv, device, link } = await setup('att-cancel');
+    device.setOnline(false);
+    const engine = await device.start({ realtime: false, engine: engineOptions(link, a.users[0]!.token) });
+    const h = await engine.commands.sendWithAttachments({ conversationId: conv, text: 'zrušiť', files: [{ blob: new Blob([PDF]), name: 'z.pdf', type: 'application/pdf' }] });
+    expect(await engine.commands.cancelAttachments(h.key)).toBe(true);
+    expect(await engine.db.messages.get(h.key)).toBeUndefined();
+    expect(await engine.db.attachmentBlobs.count()).toBe(0);
+    device.setOnline(true);
+    // A later send of the same conversation goes out: the cancelled one, queued before it, never went.
+    const later = await engine.commands.sendWithAttachments({ conversationId: conv, text: 'toto áno', files: [{ blob: new Blob([PDF]), name: 'y.pdf', type: 'application/pdf' }] });
+    await delivered(engine, later.key);
+    expect(await serverMessages(h.correlationId)).toEqual([]);
+    const objects = await db.query(`select name from storage.objects where bucket_id = 'attachments' and name like $1`, [`${a.id}/${conv}/%`]);
+    expect(objects.rows).toHaveLength(1);
+    expect(await engine.commands.cancelAttachments(later.key)).toBe(false);
+  });
+
+  it('R12.7 an upload the server refuses (content is not its type) is failed with a Slovak text; the message is not sent', async () => {
+    const { a, conv, device, link } = await setup('att-refused');
+    const engine = await device.start({ realtime: false, engine: engineOptions(link, a.users[0]!.token) });
+    const h = await engine.commands.sendWithAttachments({ conversationId: conv, text: '', files: [{ blob: new Blob(['<svg onload=alert(1)>']), name: 'obrazok.png', type: 'image/png' }] });
+    const [u] = await waitFor(async () => {
+      const list = await attachmentUploads(engine.db, h.key);
+      return list[0]?.state === 'failed' ? list : null;
+    }, 'refused', 30_000);
+    expect(u!.error).toBe(TEXT_ATTACH_TYPE);
+    expect(await engine.db.outbox.count()).toBe(0);
+    expect(await serverMessages(h.correlationId)).toEqual([]);
+    expect((await engine.db.messages.get(h.key))?.state).toBe('sending');
+  });
+});
