@@ -55,6 +55,10 @@ export const admin = {
     assignedCount: 'Priradení špecialisti', // ours
     selectPlan: 'Vybrať plán', // ours
     planOption: (code: string, name: string) => `${code} - ${name}`,
+    // Issue 36 N5: what the selected plan allows of AI replies (the database enforces it).
+    planAiLimits: 'AI odpovede', // ours
+    planAiLimitsText: (perUserHour: number, perAccountDay: number) =>
+      `najviac ${perUserHour} za hodinu na používateľa a ${perAccountDay} za deň na účet; nad limit sa správa uloží a používateľ dostane oznámenie, že odpoveď nepríde`, // ours
     save: 'Uložiť zmeny', // the spec's 'Save changes', in Slovak (issue 21)
     saving: 'Ukladá sa…', // the spec's 'Saving...'
     info: 'Informácie o účte', // ours

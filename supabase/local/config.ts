@@ -2,6 +2,7 @@
 // Invariant: nothing else in supabase/local reads process.env directly.
 import { resolve } from 'node:path';
 import { MIN_WEBHOOK_SECRET_LENGTH } from '../functions/_shared/chatwoot/webhook-auth.ts';
+import { DEFAULT_LIMITS, type RealtimeLimits } from './realtime/limits.ts';
 
 export interface StackConfig {
   /** Port of the single public origin (gateway). 0 picks a free port. */
@@ -51,6 +52,8 @@ export interface StackConfig {
    *  whether push endpoints on any host and plain http may be called (tests' fake push service), and
    *  PUSH_ENDPOINT_HOSTS (extra push-service hosts, comma-separated) for the push worker. */
   push: { publicKey: string | undefined; privateKey: string | undefined; subject: string; allowPrivateEndpoints: boolean; endpointHosts?: string };
+  /** Realtime flood limits (issue 36 N4), hosted free-plan values by default (realtime/limits.ts). */
+  realtimeLimits: RealtimeLimits;
 }
 
 type Env = Record<string, string | undefined>;
@@ -167,6 +170,14 @@ export function readConfig(env: Env = process.env, cwd = process.cwd()): StackCo
       subject: env.VAPID_SUBJECT || 'mailto:no-reply@poradna.test',
       allowPrivateEndpoints: /^(1|true|yes)$/i.test(env.PUSH_ALLOW_PRIVATE_ENDPOINTS ?? ''),
       ...(env.PUSH_ENDPOINT_HOSTS ? { endpointHosts: env.PUSH_ENDPOINT_HOSTS } : {}),
+    },
+    realtimeLimits: {
+      // Hosted's max_payload_size_in_kb counts 1000 bytes a KB plus 500 bytes of padding.
+      maxPayloadBytes: int(env, 'REALTIME_MAX_PAYLOAD_KB', 256) * 1000 + 500,
+      maxEventsPerSecond: int(env, 'REALTIME_MAX_EVENTS_PER_SECOND', DEFAULT_LIMITS.maxEventsPerSecond),
+      maxBytesPerSecond: int(env, 'REALTIME_MAX_BYTES_PER_SECOND', DEFAULT_LIMITS.maxBytesPerSecond),
+      maxBufferedBytes: int(env, 'REALTIME_MAX_BUFFERED_BYTES', DEFAULT_LIMITS.maxBufferedBytes),
+      maxSocketsPerAddress: int(env, 'REALTIME_MAX_SOCKETS_PER_ADDRESS', DEFAULT_LIMITS.maxSocketsPerAddress),
     },
   };
 }

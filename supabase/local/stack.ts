@@ -22,6 +22,7 @@ import { Supervisor, type ChildRun } from './supervisor.ts';
 import { createAuthApp } from './auth/app.ts';
 import { clientIp } from './auth/rate-limit.ts';
 import type { DeliveryTiming } from './realtime/deps.ts';
+import type { RealtimeStats } from './realtime/limits.ts';
 import { createRealtimeServer, type RealtimeServer } from './realtime/server.ts';
 import { createGateway } from './gateway/app.ts';
 import { restProxy } from './gateway/rest-proxy.ts';
@@ -51,6 +52,8 @@ export interface RunningStack {
   postgrestPid: number | undefined;
   /** Test-facing fault controls: stop a part and keep it down until started again. */
   faults: StackFaults;
+  /** The realtime server's flood counters (issue 36 N4). */
+  realtimeStats(): RealtimeStats;
   stop(): Promise<void>;
 }
 
@@ -273,6 +276,8 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       databaseUrl: postgres.url,
       keys: gatewayKeys,
       log,
+      limits: config.realtimeLimits,
+      trustForwardedFor: config.trustForwardedFor,
       ...(opts.onRealtimeDelivery ? { onDelivery: opts.onRealtimeDelivery } : {}),
     });
     const app = createGateway({
@@ -322,6 +327,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
     get postgrestPid() {
       return postgrest?.pid;
     },
+    realtimeStats: () => realtime.stats(),
     faults: {
       stopPostgrest: async () => {
         restSupervisor?.hold();

@@ -8,8 +8,8 @@ export interface AiProviderDouble {
   /** Base URL to configure as AI_BASE_URL (…/v1). */
   url: string;
   setMode(mode: AiProviderMode, delayMs?: number): void;
-  /** Requests received per answered status (200, 500). */
-  calls: { status: number; at: number }[];
+  /** Requests received per answered status (200, 500), with the request body's size in bytes. */
+  calls: { status: number; at: number; bytes: number }[];
   stop(): Promise<void>;
 }
 
@@ -18,7 +18,7 @@ export const AI_DOUBLE_REPLY = 'Odpoveď testovacieho poskytovateľa AI.';
 export async function startAiProviderDouble(): Promise<AiProviderDouble> {
   let mode: AiProviderMode = 'ok';
   let delay = 0;
-  const calls: { status: number; at: number }[] = [];
+  const calls: { status: number; at: number; bytes: number }[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -29,11 +29,11 @@ export async function startAiProviderDouble(): Promise<AiProviderDouble> {
           return;
         }
         if (mode === 'fail') {
-          calls.push({ status: 500, at: Date.now() });
+          calls.push({ status: 500, at: Date.now(), bytes: Buffer.concat(chunks).length });
           res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"provider down","type":"server_error"}}');
           return;
         }
-        calls.push({ status: 200, at: Date.now() });
+        calls.push({ status: 200, at: Date.now(), bytes: Buffer.concat(chunks).length });
         res.writeHead(200, { 'content-type': 'application/json' }).end(
           JSON.stringify({
             id: `chatcmpl-${calls.length}`,

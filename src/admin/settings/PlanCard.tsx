@@ -1,5 +1,6 @@
-// The plan card: current plan, assigned count, "code - name" selector, Save changes / Saving...;
-// a failed change puts the selection back to the current plan.
+// The plan card: current plan, assigned count, what the selected plan allows of AI replies (issue 36
+// N5), "code - name" selector, Save changes / Saving...; a failed change puts the selection back to
+// the current plan.
 import { useEffect, useState } from 'react';
 import { admin } from '../../text/admin.ts';
 import { Badge } from '../ui/Badge.tsx';
@@ -19,6 +20,7 @@ export function PlanCard({ currentPlan, plans, assignedCount, saving, onSave }: 
   const [selected, setSelected] = useState(currentPlan ?? '');
   const [savingPlan, setSavingPlan] = useState(false);
   useEffect(() => setSelected(currentPlan ?? ''), [currentPlan]);
+  const shown = plans.find((p) => p.code === selected);
 
   const save = async () => {
     setSavingPlan(true);
@@ -38,6 +40,14 @@ export function PlanCard({ currentPlan, plans, assignedCount, saving, onSave }: 
         </dd>
         <dt className="text-slate-500">{admin.settings.assignedCount}</dt>
         <dd data-testid="plan-assigned-count">{assignedCount}</dd>
+        {shown && (
+          <>
+            <dt className="text-slate-500">{admin.settings.planAiLimits}</dt>
+            <dd data-testid="plan-ai-limits">
+              {admin.settings.planAiLimitsText(shown.ai_replies_per_user_hour, shown.ai_replies_per_account_day)}
+            </dd>
+          </>
+        )}
       </dl>
       <div className="flex flex-wrap items-end gap-2">
         <label className="flex flex-1 flex-col gap-1 text-sm">

@@ -19,6 +19,9 @@ export interface PlanRow {
   id: string;
   code: string;
   name: string;
+  /** AI replies the plan allows (issue 36 N5; enforced by the ai_reply_jobs trigger). */
+  ai_replies_per_user_hour: number;
+  ai_replies_per_account_day: number;
 }
 
 export interface SettingsData {
@@ -51,7 +54,7 @@ export async function loadSettings(accountId: string): Promise<SettingsData | nu
   if (!account) return null;
   const [specialists, plans, assignment] = await Promise.all([
     supabase.from('specialists').select('id, name, role, avatar_url, seniority, is_ai').order('name'),
-    supabase.from('plans').select('id, code, name').order('code'),
+    supabase.from('plans').select('id, code, name, ai_replies_per_user_hour, ai_replies_per_account_day').order('code'),
     loadAssignment(accountId, account.specialists_mode),
   ]);
   return { account, specialists: dataOf<SpecialistRow[]>(specialists), plans: dataOf<PlanRow[]>(plans), assignment };

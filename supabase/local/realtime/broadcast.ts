@@ -14,21 +14,38 @@ import { encodeRaw, type Frame } from './protocol.ts';
 export type BroadcastBody =
   { kind: 'json'; event: string; payloadJson: string } | { kind: 'binary'; event: string; payload: Buffer };
 
-export function fanOutBroadcast(registry: ChannelRegistry, from: Channel, body: BroadcastBody): void {
+/** Sends the broadcast to the topic's other channels; answers how many frames were handed out. */
+export function fanOutBroadcast(registry: ChannelRegistry, from: Channel, body: BroadcastBody): number {
   let json: string | undefined;
   let binary: Buffer | null | undefined;
+  const text = new Map<string, Buffer>();
+  let frames = 0;
   for (const ch of registry.onTopic(from.topic)) {
     if (!ch.open || !ch.topicAllowed || ch.private !== from.private || (ch === from && !from.broadcastSelf)) continue;
     if (body.kind === 'binary') {
       // Raw bytes have no JSON form; only vsn 2.0.0 clients can receive them.
       if (ch.sink.vsn !== '2.0.0') continue;
       binary ??= encodeBroadcast(ch.topic, body.event, body.payload, false);
-      if (binary) ch.sink.send(binary);
+      if (binary) {
+        ch.sink.send(binary);
+        frames++;
+      }
       continue;
     }
     json ??= `{"type":"broadcast","event":${JSON.stringify(body.event)},"payload":${body.payloadJson}}`;
-    ch.sink.send(encodeRaw(ch.sink.vsn, null, null, ch.topic, 'broadcast', json));
+    // Every channel here has the same topic: one encoded text frame per protocol version is shared by
+    // all of them, so a fan-out holds one copy of the payload, not one per subscriber (issue 36 N4).
+    let frame = text.get(ch.sink.vsn);
+    if (!frame) text.set(ch.sink.vsn, (frame = Buffer.from(encodeRaw(ch.sink.vsn, null, null, ch.topic, 'broadcast', json))));
+    ch.sink.send(frame, false);
+    frames++;
   }
+  return frames;
+}
+
+/** The payload's size as hosted measures it, near enough: its bytes on the wire. */
+export function payloadBytes(body: BroadcastBody): number {
+  return body.kind === 'binary' ? body.payload.length : Buffer.byteLength(body.payloadJson);
 }
 
 /** A binary (vsn 2.0.0) broadcast push, or null when it is malformed or its JSON payload is not JSON. */

@@ -21,7 +21,8 @@ export interface PgBinding {
 /** What a channel needs from the socket it lives on. */
 export interface ChannelSink {
   readonly vsn: Vsn;
-  send(data: string | Buffer): void;
+  /** A string goes as a text frame; a Buffer as a binary frame unless `binary` is false. */
+  send(data: string | Buffer, binary?: boolean): void;
 }
 
 export interface Channel {

@@ -6,17 +6,21 @@
 // most MAX_JOINS_PER_SECOND times a second (Supabase's defaults: max_channels_per_client 100 in the
 // tenants table, max_joins_per_second 100 in supabase/realtime lib/realtime/api/tenant.ex — there per
 // tenant, here per socket), so one socket cannot make the server hold unbounded subscriptions or run
-// unbounded catalog queries.
+// unbounded catalog queries. Broadcasts obey issue 36 N4's limits (limits.ts: payload cap, per-socket
+// and per-topic event and byte rates, each with hosted Realtime's reply), and a socket whose unsent
+// data would pass the outbound cap (2 MB) is terminated.
 import { WebSocket, type RawData } from 'ws';
-import { binaryBroadcast, fanOutBroadcast, type BroadcastBody } from './broadcast.ts';
+import { binaryBroadcast, fanOutBroadcast, payloadBytes, type BroadcastBody } from './broadcast.ts';
 import type { Catalog } from './catalog.ts';
 import { claimsKeyOf, type Channel, type ChannelSink } from './channel.ts';
 import type { ChannelRegistry } from './channel-registry.ts';
+import type { FloodGuard } from './flood-guard.ts';
 import { planJoin } from './join.ts';
+import { PAYLOAD_SIZE_EXCEEDED, TOO_MANY_MESSAGES, type RateWindow } from './limits.ts';
 import type { RlsChecker } from './rls-check.ts';
 import { verifyToken, type VerifiedToken } from './jwt.ts';
 import type { VerifyingKeys } from '../keys.ts';
-import { decodeText, encode, replyError, replyOk, systemMessage, type Frame, type Vsn } from './protocol.ts';
+import { decodeText, encode, reply, replyError, replyOk, systemMessage, type Frame, type Vsn } from './protocol.ts';
 
 export interface ConnectionContext {
   registry: ChannelRegistry;
@@ -26,10 +30,9 @@ export interface ConnectionContext {
   rls: RlsChecker;
   nextBindingId: () => number;
   log: (line: string) => void;
+  guard: FloodGuard;
 }
 
-/** Unsent bytes above which a socket counts as stuck and is closed. */
-const MAX_BUFFERED = 16 * 1024 * 1024;
 /** Channels one socket may hold at once. */
 export const MAX_CHANNELS = 100;
 /** Joins one socket may make within any second. */
@@ -48,6 +51,8 @@ export class Connection implements ChannelSink {
   private queue: Promise<void> = Promise.resolve();
   /** Arrival times of this socket's joins within the last second. */
   private recentJoins: number[] = [];
+  /** This socket's own broadcasts within the rate window. */
+  private readonly sendRate: RateWindow;
 
   constructor(
     private readonly ws: WebSocket,
@@ -56,6 +61,7 @@ export class Connection implements ChannelSink {
     private readonly apikey: string,
     private readonly ctx: ConnectionContext,
   ) {
+    this.sendRate = ctx.guard.socketWindow();
     ws.on('message', (data, isBinary) => {
       const arrivedAt = (this.lastSeen = Date.now());
       this.queue = this.queue
@@ -66,14 +72,26 @@ export class Connection implements ChannelSink {
     ws.on('error', (err) => ctx.log(`realtime: socket error: ${err.message}`));
   }
 
-  send(data: string | Buffer): void {
+  send(data: string | Buffer, binary = typeof data !== 'string'): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    if (this.ws.bufferedAmount > MAX_BUFFERED) {
+    // A frame on an empty buffer always goes (one change may be larger than the cap); otherwise the
+    // unsent data stays within the cap or the socket, a reader that stopped reading, is cut off.
+    const queued = this.ws.bufferedAmount;
+    const size = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+    if (queued > 0 && queued + size > this.ctx.guard.limits.maxBufferedBytes) {
       this.ctx.log('realtime: closing a socket that does not read its messages');
+      this.ctx.guard.counters.slowSocketsClosed++;
       this.ws.terminate();
       return;
     }
-    this.ws.send(data);
+    this.ws.send(data, { binary });
+    const counters = this.ctx.guard.counters;
+    if (this.ws.bufferedAmount > counters.bufferedPeak) counters.bufferedPeak = this.ws.bufferedAmount;
+  }
+
+  /** Unsent bytes queued on this socket. */
+  get bufferedAmount(): number {
+    return this.ws.bufferedAmount;
   }
 
   close(code: number, reason: string): void {
@@ -149,7 +167,24 @@ export class Connection implements ChannelSink {
         this.send(replyError(this.vsn, from, 'Unauthorized: you may not broadcast on this topic'));
       return;
     }
-    fanOutBroadcast(this.ctx.registry, ch, body);
+    const { guard } = this.ctx;
+    const size = payloadBytes(body);
+    if (size > guard.limits.maxPayloadBytes) {
+      // Hosted drops it; only a sender that asked for acks hears why (broadcast_handler.ex).
+      guard.counters.payloadsRefused++;
+      if (ch.broadcastAck && from.ref !== null) this.send(reply(this.vsn, from, 'error', PAYLOAD_SIZE_EXCEEDED));
+      return;
+    }
+    const now = Date.now();
+    const topicRate = guard.topicWindow(ch.topic, ch.private);
+    if (this.sendRate.over(now) || topicRate.over(now)) {
+      guard.counters.rateLimited++;
+      return this.shutdown(ch, TOO_MANY_MESSAGES);
+    }
+    const frames = fanOutBroadcast(this.ctx.registry, ch, body);
+    this.sendRate.add(now, 1, size);
+    // As hosted counts them: the message sent and every message a channel received.
+    topicRate.add(now, 1 + frames, size * (1 + frames));
     if (ch.broadcastAck && from.ref !== null) this.send(replyOk(this.vsn, from));
   }
 

@@ -1,6 +1,7 @@
 // What the realtime service needs from the stack.
 import type pg from 'pg';
 import type { StackKeys, VerifyingKeys } from '../keys.ts';
+import type { RealtimeLimits } from './limits.ts';
 
 export interface RealtimeDeps {
   /** Superuser pool; RLS checks switch role per subscriber inside a transaction. */
@@ -12,6 +13,10 @@ export interface RealtimeDeps {
   log: (line: string) => void;
   /** A socket that sends nothing (not even a heartbeat) for this long is closed; default 60 s. */
   idleTimeoutMs?: number;
+  /** Flood limits (issue 36 N4); hosted's values by default (limits.ts). */
+  limits?: Partial<RealtimeLimits>;
+  /** Count sockets per first X-Forwarded-For hop (TRUST_X_FORWARDED_FOR) rather than per peer. */
+  trustForwardedFor?: boolean;
   /** Called after each change's frames are handed to the sockets (measurement: bench, tests). */
   onDelivery?: (d: DeliveryTiming) => void;
 }

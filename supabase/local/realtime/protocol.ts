@@ -86,8 +86,8 @@ export function encode(
   return encodeRaw(vsn, f.joinRef, f.ref, f.topic, f.event, JSON.stringify(f.payload));
 }
 
-/** Phoenix's phx_reply to the request `req` (same join ref, ref and topic). */
-function reply(vsn: Vsn, req: Pick<Frame, 'joinRef' | 'ref' | 'topic'>, status: 'ok' | 'error', response: unknown): string {
+/** Phoenix's phx_reply to the request `req` (same join ref, ref and topic); `response` may be any JSON. */
+export function reply(vsn: Vsn, req: Pick<Frame, 'joinRef' | 'ref' | 'topic'>, status: 'ok' | 'error', response: unknown): string {
   return encode(vsn, {
     joinRef: req.joinRef,
     ref: req.ref,

@@ -3,7 +3,9 @@
 // Invariants: an upgrade without the anon or service_role key, or with an unknown vsn, is refused
 // with an HTTP error before any WebSocket exists; a socket silent for idleTimeoutMs (no heartbeat or
 // any other frame) is closed; a frame over 1 MB closes its socket (ws maxPayload, close code 1009);
-// close() ends the listener and every socket.
+// close() ends the listener and every socket; a client address holds at most maxSocketsPerAddress
+// sockets (limits.ts; the address is the socket peer, or the first X-Forwarded-For hop only when the
+// operator trusts a proxy), a further upgrade is answered 429.
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
@@ -14,6 +16,8 @@ import { ChannelRegistry } from './channel-registry.ts';
 import { Connection, type ConnectionContext } from './connection.ts';
 import type { RealtimeDeps } from './deps.ts';
 import { Dispatcher } from './dispatcher.ts';
+import { FloodGuard } from './flood-guard.ts';
+import { DEFAULT_LIMITS, TOO_MANY_CONNECTIONS, type RealtimeStats } from './limits.ts';
 import { Listener } from './listener.ts';
 import { SUPPORTED_VSN, type Vsn } from './protocol.ts';
 import { RlsChecker } from './rls-check.ts';
@@ -23,6 +27,8 @@ export interface RealtimeServer {
   close(): Promise<void>;
   /** PostgreSQL is back: re-LISTEN now rather than after the backoff. */
   reconnectNow(): void;
+  /** The flood limits at work (issue 36 N4). */
+  stats(): RealtimeStats;
 }
 
 const MAX_FRAME_BYTES = 1024 * 1024;
@@ -35,6 +41,14 @@ function refuse(socket: Duplex, status: number, message: string): void {
   );
 }
 
+/** The client's address: the first X-Forwarded-For hop only behind a proxy the operator trusts. */
+function clientAddress(req: IncomingMessage, trustForwardedFor: boolean): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  const first = typeof forwarded === 'string' ? forwarded.split(',')[0]!.trim() : '';
+  if (trustForwardedFor && first) return first;
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
 export async function createRealtimeServer(deps: RealtimeDeps): Promise<RealtimeServer> {
   const { log } = deps;
   const idleTimeoutMs = deps.idleTimeoutMs ?? 60_000;
@@ -45,6 +59,7 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
   const rls = new RlsChecker(deps.pool, checkPool);
   const dispatcher = new Dispatcher(registry, catalog, rls, log, deps.onDelivery);
   const connections = new Set<Connection>();
+  const guard = new FloodGuard({ ...DEFAULT_LIMITS, ...deps.limits });
   let nextId = 0;
   const ctx: ConnectionContext = {
     registry,
@@ -53,6 +68,7 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
     rls,
     nextBindingId: () => ++nextId,
     log,
+    guard,
   };
   const tellAll = (status: 'ok' | 'error', message: string) =>
     dispatcher.enqueue(() => {
@@ -102,10 +118,21 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
       if (!SUPPORTED_VSN.includes(vsn as Vsn))
         return refuse(socket, 400, `Unsupported protocol version ${vsn}; use 1.0.0 or 2.0.0`);
       if (closing) return refuse(socket, 503, 'Realtime is shutting down');
+      const address = clientAddress(req, deps.trustForwardedFor ?? false);
+      if (!guard.admit(address)) return refuse(socket, 429, TOO_MANY_CONNECTIONS);
+      let released = false;
+      const release = () => {
+        if (!released) guard.release(address);
+        released = true;
+      };
+      socket.once('close', release);
       wss.handleUpgrade(req, socket, head, (ws) => {
         const conn = new Connection(ws, vsn as Vsn, roleToken, ctx);
         connections.add(conn);
-        ws.on('close', () => connections.delete(conn));
+        ws.on('close', () => {
+          connections.delete(conn);
+          release();
+        });
       });
     },
 
@@ -113,9 +140,16 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
       listener.retryNow();
     },
 
+    stats() {
+      let buffered = 0;
+      for (const c of connections) buffered += c.bufferedAmount;
+      return guard.stats(connections.size, buffered);
+    },
+
     async close() {
       closing = true;
       clearInterval(sweep);
+      guard.close();
       await listener.stop();
       for (const c of connections) c.close(1001, 'server shutting down');
       const deadline = Date.now() + 1_000;
