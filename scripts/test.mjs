@@ -108,6 +108,12 @@ if (want('deno')) {
   statics.push(['deno check', 'npx', ['deno', 'check', '--quiet', '--config', 'supabase/functions/deno.json', ...entries], { DENO_NO_UPDATE_CHECK: '1' }]);
 }
 if (want('build')) statics.push(['build', 'npx', ['vite', 'build', '--logLevel', 'warn']]);
+// The two marked builds the safe-update journeys serve in turn (e2e/pwa-update-helpers.ts twoBuilds),
+// made once here beside the others instead of twice in each of those journeys.
+const updateBuilds = { a: resolve('test-results/web-a'), b: resolve('test-results/web-b') };
+if (want('build') && want('e2e'))
+  for (const [id, dir] of Object.entries(updateBuilds))
+    statics.push([`build ${id}`, 'npx', ['vite', 'build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn'], { VITE_BUILD_ID: id }]);
 if (statics.length) await runTogether(statics);
 if (want('vitest'))
   run('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${TIMINGS_DIR}/vitest.json`]);
@@ -116,6 +122,7 @@ if (want('e2e') && existsSync('e2e') && readdirSync('e2e').some((f) => f.endsWit
   run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
     // Absolute: Playwright resolves a reporter's outputFile against the config's folder (e2e/).
     E2E_TIMINGS_FILE: resolve(TIMINGS_DIR, 'playwright.json'),
+    ...(want('build') ? { E2E_WEB_A: updateBuilds.a, E2E_WEB_B: updateBuilds.b } : {}),
   });
 }
 // The short chaos run (scripts/chaos): 4 browser contexts of 2 accounts through a fault-injecting proxy,
