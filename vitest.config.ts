@@ -20,7 +20,10 @@ import { defineConfig } from 'vitest/config';
 //                         (groupSpecs in vitest's cli-api: isolate, groupOrder 0 and maxWorkers 1 make a
 //                         sequential group of their own), so the other files' load is not in their
 //                         samples. Its own stack, set up like the server and db groups' (one globalSetup).
-const WORKERS = Number(process.env.VITEST_WORKERS ?? 3);
+// Default 1 until a full clean-clone run with several workers is green (issue 42: the sync group's
+// bounds, e.g. a hostile fuzz drain ≤ 15 s, were not yet checked against files running side by side);
+// VITEST_WORKERS=3 runs three files at a time.
+const WORKERS = Number(process.env.VITEST_WORKERS ?? 1);
 
 const PUSH_SETTINGS = ['tests/server/push-security.test.ts'];
 const TIMING = [
