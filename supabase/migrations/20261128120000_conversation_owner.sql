@@ -50,6 +50,14 @@ begin
   if p_state not in ('ai', 'waiting', 'human') then
     raise exception 'Unknown owner state %', p_state using errcode = '22023';
   end if;
+  -- Lock order: the conversation's open jobs BEFORE the conversation row, the order in which
+  -- complete_ai_reply_job and fail_ai_reply_job take them (job FOR UPDATE, then the message insert
+  -- locks the conversation). The other order deadlocked with a worker completing at that moment
+  -- (found by tests/db/handoff-race.test.ts). A worker mid-complete is waited for: its reply commits
+  -- before the takeover, which is history, not a write after it.
+  perform 1 from public.ai_reply_jobs j
+    where j.conversation_id = p_conversation_id and j.status in ('pending', 'running')
+    order by j.id for update;
   v_conv := private.lock_conversation(p_conversation_id);
   if v_conv.id is null then
     raise exception 'Conversation not found' using errcode = 'P0002';
@@ -71,9 +79,15 @@ begin
      where id = p_conversation_id returning * into v_conv;
   end if;
   if v_conv.owner_state <> 'ai' then
+    -- SKIP LOCKED: a job that appeared between the two locks above and is being completed right now
+    -- holds its row and waits for the conversation, which this transaction holds; waiting for it
+    -- would deadlock. It is refused by rule 3 when it gets the lock, and turned 'cancelled' by the
+    -- job trigger below the next time anything updates it (its fail, or a claim after its lease).
     update public.ai_reply_jobs
        set status = 'cancelled', last_error = 'handoff', locked_by = null, updated_at = now()
-     where conversation_id = p_conversation_id and status in ('pending', 'running');
+     where id in (select j.id from public.ai_reply_jobs j
+                   where j.conversation_id = p_conversation_id and j.status in ('pending', 'running')
+                   for update skip locked);
   end if;
   return v_conv;
 end $$;
@@ -115,19 +129,28 @@ revoke all on function public.request_human(uuid) from public, anon;
 grant execute on function public.request_human(uuid) to authenticated, service_role;
 
 -- ---------------------------------------------------------------- rule 1: cancelled stays cancelled
--- fail_ai_reply_job (a worker that was mid-answer) would put a cancelled job back to 'pending'.
+-- fail_ai_reply_job (a worker that was mid-answer) would put a cancelled job back to 'pending'; and a
+-- job the takeover had to skip (see above) is cancelled when next updated (claimed or failed) while
+-- the AI does not own its conversation.
 create function private.tg_ai_jobs_keep_cancelled() returns trigger
-language plpgsql security invoker set search_path = ''
+language plpgsql security definer set search_path = ''
 as $$
 begin
   if OLD.status = 'cancelled' then
     return OLD;
   end if;
+  if exists (select 1 from public.conversations c
+              where c.id = NEW.conversation_id and c.owner_state <> 'ai') then
+    NEW.status := 'cancelled';
+    NEW.last_error := 'handoff';
+    NEW.locked_by := null;
+  end if;
   return NEW;
 end $$;
 revoke all on function private.tg_ai_jobs_keep_cancelled() from public;
 create trigger t05_keep_cancelled before update on public.ai_reply_jobs
-  for each row when (OLD.status = 'cancelled') execute function private.tg_ai_jobs_keep_cancelled();
+  for each row when (OLD.status = 'cancelled' or NEW.status in ('pending', 'running'))
+  execute function private.tg_ai_jobs_keep_cancelled();
 
 -- ---------------------------------------------------------------- rule 2: no job unless the AI owns it
 create function private.tg_ai_jobs_owner() returns trigger
