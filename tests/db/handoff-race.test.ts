@@ -13,7 +13,7 @@
 // below T. The worker may only ever fail with PT409 conversation_owned_by_human.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDb, createUser, db, rows, stack, type TestUser } from './helpers.ts';
+import { closeDb, createUser, rows, stack, type TestUser } from './helpers.ts';
 
 const RUNS = 1000;
 const WRITES = 6;
