@@ -22,6 +22,7 @@ export function ChatHeader({ conversation, presence, absentTitle }: ChatHeaderPr
   const name = conversation ? conversation.specialist?.name?.trim() || sk.chats.unknownSpecialist : absentTitle;
   const role = conversation?.specialist?.role;
   return (
+    <>
     <header data-testid="chat-header" className="flex min-h-14 items-center gap-2 border-b border-slate-200 bg-white px-4 pt-[env(safe-area-inset-top)]">
       <BackButton to="/app/chats" />
       <Avatar name={name} src={conversation?.specialist?.avatarUrl} fallbackSrc="/favicon.svg" size="md" />
@@ -43,7 +44,9 @@ export function ChatHeader({ conversation, presence, absentTitle }: ChatHeaderPr
           </p>
         )}
       </div>
-      <RequestHumanButton conversation={conversation} />
+      <RequestHumanButton conversation={conversation} placement="header" />
     </header>
+    <RequestHumanButton conversation={conversation} placement="bar" />
+    </>
   );
 }

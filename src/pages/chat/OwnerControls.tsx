@@ -19,7 +19,15 @@ export function OwnerStatus({ conversation }: { conversation: LocalConversation 
   );
 }
 
-export function RequestHumanButton({ conversation }: { conversation: LocalConversation | undefined }) {
+/** 'header': beside the name from the sm breakpoint up; 'bar': a slim row under the header on a
+ *  phone, where beside the name it would squeeze the name and role to a few letters. */
+export function RequestHumanButton({
+  conversation,
+  placement,
+}: {
+  conversation: LocalConversation | undefined;
+  placement: 'header' | 'bar';
+}) {
   const engine = useSyncEngine();
   const status = useSyncStatus();
   const [busy, setBusy] = useState(false);
@@ -33,16 +41,22 @@ export function RequestHumanButton({ conversation }: { conversation: LocalConver
       engine?.syncNow();
     } else toastError(outcome === 'offline' ? sk.owner.offline : sk.owner.failed);
   };
-  return (
+  const button = (
     <button
       type="button"
       data-testid="request-human"
       onClick={() => void onClick()}
       disabled={busy}
-      className="focus-ring shrink-0 rounded-full border border-slate-300 px-3 py-1.5 text-xs font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-60"
+      className={`focus-ring shrink-0 rounded-full border border-slate-300 bg-white px-3 py-1.5 text-xs font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-60 ${placement === 'header' ? 'hidden sm:inline-flex' : ''}`}
     >
       {busy ? sk.owner.requesting : sk.owner.request}
     </button>
+  );
+  if (placement === 'header') return button;
+  return (
+    <div className="flex justify-end border-b border-slate-200 bg-slate-50 px-4 py-1.5 sm:hidden">
+      {button}
+    </div>
   );
 }
 
@@ -50,7 +64,11 @@ export function RequestHumanButton({ conversation }: { conversation: LocalConver
 export function WaitingNote({ conversation }: { conversation: LocalConversation | undefined }) {
   if (conversation?.ownerState !== 'waiting' || conversation.status !== 'active') return null;
   return (
-    <p data-testid="owner-waiting-note" role="status" className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-xs text-amber-900">
+    <p
+      data-testid="owner-waiting-note"
+      role="status"
+      className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-xs text-amber-900"
+    >
       {sk.owner.waitingNote}
     </p>
   );
