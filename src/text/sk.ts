@@ -252,4 +252,18 @@ export const sk = {
   files: {
     unknownSize: 'Neznáma veľkosť',
   },
+  // ours (issue 39, h-handoff): who answers the conversation (sync/SPEC.md R14)
+  owner: {
+    ai: 'Odpovedá AI',
+    waiting: (time: string) => `Čaká na špecialistu od ${time}`,
+    human: (name: string) => `Píše ${name}`,
+    humanUnnamed: 'Odpovedá špecialista',
+    request: 'Chcem hovoriť s človekom',
+    requesting: 'Privolávam špecialistu…',
+    requested:
+      'Požiadali ste o špecialistu. AI už v tomto chate neodpovedá; špecialista sa vám ozve tu. Môžete mu písať už teraz, správy si prečíta.',
+    offline: 'Bez pripojenia sa špecialista nedá privolať. Skúste to znova, keď budete online.',
+    failed: 'Špecialistu sa nepodarilo privolať. Skúste to prosím znova.',
+    waitingNote: 'AI v tomto chate už neodpovedá. Špecialista sa vám ozve tu; správy, ktoré napíšete, si prečíta.',
+  },
 } as const;

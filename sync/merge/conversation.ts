@@ -1,5 +1,5 @@
 // R2.1–R2.3: a server conversation merged into the stored one. Pure.
-import type { LocalConversation, LocalSpecialistSummary } from '../model/local-types.ts';
+import type { LocalConversation, LocalSpecialistSummary, OwnerState } from '../model/local-types.ts';
 import { laterOf } from '../model/ordering.ts';
 import type { RemoteConversation } from '../model/remote-types.ts';
 import { normalizeTimestamp, requireTimestamp } from '../model/timestamps.ts';
@@ -42,6 +42,7 @@ export function mergeConversation(
     pendingArchive: local?.pendingArchive ?? 0,
     archived: archivedAt === null ? 0 : 1,
     chatwootConversationId: remote.chatwoot_conversation_id,
+    ...ownerOf(remote),
     createdAt,
     updatedAt: remote.updated_at === null ? null : normalizeTimestamp(remote.updated_at),
     changeSeq: remote.change_seq,
@@ -49,6 +50,19 @@ export function mergeConversation(
     lastMessage,
     unreadCount: local?.unreadCount ?? 0,
     sortAt: laterOf(lastMessageAt, lastMessage?.createdAt ?? null) ?? createdAt,
+  };
+}
+
+/** R14.1: the server's owner state as stored; an unknown state counts as 'waiting' (the AI is
+ *  silent in every state but 'ai', so a device never claims the AI answers when it may not). */
+function ownerOf(remote: RemoteConversation): Pick<LocalConversation, 'ownerState' | 'ownerRequestedAt' | 'ownerAgentName'> {
+  const given = remote.owner_state ?? 'ai';
+  const state: OwnerState = given === 'ai' || given === 'human' ? given : 'waiting';
+  const requested = remote.owner_requested_at ?? null;
+  return {
+    ownerState: state,
+    ownerRequestedAt: requested === null ? null : normalizeTimestamp(requested),
+    ownerAgentName: remote.owner_agent_name ?? null,
   };
 }
 

@@ -60,6 +60,9 @@ export interface LocalLastMessage {
   createdAt: string;
 }
 
+/** R14.1 the conversation's owner: the AI answers, a human was asked for, or a human answers. */
+export type OwnerState = 'ai' | 'waiting' | 'human';
+
 export interface LocalConversation {
   id: string;
   accountId: string;
@@ -72,6 +75,12 @@ export interface LocalConversation {
   pendingArchive: Flag;
   archived: Flag;
   chatwootConversationId: string | null;
+  /** R14.1: who answers now, as the server says (absent in rows stored before issue 39: 'ai'). */
+  ownerState?: OwnerState;
+  /** R14.1: when the user asked for a human (ISO, normalised), while waiting or human-owned. */
+  ownerRequestedAt?: string | null;
+  /** R14.1: the human specialist's name while human-owned. */
+  ownerAgentName?: string | null;
   createdAt: string;
   updatedAt: string | null;
   changeSeq: number;

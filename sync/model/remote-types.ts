@@ -22,6 +22,10 @@ export interface RemoteConversation {
   last_message_at: string | null;
   archived_at: string | null;
   chatwoot_conversation_id: string | null;
+  /** R14.1: who answers ('ai' | 'waiting' | 'human'); 'ai' from a server older than issue 39. */
+  owner_state?: string;
+  owner_requested_at?: string | null;
+  owner_agent_name?: string | null;
   created_at: string;
   updated_at: string | null;
   change_seq: number;

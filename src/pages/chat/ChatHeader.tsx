@@ -1,10 +1,12 @@
 // The chat's own top bar (the layout hides the app header here): back to the list, avatar, name and
-// role ('Neznámy špecialista' when the conversation has no named specialist) and the status. With no
+// role ('Neznámy špecialista' when the conversation has no named specialist), the status, who answers
+// and 'Chcem hovoriť s človekom' (issue 39, OwnerControls.tsx). With no
 // conversation on the device, `absentTitle` stands instead (loading, or why it is not there).
 import type { LocalConversation } from '../../../sync/model/local-types.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { BackButton } from '../../components/BackButton.tsx';
 import { sk } from '../../text/sk.ts';
+import { OwnerStatus, RequestHumanButton } from './OwnerControls.tsx';
 import type { Presence } from './presence.ts';
 
 const PRESENCE_TEXT: Record<Presence, string> = { online: sk.chat.online, busy: sk.chat.busy, locked: sk.chat.locked };
@@ -20,6 +22,7 @@ export function ChatHeader({ conversation, presence, absentTitle }: ChatHeaderPr
   const name = conversation ? conversation.specialist?.name?.trim() || sk.chats.unknownSpecialist : absentTitle;
   const role = conversation?.specialist?.role;
   return (
+    <>
     <header data-testid="chat-header" className="flex min-h-14 items-center gap-2 border-b border-slate-200 bg-white px-4 pt-[env(safe-area-inset-top)]">
       <BackButton to="/app/chats" />
       <Avatar name={name} src={conversation?.specialist?.avatarUrl} fallbackSrc="/favicon.svg" size="md" />
@@ -35,7 +38,15 @@ export function ChatHeader({ conversation, presence, absentTitle }: ChatHeaderPr
             </span>
           )}
         </p>
+        {conversation && (
+          <p className="truncate text-xs text-slate-600">
+            <OwnerStatus conversation={conversation} />
+          </p>
+        )}
       </div>
+      <RequestHumanButton conversation={conversation} placement="header" />
     </header>
+    <RequestHumanButton conversation={conversation} placement="bar" />
+    </>
   );
 }

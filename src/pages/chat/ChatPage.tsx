@@ -15,6 +15,7 @@ import { ChatNotice } from './ChatNotice.tsx';
 import { Composer, type ComposerMode } from './Composer.tsx';
 import { MessageList } from './MessageList.tsx';
 import { NewMessageAnnouncer } from './NewMessageAnnouncer.tsx';
+import { WaitingNote } from './OwnerControls.tsx';
 import { isOwn } from './message-kinds.ts';
 import { chatPresence } from './presence.ts';
 import { PushPromptCard } from './PushPromptCard.tsx';
@@ -43,7 +44,8 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   const { user } = useAuth();
   const { conversation, messages: list, send } = useChat(conversationId);
   const [draft, setDraft] = useDraft(user?.id ?? 'anonymous', conversationId);
-  const aiTyping = useAiTyping(conversationId, conversation?.specialist?.isAi === true);
+  // R14.3: no AI answer is coming once a human was asked for or answers.
+  const aiTyping = useAiTyping(conversationId, conversation?.specialist?.isAi === true && (conversation.ownerState ?? 'ai') === 'ai');
   useMarkRead(engine, conversationId, list);
 
   const completed = conversation !== undefined && conversation.status !== 'active';
@@ -93,6 +95,7 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
     <section ref={section} className="flex min-h-0 flex-1 flex-col bg-white" aria-label={sk.titles.chat}>
       <ChatHeader conversation={conversation} presence={presence} absentTitle={verdict === 'loading' ? sk.app.loading : sk.chat.notFoundTitle} />
       <ChatNotice status={status} onRetry={() => engine?.syncNow()} />
+      <WaitingNote conversation={conversation} />
       {loading ? (
         <p role="status" className="flex-1 p-6 text-center text-slate-600">
           {verdict === 'not-found' ? sk.chat.notFound : verdict === 'not-downloaded' ? sk.chat.notDownloaded : sk.chat.loading}

@@ -9,6 +9,7 @@ import { UnreadBadge } from '../../components/UnreadBadge.tsx';
 import { formatRelativeTime } from '../../lib/relative-time.ts';
 import { plainSnippet } from '../../lib/snippet.ts';
 import { sk } from '../../text/sk.ts';
+import { OwnerRowLabel } from './OwnerRowLabel.tsx';
 
 interface ConversationRowProps {
   conversation: LocalConversation;
@@ -49,8 +50,9 @@ export function ConversationRow({ conversation: c, archived, onToggleArchive, fi
               <UnreadBadge count={c.unreadCount} />
             </span>
           </span>
-          <span>
+          <span className="flex items-center gap-2">
             <StatusBadge status={c.status} />
+            <OwnerRowLabel conversation={c} />
           </span>
         </span>
       </Link>

@@ -11,6 +11,7 @@ import { handle, HttpError, json } from '../_shared/http.ts';
 import type { FunctionHandler } from '../_shared/types.ts';
 import { secretProblem, secretsEqual, verifySignature } from '../_shared/chatwoot/webhook-auth.ts';
 import { agentLastSeen, mapMessage, mapStatus, type ChatwootWebhook, type MappedMessage } from '../_shared/chatwoot/webhook-map.ts';
+import { applyOwnerChange, ownerChange } from '../_shared/chatwoot/webhook-owner.ts';
 
 async function record(db: Db, kind: string, level: 'info' | 'warning' | 'error', data: Record<string, unknown>): Promise<void> {
   await db.from('integration_events').insert({ kind, level, data });
@@ -105,6 +106,15 @@ const handler: FunctionHandler = (req, env) =>
       const seen = await db.rpc('mark_read_by_agent', { p_conversation_id: conv.id, p_seen_at: endOfSecond.toISOString() });
       if (seen.error) await record(db, `webhook.${event}`, 'warning', { ...base, agent_last_seen_at: seenAt.toISOString(), error: seen.error.message });
     }
+    // R14.5: who owns the conversation now. Before the agent's message is stored, so no AI reply can
+    // land between the two; status changes first apply the status below.
+    const owner = ownerChange(body, event, conv.status);
+    const convId = conv.id;
+    const applyOwner = async (): Promise<void> => {
+      const failed = owner ? await applyOwnerChange(db, convId, owner) : null;
+      if (failed) throw new HttpError(500, `could not change the conversation's owner: ${failed}`);
+    };
+    if (event === 'message_created') await applyOwner();
     if (event === 'message_created' || event === 'message_updated') {
       const m = mapMessage(body);
       if (!m) {
@@ -130,7 +140,8 @@ const handler: FunctionHandler = (req, env) =>
           return json({ ok: false, error: 'status not applied' }, 409);
         }
       }
-      await record(db, `webhook.${event}`, 'info', { ...base, status });
+      await applyOwner();
+      await record(db, `webhook.${event}`, 'info', { ...base, status, ...(owner ? { owner: owner.state } : {}) });
       return json({ ok: true, status });
     }
     await record(db, `webhook.${event}`, 'info', base);
