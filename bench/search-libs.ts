@@ -21,7 +21,7 @@ export interface SearchAdapter {
   add(m: CorpusMessage): void;
   search(q: string): unknown[];
   /** Serialized bytes (UTF-8 length of what would be persisted). */
-  serialize(): Promise<number>;
+  serialize(): number;
 }
 
 export function miniSearchAdapter(): SearchAdapter {
@@ -29,7 +29,7 @@ export function miniSearchAdapter(): SearchAdapter {
   return {
     add: (m) => ms.add(m),
     search: (q) => ms.search(q),
-    serialize: async () => Buffer.byteLength(JSON.stringify(ms)),
+    serialize: () => Buffer.byteLength(JSON.stringify(ms)),
   };
 }
 
@@ -41,10 +41,10 @@ export function flexSearchAdapter(): SearchAdapter {
       ids.push(m.key);
       ix.add(ids.length - 1, m.text);
     },
-    search: (q) => ix.search(q, { limit: 1_000_000 }) as unknown[],
-    serialize: async () => {
+    search: (q) => ix.search(q, { limit: 1_000_000 }),
+    serialize: () => {
       let bytes = Buffer.byteLength(JSON.stringify(ids));
-      await ix.export((key: string, data: string) => {
+      ix.export((key: string, data: string) => {
         bytes += Buffer.byteLength(key) + Buffer.byteLength(data ?? '');
       });
       return bytes;
@@ -90,7 +90,7 @@ export async function measureLibrary(make: () => SearchAdapter, corpus100k: Corp
     build100kMs,
     queryP50Ms: percentile(times, 50),
     queryP95Ms: percentile(times, 95),
-    bytes100k: await ix.serialize(),
+    bytes100k: ix.serialize(),
     addOneMs,
     hits: { kampan: ix.search('kampan').length, rozpocet: ix.search('rozpocet').length },
   };

@@ -7,7 +7,7 @@
 import type { SyncDb } from '../db/schema.ts';
 import type { LocalMessage } from '../model/local-types.ts';
 import { MessageIndex } from './index.ts';
-import { loadSnapshot, saveSnapshot, SearchDb } from './store.ts';
+import { loadSnapshot, saveSnapshot, type SearchDb } from './store.ts';
 import { snippetOf, type Snippet } from './snippet.ts';
 import { terms } from './normalise.ts';
 
@@ -50,7 +50,7 @@ export async function openDeviceSearch(messages: SyncDb, store: SearchDb): Promi
   let again = false;
 
   async function pass(): Promise<{ added: number; removed: number }> {
-    const tableKeys = (await messages.messages.toCollection().primaryKeys()) as string[];
+    const tableKeys: string[] = await messages.messages.toCollection().primaryKeys();
     const present = new Set(tableKeys);
     let removed = 0;
     for (const key of [...index.heldKeys()]) {

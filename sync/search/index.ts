@@ -79,9 +79,10 @@ export class MessageIndex {
   }
 
   /** FlexSearch's export (key → data) plus the slots: everything a reload needs. */
-  async exportParts(): Promise<{ parts: [string, string][]; slots: IndexSlots }> {
+  exportParts(): { parts: [string, string][]; slots: IndexSlots } {
     const parts: [string, string][] = [];
-    await this.ix.export((key: string, data: string) => {
+    // With a synchronous handler FlexSearch exports synchronously (every part before it returns).
+    this.ix.export((key: string, data: string) => {
       if (data != null) parts.push([key, data]);
     });
     return { parts, slots: { keys: [...this.slots.keys], times: [...this.slots.times] } };

@@ -43,7 +43,7 @@ export async function loadSnapshot(db: SearchDb): Promise<MessageIndex | null> {
 }
 
 export async function saveSnapshot(db: SearchDb, index: MessageIndex): Promise<void> {
-  const { parts, slots } = await index.exportParts();
+  const { parts, slots } = index.exportParts();
   await db.transaction('rw', db.parts, db.state, async () => {
     await db.parts.clear();
     await db.parts.bulkPut(parts.map(([key, data]) => ({ key, data })));
