@@ -21,14 +21,19 @@ export default function MessageHits({ q }: { q: string }) {
   useEffect(() => {
     if (!userId) return;
     let live = true;
-    searchClient(userId)
-      .search(q)
-      .then(
+    // Answers arrive in the order asked, so the last one set is the newest query's.
+    const client = searchClient(userId);
+    const ask = () =>
+      client.search(q).then(
         (answer) => live && setState({ q, answer }),
         () => live && setState({ q, failed: true }),
       );
+    void ask();
+    // Messages that arrive (or are indexed) while the results are shown join them.
+    const off = client.onChange(() => void ask());
     return () => {
       live = false;
+      off();
     };
   }, [q, userId]);
   const hits = state && 'answer' in state ? state.answer.hits : [];

@@ -7,6 +7,8 @@ import type { FromWorker, ToWorker } from './protocol.ts';
 export interface SearchClient {
   userId: string;
   search(query: string, limit?: number): Promise<SearchAnswer>;
+  /** Told when the index changed (a shown answer is asked again). */
+  onChange(fn: () => void): () => void;
   close(): void;
 }
 
@@ -17,6 +19,7 @@ export function searchClient(userId: string): SearchClient {
   current?.close();
   const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'poradna-search' });
   const waiting = new Map<number, { resolve: (a: SearchAnswer) => void; reject: (e: Error) => void }>();
+  const listeners = new Set<() => void>();
   let next = 1;
   const post = (m: ToWorker) => worker.postMessage(m);
   const client: SearchClient = {
@@ -27,6 +30,10 @@ export function searchClient(userId: string): SearchClient {
         waiting.set(id, { resolve, reject });
         post({ type: 'search', id, query, limit });
       });
+    },
+    onChange(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
     },
     close() {
       worker.terminate();
@@ -46,6 +53,8 @@ export function searchClient(userId: string): SearchClient {
         waiting.get(m.id)?.reject(new Error(m.message));
         waiting.delete(m.id);
       }
+    } else if (m.type === 'changed') {
+      for (const fn of listeners) fn();
     } else if (m.type === 'closed') client.close();
   };
   post({ type: 'open', userId });

@@ -6,6 +6,8 @@ export type ToWorker = { type: 'open'; userId: string } | { type: 'search'; id: 
 export type FromWorker =
   | { type: 'ready'; indexed: number; loadedMs: number }
   | { type: 'answer'; id: number; answer: SearchAnswer }
+  /** The index gained or lost messages: a shown answer may be stale. */
+  | { type: 'changed' }
   | { type: 'failed'; id: number | null; message: string }
   /** The user's databases are being deleted (sign-out): the worker has let go of them. */
   | { type: 'closed' };

@@ -45,7 +45,11 @@ function scheduleCatchUp(s: DeviceSearch): void {
     catchUpTimer = null;
     if (closed) return;
     s.catchUp().then(
-      (r) => (r.added || r.removed) && schedulePersist(s),
+      (r) => {
+        if (!r.added && !r.removed) return;
+        post({ type: 'changed' });
+        schedulePersist(s);
+      },
       (err: unknown) => console.warn('search catch-up:', err),
     );
   }, CATCH_UP_AFTER_MS);
