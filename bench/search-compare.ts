@@ -6,6 +6,6 @@ import { searchCorpus } from './search-corpus.ts';
 
 const corpus = searchCorpus(100_000);
 for (const [name, make] of [['minisearch', miniSearchAdapter], ['flexsearch', flexSearchAdapter]] as const) {
-  const f = await measureLibrary(make, corpus);
+  const f = measureLibrary(make, corpus);
   console.log(name, JSON.stringify(f, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v * 100) / 100 : v)));
 }
