@@ -1,7 +1,7 @@
 // R15.4: the search index runs here, off the main thread. It opens the user's sync database
 // read-mostly and its own search database (sync/search/store.ts), loads the persisted index, catches
-// up with the messages table, and catches up again whenever a write anywhere in this origin touches
-// the messages table (Dexie's storagemutated event, which Dexie relays between tabs and workers over
+// up with the messages table, and catches up again once writes anywhere in this origin that touched
+// the messages table pause (Dexie's storagemutated event, which Dexie relays between tabs and workers over
 // a BroadcastChannel). The snapshot is written once the index has been quiet for PERSIST_AFTER_MS.
 // When either database is to be deleted (sign-out, R15.5) it closes both and stops for good, so it
 // never re-creates a database the user's sign-out removed.
@@ -11,7 +11,8 @@ import { openDeviceSearch, type DeviceSearch } from '../../sync/search/device.ts
 import { SearchDb } from '../../sync/search/store.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
-const CATCH_UP_AFTER_MS = 100;
+const CATCH_UP_AFTER_MS = 300;
+const CATCH_UP_AT_MOST_MS = 3000;
 const PERSIST_AFTER_MS = 3000;
 
 const scope = self as unknown as { postMessage(m: FromWorker): void; onmessage: ((e: MessageEvent<ToWorker>) => void) | null };
@@ -39,10 +40,20 @@ function schedulePersist(s: DeviceSearch): void {
   }, PERSIST_AFTER_MS);
 }
 
+/**
+ * A catch-up waits for the writes to pause (CATCH_UP_AFTER_MS with none), so a first pull's many
+ * write transactions are not each followed by a read of the table's keys competing with the next
+ * write; a steady stream still gets one at least every CATCH_UP_AT_MOST_MS.
+ */
+let firstPending: number | null = null;
 function scheduleCatchUp(s: DeviceSearch): void {
-  if (catchUpTimer || closed) return;
+  if (closed) return;
+  firstPending ??= performance.now();
+  if (catchUpTimer) clearTimeout(catchUpTimer);
+  const wait = Math.max(0, Math.min(CATCH_UP_AFTER_MS, firstPending + CATCH_UP_AT_MOST_MS - performance.now()));
   catchUpTimer = setTimeout(() => {
     catchUpTimer = null;
+    firstPending = null;
     if (closed) return;
     s.catchUp().then(
       (r) => {
@@ -52,7 +63,7 @@ function scheduleCatchUp(s: DeviceSearch): void {
       },
       (err: unknown) => console.warn('search catch-up:', err),
     );
-  }, CATCH_UP_AFTER_MS);
+  }, wait);
 }
 
 async function open(userId: string): Promise<DeviceSearch> {
