@@ -14,6 +14,7 @@ import { parseArgs } from './args.ts';
 import { fanoutRow, insertRows } from './stack-throughput.ts';
 import { renderTable, type BenchRow } from './table.ts';
 import { slowLinkRows } from './slow-link.ts';
+import { searchRows } from './search-rows.ts';
 
 const args = parseArgs(process.argv.slice(2));
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -56,6 +57,11 @@ if (wants(11)) {
   } finally {
     await stack.destroy();
   }
+}
+
+if (wants(12)) {
+  log('row 12: search in messages (issue 40)');
+  rows.push(...(await searchRows(args.quick, notes)));
 }
 
 const table = [renderTable(rows), ...notes].join('\n\n');

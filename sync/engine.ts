@@ -18,6 +18,7 @@ import { leaderLockName } from './background/tag.ts';
 import { monotonicNow, within, type TimerId } from './model/clock.ts';
 import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
+import { deleteSearchDb } from './search/drop.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
 import { createPublications } from './receive/published.ts';
 import { linkRelay, type RelayLink } from './receive/relay-link.ts';
@@ -433,6 +434,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     async signOut() {
       await stop();
       await db.delete();
+      await deleteSearchDb(userId, dexieOptions(o.idb)); // R15.5
       if (o.markers) forgetDatabase(o.markers, userId);
     },
     syncNow() {

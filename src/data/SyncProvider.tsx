@@ -15,6 +15,7 @@ import { useAccount } from '../account/account-context.ts';
 import { useAuth } from '../auth/auth-context.ts';
 import { loadSupabase } from '../auth/lazy-supabase.ts';
 import { registerUpdateBlocker } from '../pwa/update-gate.ts';
+import { startSearchWhenIdle } from '../search/start.ts';
 import { engineTarget } from './engine-key.ts';
 import { ONLINE_ONLY } from './online-only/flag.ts';
 import { SyncContext, SyncDbContext } from './sync-context.ts';
@@ -37,6 +38,8 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     let active = true;
     let created: SyncEngine | null = null;
     let unblock = () => undefined as void;
+    // R15.4: the message index follows the user's database from a worker, started once idle.
+    const stopSearch = startSearchWhenIdle(userId);
     const engineCode = import('../../sync/engine.ts');
     const client = loadSupabase();
     void (async () => {
@@ -62,6 +65,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     return () => {
       active = false;
       unblock();
+      stopSearch();
       setEarly(null);
       const stopping = created;
       setEngine((current) => (current === stopping ? null : current));

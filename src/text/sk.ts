@@ -266,4 +266,15 @@ export const sk = {
     failed: 'Špecialistu sa nepodarilo privolať. Skúste to prosím znova.',
     waitingNote: 'AI v tomto chate už neodpovedá. Špecialista sa vám ozve tu; správy, ktoré napíšete, si prečíta.',
   },
+  // issue 40: search inside messages (src/search/)
+  search: {
+    messagesHeading: 'Správy',
+    resultsLabel: 'Nájdené správy', // ours: the results list's name
+    found: (n: number) => (n === 0 ? 'Žiadna správa nezodpovedá hľadaniu' : n === 1 ? 'Nájdená 1 správa' : n <= 4 ? `Nájdené ${n} správy` : `Nájdených ${n} správ`), // ours: announced
+    shownOf: (shown: number, total: number) => `Zobrazených ${shown} najnovších z ${total}`, // ours
+    searching: 'Hľadám v správach…', // ours
+    failed: 'Vyhľadávanie v správach sa nepodarilo. Skúste to znova.', // ours
+    you: 'Vy', // ours: sender of an own message in a hit
+    foundMessage: 'Nájdená správa', // ours: label of the highlighted message in the chat
+  },
 } as const;

@@ -2,6 +2,7 @@
 // give every simulated browser its own fake-indexeddb factory.
 import { Dexie, type DexieOptions } from 'dexie';
 import { dbNameFor, SyncDb } from './schema.ts';
+import { deleteSearchDb } from '../search/drop.ts';
 
 export interface IdbEnvironment {
   indexedDB?: IDBFactory;
@@ -21,9 +22,10 @@ export async function openUserDb(userId: string, env: IdbEnvironment = {}): Prom
   return db;
 }
 
-/** R1.11: sign-out leaves nothing of the user in this browser. */
+/** R1.11: sign-out leaves nothing of the user in this browser (R15.5: nor the search index). */
 export async function deleteUserDb(userId: string, env: IdbEnvironment = {}): Promise<void> {
   await new Dexie(dbNameFor(userId), dexieOptions(env)).delete();
+  await deleteSearchDb(userId, dexieOptions(env));
 }
 
 /** Whether the user's database exists, without creating it (eviction detection, the worker). */

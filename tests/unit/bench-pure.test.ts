@@ -101,7 +101,8 @@ describe('table and command line', () => {
     expect([...a.rows]).toEqual([1, 3]);
     expect(a).toMatchObject({ quick: true, explicit: true, full: false });
     expect([...parseArgs(['--rows=8']).rows]).toEqual([8]);
-    expect(() => parseArgs(['--rows', '12'])).toThrow(/unknown row/);
+    expect([...parseArgs(['--rows=12']).rows]).toEqual([12]); // search (issue 40)
+    expect(() => parseArgs(['--rows', '13'])).toThrow(/unknown row/);
     expect(() => parseArgs(['--fast'])).toThrow(/unknown argument/);
   });
 });

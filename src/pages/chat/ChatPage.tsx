@@ -3,7 +3,7 @@
 // and kept as a draft, so switching conversation starts with that conversation's own draft.
 import { useCallback, useEffect, useRef } from 'react';
 import type { LocalMessage } from '../../../sync/model/local-types.ts';
-import { useParams } from 'react-router-dom';
+import { useParams, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../auth/auth-context.ts';
 import { useSyncEngine } from '../../data/sync-context.ts';
 import { useChat } from '../../data/use-chat.ts';
@@ -43,6 +43,8 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   const status = useSyncStatus();
   const { user } = useAuth();
   const { conversation, messages: list, send } = useChat(conversationId);
+  // R15.8: a search hit opens the chat at that message (?m=<key>).
+  const foundKey = useSearchParams()[0].get('m');
   const [draft, setDraft] = useDraft(user?.id ?? 'anonymous', conversationId);
   // R14.3: no AI answer is coming once a human was asked for or answers.
   const aiTyping = useAiTyping(conversationId, conversation?.specialist?.isAi === true && (conversation.ownerState ?? 'ai') === 'ai');
@@ -101,7 +103,7 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
           {verdict === 'not-found' ? sk.chat.notFound : verdict === 'not-downloaded' ? sk.chat.notDownloaded : sk.chat.loading}
         </p>
       ) : (
-        <MessageList messages={list} onRetry={retry} firstUnreadKey={firstUnread.current ?? null} footer={answering ? <TypingIndicator /> : null} />
+        <MessageList messages={list} onRetry={retry} firstUnreadKey={firstUnread.current ?? null} foundKey={foundKey} footer={answering ? <TypingIndicator /> : null} />
       )}
       <NewMessageAnnouncer messages={list} />
       <PushPromptCard />

@@ -26,6 +26,8 @@ interface MessageListProps {
    * divider goes above it and the chat opens there instead of at the bottom.
    */
   firstUnreadKey?: string | null;
+  /** R15.8: the message a search hit opened the chat at: scrolled to (before the unread divider) and highlighted. */
+  foundKey?: string | null;
 }
 
 /**
@@ -34,7 +36,7 @@ interface MessageListProps {
  */
 export const MessageList = memo(List);
 
-function List({ messages, onRetry, footer, firstUnreadKey = null }: MessageListProps) {
+function List({ messages, onRetry, footer, firstUnreadKey = null, foundKey = null }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const openedAtUnread = useRef(false);
@@ -101,6 +103,15 @@ function List({ messages, onRetry, footer, firstUnreadKey = null }: MessageListP
   // New last message: follow it when the reader is at the bottom or when it is their own.
   useLayoutEffect(() => {
     if (count === 0) return;
+    if (!openedAtUnread.current && foundKey !== null) {
+      const at = messages.findIndex((m) => m.key === foundKey);
+      if (at >= 0) {
+        openedAtUnread.current = true;
+        atBottom.current = false;
+        virtualizer.scrollToIndex(at, { align: 'center' });
+        return;
+      }
+    }
     if (!openedAtUnread.current && firstUnreadKey !== null) {
       openedAtUnread.current = true;
       const at = messages.findIndex((m) => m.key === firstUnreadKey);
@@ -114,7 +125,7 @@ function List({ messages, onRetry, footer, firstUnreadKey = null }: MessageListP
       atBottom.current = true;
       virtualizer.scrollToIndex(count - 1, { align: 'end' });
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- messages/firstUnreadKey matter only at the first opening
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- messages/firstUnreadKey/foundKey matter only at the first opening
   }, [count, last?.key, last?.direction, virtualizer]);
 
   // Rows measured taller (markdown, images): stay pinned to the bottom.
@@ -150,9 +161,11 @@ function List({ messages, onRetry, footer, firstUnreadKey = null }: MessageListP
               aria-posinset={item.index + 1}
               data-index={item.index}
               ref={virtualizer.measureElement}
-              className="absolute left-0 top-0 w-full"
+              className={`absolute left-0 top-0 w-full ${m.key === foundKey ? 'bg-amber-100' : ''}`}
+              data-found={m.key === foundKey || undefined}
               style={{ transform: `translateY(${item.start}px)` }}
             >
+              {m.key === foundKey && <span className="sr-only">{sk.search.foundMessage}</span>}
               {m.key === firstUnreadKey && item.index > 0 && (
                 <div data-testid="unread-divider" className="flex items-center gap-2 px-3 py-1 text-xs font-semibold text-teal-800">
                   <span aria-hidden="true" className="h-px flex-1 bg-teal-700" />

@@ -1,6 +1,6 @@
 // /app/chats and /app/archived: the same list from the local store, active or archived variant.
 // Loading text only while nothing local is known yet; empty texts follow the 1500 ms grace rule.
-import { useCallback } from 'react';
+import { lazy, Suspense, useCallback } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { archivedCount } from '../../../sync/queries.ts';
 import { useSyncEngine } from '../../data/sync-context.ts';
@@ -15,6 +15,9 @@ import { ListBanner } from './ListBanner.tsx';
 import { ListControls } from './ListControls.tsx';
 import { parseFilter, withListParams } from './list-params.ts';
 import { useListSnapshot } from './use-list-snapshot.ts';
+
+// R15.7: the messages section and the search worker's client load only once something is typed.
+const MessageHits = lazy(() => import('../../search/MessageHits.tsx'));
 
 export function ConversationsScreen({ archived }: { archived: boolean }) {
   const engine = useSyncEngine();
@@ -67,6 +70,11 @@ export function ConversationsScreen({ archived }: { archived: boolean }) {
         ) : showEmpty ? (
           <EmptyText archived={archived} searching={searching} textSearch={textSearch} />
         ) : null}
+        {!archived && textSearch && (
+          <Suspense fallback={null}>
+            <MessageHits q={q.trim()} />
+          </Suspense>
+        )}
       </div>
     </section>
   );

@@ -1,0 +1,68 @@
+// R15 (issue 40): search inside messages, offline. A chat of 300 messages whose only 'Rozpočet' is
+// among the oldest (far above what the chat shows when it opens); offline, 'rozpocet' typed into the
+// list's search box finds it in the 'Správy' section with the match marked; choosing it opens the
+// chat scrolled to that message and highlighted.
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './defects-helpers.ts';
+
+const SHOTS = '/work/shots/h-search';
+const DRUHY = '00000000-0000-4000-a000-000000000003';
+const TOMAS = '00000000-0000-4000-8000-000000000012';
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1440, height: 900 };
+
+/** Debian's Chromium reports navigator.onLine = true in a new document of an offline context (offline.e2e.ts). */
+async function offline(page: Page): Promise<void> {
+  await page.context().setOffline(true);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+}
+
+test('offline: rozpocet finds Rozpočet in an old message, and the hit opens the chat there, highlighted', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const key = process.env.E2E_SERVICE_KEY ?? '';
+  const headers = { apikey: key, Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Prefer: 'return=representation' };
+  const owner = (await (await fetch(`${baseURL}/rest/v1/account_users?select=account_id&user_id=eq.${DRUHY}`, { headers })).json()) as { account_id: string }[];
+  const created = await fetch(`${baseURL}/rest/v1/conversations`, { method: 'POST', headers, body: JSON.stringify({ account_id: owner[0]!.account_id, specialist_id: TOMAS }) });
+  expect(created.ok, await created.clone().text()).toBe(true);
+  const conversationId = ((await created.json()) as { id: string }[])[0]!.id;
+  const start = Date.now() - 300 * 60_000;
+  const rows = Array.from({ length: 300 }, (_, i) => ({
+    conversation_id: conversationId,
+    direction: 'specialist', // a user message would queue an AI reply
+    source: 'ai',
+    text: i === 4 ? 'Posielam finálny Rozpočet na jesennú kampaň: 12 400 € bez DPH.' : `Správa číslo ${i + 1}`,
+    created_at: new Date(start + i * 60_000).toISOString(),
+  }));
+  const inserted = await fetch(`${baseURL}/rest/v1/messages`, { method: 'POST', headers: { ...headers, Prefer: 'return=minimal' }, body: JSON.stringify(rows) });
+  expect(inserted.ok, await inserted.clone().text()).toBe(true);
+
+  await page.setViewportSize(PHONE);
+  await signIn(page, 'druhy@poradna.test', { lands: /\/app\/chats/ });
+  await expect(page.getByTestId('conversation-row').filter({ hasText: 'Správa číslo 300' })).toBeVisible({ timeout: 30_000 });
+
+  await offline(page);
+  await page.getByRole('searchbox', { name: 'Hľadať konverzáciu' }).fill('rozpocet');
+  const results = page.getByRole('list', { name: 'Nájdené správy' });
+  const hit = results.getByTestId('message-hit').filter({ hasText: '12 400 €' });
+  await expect(hit).toBeVisible({ timeout: 30_000 });
+  await expect(hit.locator('mark')).toHaveText('Rozpočet');
+  await expect(page.getByRole('heading', { name: 'Správy' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /Nájdená 1 správa/ })).toBeAttached();
+  await page.screenshot({ path: `${SHOTS}/results-phone.png` });
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: `${SHOTS}/results-desktop.png` });
+  await page.setViewportSize(PHONE);
+
+  await hit.click();
+  await expect(page).toHaveURL(new RegExp(`/app/chats/${conversationId}\\?m=`));
+  const found = page.locator('[data-found="true"]');
+  await expect(found).toContainText('12 400 €');
+  await expect(found).toBeInViewport();
+  // The newest message is not what the chat opened at.
+  await expect(page.getByText('Správa číslo 300', { exact: true })).not.toBeInViewport();
+  await page.screenshot({ path: `${SHOTS}/found-phone.png` });
+  await page.setViewportSize(DESKTOP);
+  await expect(found).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/found-desktop.png` });
+});
