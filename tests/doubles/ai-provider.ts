@@ -126,7 +126,14 @@ async function streamOut(
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.write(': keep-alive\n\n');
   const pause = () => new Promise((r) => setTimeout(r, s.delayMs));
-  for (let i = 0; ; i++) {
+  // A continuation (the reply so far as the last assistant message, then the instruction to go on)
+  // resumes the script after that text, as a model continuing its answer would.
+  const msgs = call.body?.messages ?? [];
+  const partial = msgs.at(-2)?.role === 'assistant' ? msgs.at(-2)!.content : '';
+  let start = 0;
+  for (let acc = ''; partial && start < s.chunks.length && acc !== partial; start++) acc += s.chunks[start];
+  if (partial && s.chunks.slice(0, start).join('') !== partial) start = 0;
+  for (let i = start; ; i++) {
     if (i >= s.chunks.length && s.then !== 'repeat') break;
     await pause();
     if (res.destroyed || call.abortedAt) return;
