@@ -147,24 +147,38 @@ begin
   return v_outcome;
 end $$;
 
--- The streaming reply p_message_id as its account's member sees it, with its job locked; 404 for a
--- message the caller cannot see (a member of another account learns nothing).
-create function private.member_ai_reply(p_message_id uuid, out msg public.messages, out job public.ai_reply_jobs)
-language plpgsql volatile security definer set search_path = ''
+-- The AI reply p_message_id when the caller is a member of its account; 404 for a message the
+-- caller cannot see (a member of another account learns nothing) and for one no job wrote.
+create function private.member_ai_reply(p_message_id uuid) returns public.messages
+language plpgsql stable security definer set search_path = ''
 as $$
+declare
+  v public.messages;
 begin
-  select * into msg from public.messages m where m.id = p_message_id;
-  if msg.id is null or not public.is_account_member(msg.account_id) or msg.source is distinct from 'ai' then
+  select * into v from public.messages m where m.id = p_message_id;
+  if v.id is null or not public.is_account_member(v.account_id) or v.source is distinct from 'ai' then
     perform private.raise_not_found('Message not found');
   end if;
-  select * into job from public.ai_reply_jobs j
-   where j.id = msg.client_correlation_id and j.conversation_id = msg.conversation_id
-   for update;
-  if job.id is null then
-    perform private.raise_not_found('Message not found');
-  end if;
+  return v;
 end $$;
 revoke all on function private.member_ai_reply(uuid) from public, anon, authenticated, service_role;
+
+-- The job that writes the reply v (its correlation id), locked; 404 when there is none.
+create function private.reply_job(v public.messages) returns public.ai_reply_jobs
+language plpgsql volatile security definer set search_path = ''
+as $$
+declare
+  j public.ai_reply_jobs;
+begin
+  select * into j from public.ai_reply_jobs
+   where id = v.client_correlation_id and conversation_id = v.conversation_id
+   for update;
+  if j.id is null then
+    perform private.raise_not_found('Message not found');
+  end if;
+  return j;
+end $$;
+revoke all on function private.reply_job(public.messages) from public, anon, authenticated, service_role;
 
 -- 'Zastaviť' from any device of the account's members: a running job stops at its worker's next
 -- check (≤ 200 ms); a continuation still queued is finished here at once. A reply that is no longer
@@ -173,20 +187,20 @@ create function public.stop_ai_reply(p_message_id uuid) returns void
 language plpgsql volatile security definer set search_path = ''
 as $$
 declare
-  r record;
+  v_msg public.messages := private.member_ai_reply(p_message_id);
+  v_job public.ai_reply_jobs := private.reply_job(v_msg);
 begin
-  select * into r from private.member_ai_reply(p_message_id);
-  if coalesce((r.msg.payload ->> 'streaming')::boolean, false) is false then
+  if coalesce((v_msg.payload ->> 'streaming')::boolean, false) is false then
     return;
   end if;
-  if r.job.status = 'running' then
-    update public.ai_reply_jobs set stop_requested_at = now(), updated_at = now() where id = r.job.id;
+  if v_job.status = 'running' then
+    update public.ai_reply_jobs set stop_requested_at = now(), updated_at = now() where id = v_job.id;
   else
     update public.messages
        set payload = coalesce(payload, '{}'::jsonb) - 'streaming' || '{"stopped": true}'::jsonb
-     where id = r.msg.id;
+     where id = v_msg.id;
     update public.ai_reply_jobs set status = 'done', stop_requested_at = now(), locked_by = null, updated_at = now()
-     where id = r.job.id;
+     where id = v_job.id;
   end if;
 end $$;
 
@@ -196,20 +210,20 @@ create function public.retry_ai_reply(p_message_id uuid) returns void
 language plpgsql volatile security definer set search_path = ''
 as $$
 declare
-  r record;
+  v_msg public.messages := private.member_ai_reply(p_message_id);
+  v_job public.ai_reply_jobs := private.reply_job(v_msg);
 begin
-  select * into r from private.member_ai_reply(p_message_id);
-  if coalesce((r.msg.payload ->> 'interrupted')::boolean, false) is false then
+  if coalesce((v_msg.payload ->> 'interrupted')::boolean, false) is false then
     raise exception 'Only an interrupted answer can be retried' using errcode = 'P0001';
   end if;
   update public.messages
      set payload = coalesce(payload, '{}'::jsonb) - 'interrupted' || '{"streaming": true}'::jsonb
-   where id = r.msg.id;
+   where id = v_msg.id;
   update public.ai_reply_jobs
      set status = 'pending', attempts = 0, run_after = now(), locked_by = null, last_error = null,
          stop_requested_at = null, updated_at = now()
-   where id = r.job.id;
-  perform private.wake_ai_reply_worker(r.job.id);
+   where id = v_job.id;
+  perform private.wake_ai_reply_worker(v_job.id);
 end $$;
 
 revoke all on function public.ai_reply_progress(uuid, text, text) from public, anon, authenticated;

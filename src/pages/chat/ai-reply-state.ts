@@ -18,7 +18,8 @@ export function aiReplyState(m: Pick<LocalMessage, 'payload' | 'direction'>): Ai
 export async function aiReplyCommand(fn: 'stop_ai_reply' | 'retry_ai_reply', messageId: string): Promise<string | null> {
   try {
     const { supabase } = await loadSupabase();
-    const { error } = await supabase.rpc(fn, { p_message_id: messageId });
+    const args = { p_message_id: messageId };
+    const { error } = fn === 'stop_ai_reply' ? await supabase.rpc('stop_ai_reply', args) : await supabase.rpc('retry_ai_reply', args);
     return error ? error.message : null;
   } catch (err) {
     return (err as Error).message;
