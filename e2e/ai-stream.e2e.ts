@@ -52,6 +52,7 @@ test('R13.1 R13.8 an answer streams into one bubble with a caret and ends whole'
   const shots = process.env.SHOTS_DIR;
   if (shots) {
     mkdirSync(shots, { recursive: true });
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: join(shots, 'streaming-phone.png') });
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.screenshot({ path: join(shots, 'streaming-desktop.png') });
