@@ -14,6 +14,8 @@ export interface StreamScript {
   /** Pause before each chunk. */
   delayMs: number;
   then: 'done' | 'error' | 'cut' | 'hang' | 'repeat';
+  /** Hold the stream before this chunk until `release()` (a test looks at the answer mid-stream). */
+  holdAt?: number;
 }
 
 export interface ProviderCall {
@@ -31,6 +33,8 @@ export interface AiProviderDouble {
   url: string;
   setMode(mode: AiProviderMode, delayMs?: number): void;
   setStream(script: StreamScript): void;
+  /** Lets a stream held at `holdAt` go on. */
+  release(): void;
   calls: ProviderCall[];
   stop(): Promise<void>;
 }
@@ -48,6 +52,7 @@ export async function startAiProviderDouble(): Promise<AiProviderDouble> {
   let mode: AiProviderMode = 'ok';
   let delay = 0;
   let script: StreamScript = { chunks: [AI_DOUBLE_REPLY], delayMs: 0, then: 'done' };
+  const gate = { open: Promise.resolve(), release: () => undefined as void };
   const calls: ProviderCall[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -80,7 +85,7 @@ export async function startAiProviderDouble(): Promise<AiProviderDouble> {
           return;
         }
         call.status = 200;
-        if (mode === 'stream') return void streamOut(script, call, res, finish);
+        if (mode === 'stream') return void streamOut(script, call, res, finish, gate);
         finish(() =>
           res.writeHead(200, { 'content-type': 'application/json' }).end(
             JSON.stringify({
@@ -108,7 +113,9 @@ export async function startAiProviderDouble(): Promise<AiProviderDouble> {
     setStream(s) {
       mode = 'stream';
       script = s;
+      gate.open = new Promise<void>((r) => (gate.release = r));
     },
+    release: () => gate.release(),
     stop: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
@@ -122,6 +129,7 @@ async function streamOut(
   call: ProviderCall,
   res: ServerResponse,
   finish: (fn: () => void) => void,
+  gate: { open: Promise<void> },
 ): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.write(': keep-alive\n\n');
@@ -135,6 +143,7 @@ async function streamOut(
   if (partial && s.chunks.slice(0, start).join('') !== partial) start = 0;
   for (let i = start; ; i++) {
     if (i >= s.chunks.length && s.then !== 'repeat') break;
+    if (i === s.holdAt) await gate.open;
     await pause();
     if (res.destroyed || call.abortedAt) return;
     res.write(chunk(call.sent, s.chunks[i % s.chunks.length]!));
