@@ -6,9 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import type { TestStack } from '../tests/helpers/stack.ts';
-import type { AiProviderDouble } from '../tests/doubles/ai-provider.ts';
-import { startAiJourneyStack } from './ai-stack.ts';
+import { aiJourneyHooks } from './ai-stack.ts';
 import { signIn } from './defects-helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -16,23 +14,11 @@ test.setTimeout(150_000);
 
 const AI_CHAT = '00000000-0000-4000-b000-000000000001'; // demo with the AI assistant (seed.sql)
 
-let stack: TestStack;
-let ai: AiProviderDouble;
-let origin: string;
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  ({ stack, ai, origin } = await startAiJourneyStack());
-});
-
-test.afterAll(async () => {
-  await stack?.destroy();
-  await ai?.stop();
-});
+const env = aiJourneyHooks();
 
 async function ask(page: Page, text: string): Promise<void> {
-  await signIn(page, 'demo@poradna.test', { origin, lands: /\/app\/chats/ });
-  await page.goto(`${origin}/app/chats/${AI_CHAT}`);
+  await signIn(page, 'demo@poradna.test', { origin: env.origin, lands: /\/app\/chats/ });
+  await page.goto(`${env.origin}/app/chats/${AI_CHAT}`);
   await expect(page.getByTestId('message').first()).toBeVisible();
   const composer = page.getByRole('textbox', { name: 'Správa' });
   await composer.fill(text);
@@ -44,7 +30,7 @@ const streaming = (page: Page) => page.locator('[data-testid="bubble"][data-ai="
 test('R13.1 R13.8 an answer streams into one bubble with a caret and ends whole', async ({ page }) => {
   const chunks = Array.from({ length: 24 }, (_, i) => `${i ? ' ' : ''}Krok ${i + 1}: skontrolujte kampane a rozpočet.`);
   // Held after 6 chunks: the answer is on screen mid-stream for as long as the checks take.
-  ai.setStream({ chunks, delayMs: 50, then: 'done', holdAt: 6 });
+  env.ai.setStream({ chunks, delayMs: 50, then: 'done', holdAt: 6 });
   await ask(page, 'Ako mám postupovať s kampaňou?');
   await expect(streaming(page)).toBeVisible({ timeout: 30_000 });
   await expect(streaming(page)).toHaveClass(/ai-streaming/);
@@ -59,7 +45,7 @@ test('R13.1 R13.8 an answer streams into one bubble with a caret and ends whole'
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.screenshot({ path: join(shots, 'streaming-desktop.png') });
   }
-  ai.release();
+  env.ai.release();
   const whole = chunks.join('');
   const bubble = page.getByTestId('bubble').filter({ hasText: 'Krok 24:' });
   await expect(bubble).toBeVisible({ timeout: 30_000 });
@@ -70,10 +56,10 @@ test('R13.1 R13.8 an answer streams into one bubble with a caret and ends whole'
 });
 
 test('R13.5 Zastaviť stops an answer being written: the provider request is aborted and the bubble says so', async ({ page }) => {
-  ai.setStream({ chunks: [' Ďalší odsek odpovede.'], delayMs: 100, then: 'repeat' });
+  env.ai.setStream({ chunks: [' Ďalší odsek odpovede.'], delayMs: 100, then: 'repeat' });
   await ask(page, 'Napíš mi veľmi dlhú odpoveď');
   await expect(streaming(page)).toBeVisible({ timeout: 30_000 });
-  const call = ai.calls.at(-1)!;
+  const call = env.ai.calls.at(-1)!;
   await page.getByTestId('ai-stop').click();
   await expect(page.getByText('Odpoveď bola zastavená.')).toBeVisible({ timeout: 10_000 });
   expect(call.abortedAt).toBeDefined();

@@ -163,11 +163,11 @@ describe('R13 streamed AI replies', () => {
     await waitFor(() => providerCall.abortedAt, 'the provider request aborted', 5000);
     expect(providerCall.abortedAt! - stoppedAt).toBeLessThan(1000);
     const done = await waitFor(async () => ((await jobOf(sent.id)).status === 'done' ? replyOf(job.id) : null), 'the job finished');
-    expect(flags(done!.payload)).toEqual({ stopped: true });
-    expect(done!.text.length).toBeGreaterThanOrEqual(reply.text.length);
-    expect(done!.text.startsWith(reply.text)).toBe(true);
-    // Final: nothing writes to it any more.
-    const seq = done!.change_seq;
+    expect(flags(done.payload)).toEqual({ stopped: true });
+    expect(done.text.length).toBeGreaterThanOrEqual(reply.text.length);
+    expect(done.text.startsWith(reply.text)).toBe(true);
+    // Final: nothing writes to it any more (a negative: watched for three of the worker's ticks).
+    const seq = done.change_seq;
     await new Promise((r) => setTimeout(r, 600));
     expect((await replyOf(job.id))!.change_seq).toBe(seq);
     // A second Stop changes nothing.
