@@ -4,12 +4,12 @@
 // action (quota: the draft stays, a toast says the device is full, and one more tap sends it). Own stack (its parts are stopped here),
 // serving the build in E2E_WEB_DIR (or dist), with an AI provider double in front of the AI worker.
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type pg from 'pg';
-import { startTestStack, type TestStack } from '../tests/helpers/stack.ts';
+import type { TestStack } from '../tests/helpers/stack.ts';
 import { sk } from '../src/text/sk.ts';
-import { AI_DOUBLE_REPLY, startAiProviderDouble, type AiProviderDouble } from '../tests/doubles/ai-provider.ts';
+import { AI_DOUBLE_REPLY, type AiProviderDouble } from '../tests/doubles/ai-provider.ts';
+import { startAiJourneyStack } from './ai-stack.ts';
 import { sql as query } from './admin-helpers.ts';
 import { signIn } from './defects-helpers.ts';
 
@@ -45,14 +45,7 @@ async function send(page: Page, text: string): Promise<void> {
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  ai = await startAiProviderDouble();
-  stack = await startTestStack({
-    webDir: resolve(process.env.E2E_WEB_DIR ?? 'dist'),
-    ai: { baseUrl: ai.url, apiKey: 'test-key', model: 'test-model' },
-  });
-  const script = await (await fetch(`${stack.url}/env.js`)).text();
-  const announced = /"supabaseUrl"\s*:\s*"([^"]+)"/.exec(script)?.[1];
-  origin = announced ? new URL(announced).origin : stack.url;
+  ({ stack, ai, origin } = await startAiJourneyStack());
 });
 
 test.afterAll(async () => {

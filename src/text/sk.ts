@@ -197,6 +197,14 @@ export const sk = {
     openFile: (name: string, size: string) => `Otvoriť ${name} ${size}`, // ours: visible name and size, in order
     image: (n: number) => `Obrázok ${n}`, // ours
   },
+  // ours (issue 39, streamed AI replies): the controls under an answer being written.
+  aiStream: {
+    stop: 'Zastaviť',
+    stopped: 'Odpoveď bola zastavená.',
+    interrupted: 'Odpoveď sa prerušila.',
+    stopFailed: 'Odpoveď sa nepodarilo zastaviť. Skúste to znova.',
+    retryFailed: 'Odpoveď sa nepodarilo obnoviť. Skúste to znova.',
+  },
   card: {
     aiBadge: 'AI ŠPECIALISTA',
     credits: (n: number) => `${n} kreditov`,

@@ -25,6 +25,11 @@ export interface StackConfig {
   seed: boolean;
   smtp: { url: string; from: string } | undefined;
   ai: { baseUrl: string; apiKey: string; model: string } | undefined;
+  /** A streamed reply's run stops at this bound and continues in a queued run (AI_STREAM_MAX_SECONDS,
+   *  default 300: below hosted Edge Functions' 400 s wall clock; sync/SPEC.md R13.3). */
+  aiStreamMaxMs?: number;
+  /** The built-in responder's pause between words (AI_DEMO_WORD_MS, default 20). */
+  aiDemoWordMs?: number;
   chatwoot: { apiToken: string; webhookSecret: string | undefined; allowPrivateUrls: boolean } | undefined;
   /** Access-token lifetime in seconds (Supabase default 3600). */
   jwtExpiry: number;
@@ -138,6 +143,8 @@ export function readConfig(env: Env = process.env, cwd = process.cwd()): StackCo
       aiBase && env.AI_API_KEY && env.AI_MODEL
         ? { baseUrl: aiBase, apiKey: env.AI_API_KEY, model: env.AI_MODEL }
         : undefined,
+    aiStreamMaxMs: int(env, 'AI_STREAM_MAX_SECONDS', 300) * 1000,
+    aiDemoWordMs: int(env, 'AI_DEMO_WORD_MS', 20),
     chatwoot: env.CHATWOOT_API_TOKEN
       ? {
           apiToken: env.CHATWOOT_API_TOKEN,

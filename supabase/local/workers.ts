@@ -1,8 +1,8 @@
 // Background workers of the local stack. The AI reply worker wakes on NOTIFY 'ai_reply_jobs' (sent by
 // the job trigger) and polls once a second as a safety net, then drains due jobs one at a time
 // (drain-worker.ts, the loop it shares with the push worker).
-// On Supabase's hosted runtime the same processOneJob would run in a scheduled function (cron or
-// database webhook); none is in supabase/functions yet.
+// On Supabase's hosted runtime the same processOneJob runs in supabase/functions/ai-reply-worker.
+// A job streams its reply for up to aiStreamMaxMs and then continues in a queued run (R13.3).
 import type pg from 'pg';
 import type { StackConfig } from './config.ts';
 import type { FunctionEnv } from '../functions/_shared/types.ts';
@@ -30,7 +30,7 @@ export async function startWorkers(deps: {
   log: (line: string) => void;
   provider?: ReplyProvider;
 }): Promise<Workers> {
-  const provider = deps.provider ?? (deps.config.ai ? openAiProvider(deps.config.ai) : localProvider);
+  const provider = deps.provider ?? (deps.config.ai ? openAiProvider(deps.config.ai) : localProvider(deps.config.aiDemoWordMs));
   const env = deps.env();
   const db = serviceClient({ ...env, SUPABASE_URL: env.SUPABASE_INTERNAL_URL ?? env.SUPABASE_URL });
   const worker = `local-${process.pid}`;
@@ -39,7 +39,7 @@ export async function startWorkers(deps: {
     databaseUrl: deps.databaseUrl,
     channel: 'ai_reply_jobs',
     maxSteps: 100,
-    step: () => processOneJob(db, provider, worker),
+    step: () => processOneJob(db, provider, worker, deps.config.aiStreamMaxMs ? { boundMs: deps.config.aiStreamMaxMs } : {}),
     log: deps.log,
   });
   // Web Push (issue 20) runs beside the AI worker with its own LISTEN and poll.

@@ -97,6 +97,8 @@ const TABLE_CALLS: (() => Call)[] = [
   () => ({ name: 'account_users', who: [m(), a(), service], run: select('account_users') }),
   () => ({ name: 'app_users', who: [m(), a(), service], run: select('app_users') }),
   () => ({ name: 'account_specialists', who: [a(), service], run: select('account_specialists') }),
+  // The AI worker reads the plan's specialists to suggest them (issue 39, job-context.ts).
+  () => ({ name: 'plan_specialists', who: [service], run: select('plan_specialists') }),
   () => ({ name: 'conversations', who: [m(), a(), service], run: select('conversations') }),
   () => ({ name: 'messages', who: [m(), a(), service], run: select('messages') }),
   () => ({ name: 'chatwoot_config', who: [a(), service], run: select('chatwoot_config') }),
@@ -142,6 +144,12 @@ const RPC_CALLS: (() => Call)[] = [
   // A job id that does not exist: the function runs (and answers its own error), it is not refused.
   () => ({ name: 'complete_ai_reply_job', who: [service], run: (c) => rpc(c, 'complete_ai_reply_job', { p_job_id: randomUUID(), p_text: 'x' }) }),
   () => ({ name: 'fail_ai_reply_job', who: [service], run: (c) => rpc(c, 'fail_ai_reply_job', { p_job_id: randomUUID(), p_error: 'x', p_retry_in_ms: 0 }) }),
+  // Streamed AI replies (issue 39): the worker's writes (a job id that does not exist answers its own
+  // error), and a member's Stop / retry of a reply (an id they cannot see answers 404, not a refusal).
+  () => ({ name: 'ai_reply_progress', who: [service], run: (c) => rpc(c, 'ai_reply_progress', { p_job_id: randomUUID(), p_worker: 'strictness', p_text: null }) }),
+  () => ({ name: 'finish_ai_reply_job', who: [service], run: (c) => rpc(c, 'finish_ai_reply_job', { p_job_id: randomUUID(), p_worker: 'strictness', p_text: 'x', p_outcome: 'done' }) }),
+  () => ({ name: 'stop_ai_reply', who: [m(), a()], run: (c) => rpc(c, 'stop_ai_reply', { p_message_id: randomUUID() }) }),
+  () => ({ name: 'retry_ai_reply', who: [m(), a()], run: (c) => rpc(c, 'retry_ai_reply', { p_message_id: randomUUID() }) }),
   // Web Push (issue 20).
   () => ({ name: 'push_subscribe', who: [m(), a()], run: (c) => rpc(c, 'push_subscribe', { p_endpoint: `https://fcm.googleapis.com/fcm/send/${randomUUID()}`, p_p256dh: 'B'.repeat(87), p_auth: 'A'.repeat(22), p_user_agent: 'strict' }) }),
   () => ({ name: 'push_unsubscribe', who: [m(), a()], run: (c) => rpc(c, 'push_unsubscribe', { p_endpoint: 'https://fcm.googleapis.com/fcm/send/none' }) }),

@@ -295,7 +295,13 @@ describe('AI replies through the OpenAI-compatible provider', () => {
   it('a provider that ignores the abort signal still cannot hold the job past the deadline', async () => {
     gate.pause();
     const { messageId } = await userMessage('Počuje ma niekto? (deaf)');
-    const deaf: ReplyProvider = { name: 'deaf', reply: () => new Promise<string>(() => undefined) };
+    const deaf: ReplyProvider = {
+      name: 'deaf',
+      // eslint-disable-next-line require-yield -- a provider that never yields and never ends
+      stream: async function* () {
+        await new Promise<never>(() => undefined);
+      },
+    };
     const t0 = Date.now();
     expect(await processOneJob(service, deaf, 'test-worker', 300)).toBe('retry');
     expect(Date.now() - t0).toBeLessThan(3000);

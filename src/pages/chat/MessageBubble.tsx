@@ -17,6 +17,8 @@ import { messageTime } from './message-time.ts';
 import { RichContent } from './RichContent.tsx';
 import { SpecialistCardMessage } from './SpecialistCardMessage.tsx';
 import { SystemNotice } from './SystemNotice.tsx';
+import { AiReplyControls } from './AiReplyControls.tsx';
+import { aiReplyState } from './ai-reply-state.ts';
 import { DeliveryMark, deliveryOf, PendingLabel } from './DeliveryStatus.tsx';
 
 interface MessageBubbleProps {
@@ -52,11 +54,12 @@ function Bubble({ message: m, onRetry }: MessageBubbleProps) {
         {kind === 'card' ? (
           <SpecialistCardMessage message={m} />
         ) : (
-          <div data-testid="bubble" className={`min-w-0 max-w-full rounded-2xl px-3 py-2 ${own ? `rounded-br-md ${sending ? 'bg-teal-950/70' : 'bg-teal-700'} text-white [&_.markdown_a]:text-white` : 'rounded-bl-md bg-slate-100 text-slate-900'}`}>
+          <div data-testid="bubble" data-ai={aiReplyState(m) ?? undefined} className={`min-w-0 max-w-full rounded-2xl px-3 py-2 ${aiReplyState(m) === 'streaming' ? 'ai-streaming ' : ''}${own ? `rounded-br-md ${sending ? 'bg-teal-950/70' : 'bg-teal-700'} text-white [&_.markdown_a]:text-white` : 'rounded-bl-md bg-slate-100 text-slate-900'}`}>
             {m.text.trim() !== '' && <Markdown text={m.text} />}
             {kind === 'rich' && <RichContent attachments={attachmentsOf(m.payload)} />}
           </div>
         )}
+        {!own && <AiReplyControls message={m} />}
         <p className="mt-0.5 inline-flex items-center gap-1 px-1 text-[11px] text-slate-500">
           {m.state === 'sending' ? <PendingLabel /> : <time dateTime={m.createdAt}>{messageTime(m.createdAt)}</time>}
           {own && m.state === 'sent' && <DeliveryMark delivery={deliveryOf(m) === 'read' ? 'read' : 'sent'} />}

@@ -21,6 +21,9 @@ const MAX_ANNOUNCED = 3;
  */
 export const ANNOUNCE_SCAN = 50;
 
+/** A reply still being written (R13) is announced once, whole, when it is complete. */
+const streaming = (m: LocalMessage) => m.payload?.streaming === true;
+
 export function NewMessageAnnouncer({ messages }: { messages: LocalMessage[] | undefined }) {
   const seen = useRef<Set<string> | null>(null);
   const [latest, setLatest] = useState<string[]>([]);
@@ -29,10 +32,11 @@ export function NewMessageAnnouncer({ messages }: { messages: LocalMessage[] | u
     if (seen.current === null) {
       // Everything shown when the chat opened, so a deletion that shifts an older message into the
       // scanned tail does not make it sound new.
-      seen.current = new Set(messages.map((m) => m.key));
+      // A reply streaming at that moment is not yet said: it is announced when it completes.
+      seen.current = new Set(messages.filter((m) => !streaming(m)).map((m) => m.key));
       return;
     }
-    const fresh = messages.slice(-ANNOUNCE_SCAN).filter((m) => !seen.current!.has(m.key));
+    const fresh = messages.slice(-ANNOUNCE_SCAN).filter((m) => !seen.current!.has(m.key) && !streaming(m));
     for (const m of fresh) seen.current.add(m.key);
     // A batch is history arriving (first sync of a long chat), not messages to read out.
     if (fresh.length > MAX_ANNOUNCED) return;

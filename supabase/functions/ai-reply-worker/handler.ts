@@ -4,14 +4,21 @@
 // The same processOneJob runs in the local stack's worker (supabase/local/workers.ts).
 import { serviceClient } from '../_shared/clients.ts';
 import { handle, HttpError, json } from '../_shared/http.ts';
-import type { FunctionHandler } from '../_shared/types.ts';
+import type { FunctionEnv, FunctionHandler } from '../_shared/types.ts';
 import { localProvider } from '../_shared/ai/local-responder.ts';
 import { openAiProvider } from '../_shared/ai/openai-provider.ts';
-import { processOneJob, type JobOutcome } from '../_shared/ai/process-job.ts';
+import { processOneJob, STREAM_BOUND_MS, type JobOutcome } from '../_shared/ai/process-job.ts';
 import { requireServiceRole } from './service-caller.ts';
 
 const MAX_JOBS_PER_CALL = 20;
 const BUDGET_MS = 50_000;
+/** A run started near the end of the budget may still stream this long (50 s + 300 s < 400 s). */
+const STREAM_AFTER_BUDGET_MS = 300_000;
+
+function streamMaxMs(env: FunctionEnv): number {
+  const s = Number(env.AI_STREAM_MAX_SECONDS);
+  return Number.isFinite(s) && s > 0 ? s * 1000 : STREAM_BOUND_MS;
+}
 
 const handler: FunctionHandler = (req, env) =>
   handle(async () => {
@@ -20,12 +27,15 @@ const handler: FunctionHandler = (req, env) =>
     const provider =
       env.AI_BASE_URL && env.AI_API_KEY && env.AI_MODEL
         ? openAiProvider({ baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL })
-        : localProvider;
+        : localProvider();
     const db = serviceClient(env);
     const outcomes: JobOutcome[] = [];
     const end = Date.now() + BUDGET_MS;
     while (outcomes.length < MAX_JOBS_PER_CALL && Date.now() < end) {
-      const outcome = await processOneJob(db, provider, `edge-${crypto.randomUUID().slice(0, 8)}`);
+      // Hosted Edge Functions stop at 400 s wall clock: a reply's run ends by AI_STREAM_MAX_SECONDS
+      // (default 300) and the rest of the budget, and continues in a queued run (R13.3).
+      const boundMs = Math.min(streamMaxMs(env), Math.max(5_000, end + STREAM_AFTER_BUDGET_MS - Date.now()));
+      const outcome = await processOneJob(db, provider, `edge-${crypto.randomUUID().slice(0, 8)}`, { boundMs });
       if (outcome === 'idle') break;
       outcomes.push(outcome);
     }

@@ -46,4 +46,24 @@ describe('NewMessageAnnouncer', () => {
     rerender(<NewMessageAnnouncer messages={[history[0]!, late, ...history.slice(1), ...batch]} />);
     expect(spoken()).toBe('');
   });
+
+  it('R13.8 a streamed reply is read out once, whole, when it is complete — not each time it grows', () => {
+    const history = Array.from({ length: 5 }, (_, i) => message(i));
+    const growing = (text: string, payload: LocalMessage['payload']) => message(9, { key: 'c:job', text, payload });
+    const { rerender } = render(<NewMessageAnnouncer messages={history} />);
+    rerender(<NewMessageAnnouncer messages={[...history, growing('Prvé', { streaming: true })]} />);
+    rerender(<NewMessageAnnouncer messages={[...history, growing('Prvé slová', { streaming: true })]} />);
+    expect(spoken()).toBe('');
+    rerender(<NewMessageAnnouncer messages={[...history, growing('Prvé slová odpovede.', {})]} />);
+    expect(spoken()).toBe('Prvé slová odpovede.');
+    rerender(<NewMessageAnnouncer messages={[...history, growing('Prvé slová odpovede.', {})]} />);
+    expect(screen.getByRole('log').querySelectorAll('p')).toHaveLength(1);
+  });
+
+  it('R13.8 a reply already streaming when the chat opens is read out when it completes', () => {
+    const history = [...Array.from({ length: 5 }, (_, i) => message(i)), message(9, { key: 'c:job', text: 'Začiatok', payload: { streaming: true } })];
+    const { rerender } = render(<NewMessageAnnouncer messages={history} />);
+    rerender(<NewMessageAnnouncer messages={[...history.slice(0, 5), message(9, { key: 'c:job', text: 'Začiatok a koniec.', payload: { stopped: true } })]} />);
+    expect(spoken()).toBe('Začiatok a koniec.');
+  });
 });

@@ -1,9 +1,16 @@
-// The built-in responder: answers in Slovak, in the specialist's voice, from their profile and the
-// user's message, so the product works with no AI provider at all. Deterministic for a given input.
-// Grammar: names, roles and topic titles are never declined by a template (roles in parentheses,
-// topic titles as an apposition in the nominative), so every sentence stays correct Slovak.
+// The built-in responder: used when no AI provider is configured, for demos and tests (issue 39).
+// It never pretends to be an AI expert: every reply starts with one short line saying it is a demo
+// answer because no AI provider is set. It answers thanks, greetings and off-topic messages briefly,
+// introduces the specialist once per conversation (not when the specialist already wrote in it),
+// gives practical tips for the marketing topics it recognises and points to the account's
+// specialists whose field fits the question. It streams word by word like a provider (R13.6), so
+// the streaming path is exercised without one. Deterministic for a given input.
+// Grammar: names, roles and topic titles are never declined by a template: a name stands alone or
+// in bold with the role in parentheses, topic titles after a dash or colon, both in the nominative.
 import { detectTopics, normalize, type Topic } from './local-topics.ts';
-import type { ReplyProvider, ReplyRequest } from './types.ts';
+import type { PlanSpecialist, ReplyProvider, ReplyRequest } from './types.ts';
+
+export const DEMO_LINE = '_Ukážková odpoveď – v Poradni zatiaľ nie je nastavený poskytovateľ AI._';
 
 function hash(text: string): number {
   let h = 2166136261;
@@ -11,16 +18,18 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
-const OPENERS = ['Ďakujem za správu.', 'S radosťou pomôžem.', 'Dobrá otázka.', 'Poďme sa na to pozrieť.'];
 const CLOSERS = [
-  'Napíšte mi, aký máte cieľ a termín, a pripravím konkrétny plán.',
+  'Napíšte mi, aký máte cieľ a termín, a odporúčania spresním.',
   'Ak mi pošlete viac detailov o cieľovej skupine, odporúčania spresním.',
   'Chcete, aby sme to rozpracovali do krokov na najbližšie dva týždne?',
 ];
 
-function isGreeting(text: string): boolean {
-  return /^(ahoj|dobry den|dobre rano|cau|zdravim|hello|hi)\b/.test(normalize(text).trim());
-}
+const starts = (text: string, re: RegExp) => re.test(normalize(text).trim());
+const isGreeting = (t: string) => t.length < 40 && starts(t, /^(ahoj|dobry den|dobry vecer|dobre rano|cau|zdravim|hello|hi|hey)\b/);
+const isThanks = (t: string) => t.length < 80 && starts(t, /^(dakujem|dakujeme|vdaka|diky|dik|super|vyborne|thanks|thank you)\b/);
+/** A message in English (the demo answers only in Slovak; a real provider answers in the user's language). */
+const isEnglish = (t: string) =>
+  /\b(the|can you|please|what|how|english|answer|help)\b/i.test(t) && !/[áäčďéíĺľňóôŕšťúýž]/i.test(t);
 
 /** The request-specialist flow's message (user-area.md section 7), answered as passed on. */
 const REQUEST_PREFIX = 'mam zaujem o vytvorenie projektu s ';
@@ -32,56 +41,90 @@ function rankTopics(text: string, s: ReplyRequest['specialist']): Topic[] {
   return [...found.filter((t) => own.has(t.id)), ...found.filter((t) => !own.has(t.id))];
 }
 
+/** The account's other specialists whose role or skills cover one of the topics, at most two. */
+function fitting(req: ReplyRequest, topics: Topic[]): PlanSpecialist[] {
+  const wanted = new Set(topics.map((t) => t.id));
+  return (req.planSpecialists ?? [])
+    .filter((p) => p.name !== req.specialist.name)
+    .filter((p) => detectTopics([p.role ?? '', ...p.skills].join(' ')).some((t) => wanted.has(t.id)))
+    .slice(0, 2);
+}
+
+const who = (p: { name: string; role: string | null }) => `**${p.name}**${p.role ? ` (${p.role})` : ''}`;
+
+function body(req: ReplyRequest, last: string, h: number): string[] {
+  const s = req.specialist;
+  if (normalize(last).startsWith(REQUEST_PREFIX)) {
+    const name = last.slice(REQUEST_PREFIX.length).trim().replace(/[.!?]+$/, '');
+    return [
+      `Ďakujem, vašu žiadosť o spoluprácu sme odovzdali tímu.${name ? ` Špecialista: **${name}**.` : ''}`,
+      '',
+      'Ozveme sa vám v tejto konverzácii s ďalším postupom. Medzitým mi môžete napísať, čo má projekt riešiť, aký máte termín a rozpočet.',
+    ];
+  }
+  if (isThanks(last)) return ['Rado sa stalo. Ak budete potrebovať ďalšiu radu, napíšte.'];
+  if (!last || isGreeting(last)) {
+    const skills = s.skills.slice(0, 3).join(', ');
+    return [`Dobrý deň, s čím vám môžem pomôcť?${skills ? ` Najčastejšie riešim: ${skills}.` : ''}`];
+  }
+  if (isEnglish(last)) {
+    return ['Ukážkové odpovede sú len po slovensky. Demo answers are in Slovak only; with an AI provider set up, the specialist answers in your language.'];
+  }
+  const topics = rankTopics(last, s);
+  if (topics.length === 0) {
+    return ['Na to vám ukážková odpoveď radu nedá. Napíšte mi, s čím v marketingu potrebujete pomôcť – napríklad kampane, sociálne siete, web alebo rozpočet.'];
+  }
+  const main = topics[0]!;
+  const tips = [...main.tips, ...topics.slice(1).flatMap((t) => t.tips)].slice(0, 4);
+  const others = fitting(req, topics);
+  return [
+    `Odporúčania – **${main.title}**:`,
+    ...tips.map((t, i) => `${i + 1}. ${t}`),
+    '',
+    ...(others.length ? [`S touto témou vám pomôže aj: ${others.map(who).join(', ')}.`, ''] : []),
+    CLOSERS[h % CLOSERS.length]!,
+  ];
+}
+
+/** True when the specialist already wrote in the conversation (a reply or a welcome): no new intro. */
+function introduced(req: ReplyRequest): boolean {
+  return req.history.some((m) => (m.direction === 'specialist' || m.direction === 'ai') && m.text.trim() !== '');
+}
+
 export function localReply(req: ReplyRequest): string {
   const s = req.specialist;
   const last = [...req.history].reverse().find((m) => m.direction === 'user')?.text.trim() ?? '';
   const h = hash(`${s.id}:${last}`);
-  const intro = `${OPENERS[h % OPENERS.length]} Som ${s.name}${s.role ? ` (${s.role})` : ''}.`;
-
-  if (normalize(last).startsWith(REQUEST_PREFIX)) {
-    const who = last.slice(REQUEST_PREFIX.length).trim().replace(/[.!?]+$/, '');
-    return [
-      `Ďakujem, vašu žiadosť o spoluprácu${who ? ` so špecialistom ${who}` : ''} sme odovzdali tímu.`,
-      '',
-      'Ozveme sa vám v tejto konverzácii s ďalším postupom. Medzitým mi môžete napísať, čo má projekt riešiť, aký máte termín a rozpočet – špecialista tak začne pripravený.',
-    ].join('\n');
-  }
-
-  if (!last || (isGreeting(last) && last.length < 40)) {
-    const skills = s.skills.slice(0, 3).join(', ');
-    return `${intro}\n\nS čím vám môžem pomôcť?${skills ? ` Najčastejšie riešim: **${skills}**.` : ''}`;
-  }
-
-  const topics = rankTopics(last, s);
-  if (topics.length === 0) {
-    const skill = s.skills[h % Math.max(1, s.skills.length)];
-    return [
-      intro,
-      '',
-      `K vašej otázke: „${last.length > 140 ? `${last.slice(0, 140)}…` : last}“`,
-      '',
-      `Aby bola rada presná, potrebujem vedieť tri veci:`,
-      '- aký je **cieľ** (predaj, dopyty, povedomie),',
-      '- kto je **cieľová skupina**,',
-      '- aký máte **rozpočet a termín**.',
-      '',
-      skill ? `Potom navrhnem postup so zameraním na oblasť **${skill}**.` : CLOSERS[h % CLOSERS.length]!,
-    ].join('\n');
-  }
-
-  const main = topics[0]!;
-  const tips = [...main.tips, ...topics.slice(1).flatMap((t) => t.tips)].slice(0, 4);
-  return [
-    intro,
-    '',
-    `K téme **${main.title}** odporúčam:`,
-    ...tips.map((t, i) => `${i + 1}. ${t}`),
-    '',
-    CLOSERS[h % CLOSERS.length]!,
-  ].join('\n');
+  const intro = introduced(req) ? [] : [`Som ${s.name}${s.role ? ` (${s.role})` : ''}.`];
+  return [DEMO_LINE, '', ...intro, ...body(req, last, h)].join('\n');
 }
 
-export const localProvider: ReplyProvider = {
-  name: 'local',
-  reply: async (req) => localReply(req),
-};
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (ms <= 0 || signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
+
+/** Streams localReply word by word, wordMs apart. A continuation (req.continueFrom) yields only what
+ *  follows the stored text (the reply is deterministic, so the stored text is its prefix). */
+export function localProvider(wordMs = 20): ReplyProvider {
+  return {
+    name: 'local',
+    async *stream(req, signal) {
+      const full = localReply(req);
+      const from = req.continueFrom && full.startsWith(req.continueFrom) ? req.continueFrom.length : req.continueFrom ? full.length : 0;
+      for (const word of full.slice(from).match(/\s*\S+/g) ?? []) {
+        if (signal.aborted) return;
+        await sleep(wordMs, signal);
+        if (signal.aborted) return;
+        yield word;
+      }
+    },
+  };
+}
