@@ -108,9 +108,10 @@ describe('R14.2 request_human', () => {
 describe('R14.3 a conversation the AI does not own gets no AI message', () => {
   it('R14.3 the takeover cancels queued and running jobs, and a cancelled job stays cancelled', async () => {
     const conv = await createConversation(member.accountId);
-    const queued = await queuedJob(conv);
+    // The running one first: a conversation holds one pending job at most (issue 36 N5's burst rule).
     const running = await queuedJob(conv);
     await db().query(`update public.ai_reply_jobs set status = 'running', locked_by = 'w' where id = $1`, [running]);
+    const queued = await queuedJob(conv);
     ok(await rpc(member.caller, 'request_human', { p_conversation_id: conv }));
     expect(await jobStatus(queued)).toBe('cancelled');
     expect(await jobStatus(running)).toBe('cancelled');
@@ -119,6 +120,22 @@ describe('R14.3 a conversation the AI does not own gets no AI message', () => {
     expect(await jobStatus(running)).toBe('cancelled');
     const claimed = await rows<{ id: string }>(`select id from public.ai_reply_jobs where id in ($1, $2) and status in ('pending', 'running')`, [queued, running]);
     expect(claimed).toEqual([]);
+  });
+
+  it('R14.3/R13 the takeover closes the AI\'s half-written row: no caret and Stop left forever', async () => {
+    const conv = await createConversation(member.accountId);
+    const job = await queuedJob(conv);
+    await db().query(`update public.ai_reply_jobs set status = 'running', locked_by = 'w' where id = $1`, [job]);
+    const row = await one<{ id: string }>(
+      `insert into public.messages (conversation_id, direction, source, text, client_correlation_id, payload)
+       values ($1, 'specialist', 'ai', 'Polovica odpovede', $2, '{"streaming": true}') returning id`,
+      [conv, job],
+    );
+    ok(await rpc(member.caller, 'request_human', { p_conversation_id: conv }));
+    const after = await one<{ text: string; payload: Record<string, unknown> }>('select text, payload from public.messages where id = $1', [row.id]);
+    expect(after.text).toBe('Polovica odpovede');
+    expect(after.payload).not.toHaveProperty('streaming');
+    expect(after.payload).toMatchObject({ stopped: true });
   });
 
   it('R14.3 the AI\'s reply, failure notice and text update are refused with PT409 conversation_owned_by_human', async () => {

@@ -103,6 +103,14 @@ async function midAnswerRun(run: Run, k: number): Promise<{ takeoverSeq: number;
 
 beforeAll(async () => {
   user = await createUser('race');
+  // 1,000 jobs in one account: a plan of its own whose AI quotas (issue 36 N5) do not stop the race
+  // (FREE allows 200 replies a day per account).
+  await rows(
+    `with p as (insert into public.plans (code, name, ai_replies_per_user_hour, ai_replies_per_account_day)
+                values ('RACE_' || upper(substr(md5(random()::text), 1, 8)), 'Race', 100000, 100000) returning id)
+     update public.accounts set plan_id = (select id from p) where id = $1 returning id`,
+    [user.accountId],
+  );
   worker = await serviceConnection();
   webhook = await serviceConnection();
 });
