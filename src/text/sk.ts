@@ -188,6 +188,24 @@ export const sk = {
     openFile: (name: string, size: string) => `Otvoriť ${name} ${size}`, // ours: visible name and size, in order
     image: (n: number) => `Obrázok ${n}`, // ours
   },
+  // ours (issue 40, second part): message actions, replies, day separators, jump to the newest, drafts.
+  chatActions: {
+    today: 'Dnes',
+    yesterday: 'Včera',
+    menuLabel: 'Akcie správy',
+    openMenu: 'Akcie správy',
+    copy: 'Kopírovať',
+    reply: 'Odpovedať',
+    copied: 'Správa je skopírovaná',
+    copyFailed: 'Správu sa nepodarilo skopírovať',
+    replyingTo: 'Odpoveď na správu',
+    removeReply: 'Zrušiť odpoveď',
+    quoteOf: (who: string) => `Citácia: ${who}`,
+    quoteMissing: 'Pôvodná správa nie je v tomto zariadení',
+    jumpToNewest: 'Prejsť na najnovšie správy',
+    newCount: (n: number) => (n === 1 ? '1 nová správa' : n >= 2 && n <= 4 ? `${n} nové správy` : `${n} nových správ`),
+    draft: 'Koncept:',
+  },
   card: {
     aiBadge: 'AI ŠPECIALISTA',
     credits: (n: number) => `${n} kreditov`,

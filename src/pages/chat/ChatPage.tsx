@@ -1,7 +1,7 @@
 // /app/chats/{id}: the conversation from the local store. Messages show from IndexedDB at once; the
 // network only shows as the notice box. The composer's text is per conversation (remounted per id)
 // and kept as a draft, so switching conversation starts with that conversation's own draft.
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { useParams } from 'react-router-dom';
 import { useAuth } from '../../auth/auth-context.ts';
@@ -18,6 +18,7 @@ import { NewMessageAnnouncer } from './NewMessageAnnouncer.tsx';
 import { isOwn } from './message-kinds.ts';
 import { chatPresence } from './presence.ts';
 import { PushPromptCard } from './PushPromptCard.tsx';
+import { ReplyPreview } from './ReplyPreview.tsx';
 import { TypingIndicator } from './TypingIndicator.tsx';
 import { useDraft } from './use-draft.ts';
 import { useMissingVerdict } from './use-missing-verdict.ts';
@@ -59,6 +60,21 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   const shown = conversation ? chatPresence(conversation, list ?? [], Date.now()) : null;
   const presence = offline && shown !== 'locked' ? null : shown;
 
+  // Issue 40: the message being replied to; sent as payload.reply_to (its server id), then dropped.
+  const [replyTo, setReplyTo] = useState<LocalMessage | null>(null);
+  const reply = useCallback((m: LocalMessage) => {
+    setReplyTo(m);
+    section.current?.querySelector<HTMLElement>('textarea:enabled')?.focus();
+  }, []);
+  const sendReply = useCallback(
+    async (text: string) => {
+      const ok = await send(text, replyTo?.serverId ? { reply_to: replyTo.serverId } : null);
+      if (ok) setReplyTo(null);
+      return ok;
+    },
+    [send, replyTo],
+  );
+
   const retry = useCallback(
     (key: string) => {
       engine?.commands.retryMessage(key).catch((err: unknown) => console.warn('retry:', err));
@@ -98,11 +114,12 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
           {verdict === 'not-found' ? sk.chat.notFound : verdict === 'not-downloaded' ? sk.chat.notDownloaded : sk.chat.loading}
         </p>
       ) : (
-        <MessageList messages={list} onRetry={retry} firstUnreadKey={firstUnread.current ?? null} footer={answering ? <TypingIndicator /> : null} />
+        <MessageList messages={list} onRetry={retry} firstUnreadKey={firstUnread.current ?? null} footer={answering ? <TypingIndicator /> : null} onReply={mode === 'ready' ? reply : undefined} peerName={conversation?.specialist?.name ?? ''} />
       )}
       <NewMessageAnnouncer messages={list} />
       <PushPromptCard />
-      <Composer value={draft} onChange={setDraft} onSend={send} mode={mode} />
+      {replyTo && mode === 'ready' && <ReplyPreview message={replyTo} onRemove={() => setReplyTo(null)} />}
+      <Composer value={draft} onChange={setDraft} onSend={sendReply} mode={mode} />
     </section>
   );
 }
