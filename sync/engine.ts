@@ -12,6 +12,7 @@ import { requestSpecialist } from './commands/request-specialist.ts';
 import { pruneResults } from './commands/results.ts';
 import { retryMessage } from './commands/retry-message.ts';
 import { sendMessage } from './commands/send-message.ts';
+import { saveDraft } from './commands/draft.ts';
 import { ensureFirstConversation, startConversation } from './commands/start-conversation.ts';
 import { forgetDatabase, markDatabase, mirrorUnsent, requeueUnsent, wasEvicted, type RestoreReport } from './background/restore.ts';
 import { leaderLockName } from './background/tag.ts';
@@ -286,6 +287,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     startConversation: (input) => startConversation(ctx, input),
     ensureFirstConversation: () => ensureFirstConversation(ctx),
     requestSpecialist: (input) => opaqueSends(() => requestSpecialist(ctx, input)),
+    saveDraft: (conversationId, text) => saveDraft(ctx, conversationId, text),
   };
 
   async function stop(opts: { abrupt?: boolean } = {}) {

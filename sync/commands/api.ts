@@ -15,4 +15,6 @@ export interface SyncCommands {
   startConversation(input: StartInput): Promise<PendingStart>;
   ensureFirstConversation(): Promise<PendingStart>;
   requestSpecialist(input: RequestSpecialistInput): Promise<PendingRequest>;
+  /** R16.1: keeps the composer's text of a conversation ('' removes it). */
+  saveDraft(conversationId: string, text: string): Promise<void>;
 }

@@ -17,6 +17,7 @@ import type {
   LocalMessage,
   LocalReadCursor,
   LocalSpecialist,
+  LocalDraft,
   LocalTyping,
   MetaRow,
 } from '../model/local-types.ts';
@@ -96,6 +97,8 @@ export const STORE_VERSIONS: readonly StoreVersion[] = [
       conversations: 'id, archived, sortAt, specialistId, chatwootConversationId, unreadCount',
     },
   },
+  // R16.1 (issue 40): composer drafts, one per conversation; dropped with the database (R1.11).
+  { version: 7, stores: { drafts: 'conversationId' } },
 ];
 
 export const SCHEMA_VERSION = STORE_VERSIONS[STORE_VERSIONS.length - 1]!.version;
@@ -110,6 +113,8 @@ export class SyncDb extends Dexie {
   meta!: Table<MetaRow, MetaRow['key']>;
   results!: EntityTable<CommandResult, 'id'>;
   typing!: EntityTable<LocalTyping, 'conversationId'>;
+  /** R16.1: not among syncTables (no merge touches it); a send's transaction adds it (R16.2). */
+  drafts!: EntityTable<LocalDraft, 'conversationId'>;
   /** R1.12: told every write to the outbox and the conversations (db/write-watch.ts); the engine's send-watch.ts. */
   writeListener: WriteListener | null = null;
 

@@ -4,7 +4,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { useParams } from 'react-router-dom';
-import { useAuth } from '../../auth/auth-context.ts';
 import { useSyncEngine } from '../../data/sync-context.ts';
 import { useChat } from '../../data/use-chat.ts';
 import { useSyncStatus } from '../../data/use-sync-status.ts';
@@ -41,9 +40,8 @@ export function ChatPage() {
 function ChatScreen({ conversationId }: { conversationId: string }) {
   const engine = useSyncEngine();
   const status = useSyncStatus();
-  const { user } = useAuth();
   const { conversation, messages: list, send } = useChat(conversationId);
-  const [draft, setDraft] = useDraft(user?.id ?? 'anonymous', conversationId);
+  const [draft, setDraft] = useDraft(conversationId);
   const aiTyping = useAiTyping(conversationId, conversation?.specialist?.isAi === true);
   useMarkRead(engine, conversationId, list);
 
