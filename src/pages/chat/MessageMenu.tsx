@@ -54,8 +54,9 @@ export function MessageMenu({ x, y, items, returnTo, onClose }: MessageMenuProps
   };
   return (
     <>
-      {/* A click or tap anywhere else closes the menu without acting there. */}
-      <div className="fixed inset-0 z-40" onPointerDown={(e) => (e.preventDefault(), close())} onContextMenu={(e) => e.preventDefault()} />
+      {/* A click or tap anywhere else closes the menu without acting there. The mouse events a touch
+          sends when the long press that opened the menu lifts land here too: they must not take focus. */}
+      <div className="fixed inset-0 z-40" onPointerDown={(e) => (e.preventDefault(), close())} onMouseDown={(e) => e.preventDefault()} onContextMenu={(e) => e.preventDefault()} />
       <div
         ref={menu}
         role="menu"
