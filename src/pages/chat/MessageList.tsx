@@ -170,7 +170,7 @@ function List({ messages, onRetry, footer, firstUnreadKey = null, onReply, peerN
                   ref={virtualizer.measureElement}
                   className={`absolute left-0 top-0 w-full ${m.key === extras.highlight ? 'message-highlight' : ''}`}
                   style={{ transform: `translateY(${item.start}px)` }}
-                  onAnimationEnd={m.key === extras.highlight ? extras.clearHighlight : undefined}
+                  data-highlighted={m.key === extras.highlight ? 'true' : undefined}
                 >
                   {startsDay(messages, item.index) && <DaySeparator iso={m.createdAt} />}
                   {m.key === firstUnreadKey && item.index > 0 && (

@@ -22,8 +22,8 @@ export interface ListExtras {
   links: ListLinks;
   listHandlers: MessageActions['listHandlers'];
   menu: ReactNode;
+  /** The message a quote last jumped to: its row plays the highlight once (the state stays, no timer). */
   highlight: string | null;
-  clearHighlight: () => void;
   away: boolean;
   newCount: number;
   setAtBottom: (atBottom: boolean) => void;
@@ -64,7 +64,6 @@ export function useListExtras({ messages, virtualizer, atBottom, onReply, peerNa
     atBottom.current = true;
     virtualizer.scrollToIndex(count - 1, { align: 'end' });
   }, [atBottom, virtualizer, count]);
-  const clearHighlight = useCallback(() => setHighlight(null), []);
   const scrolled = (virtualizer.scrollOffset ?? 0) > 0;
   const stickyIso = scrolled ? messages[virtualizer.range?.startIndex ?? 0]?.createdAt : undefined;
   return {
@@ -72,7 +71,6 @@ export function useListExtras({ messages, virtualizer, atBottom, onReply, peerNa
     listHandlers: actions.listHandlers,
     menu: actions.menu,
     highlight,
-    clearHighlight,
     away: away.away,
     newCount: away.count,
     setAtBottom: away.setAtBottom,
