@@ -97,8 +97,9 @@ test('phone: long press opens the menu, a reply is sent with its quote and shown
   await expect(there.getByTestId('reply-quote')).toContainText('Rozpočet je 2 500 €', { timeout: 20_000 });
   await desk.page.screenshot({ path: `${SHOTS}/chat-reply-desktop.png` });
   await there.getByTestId('reply-quote').click();
-  await expect(desk.page.locator('[data-highlighted="true"]')).toContainText('Rozpočet je 2 500 €');
-  await expect(bubble(desk.page, 'Rozpočet je')).toBeInViewport();
+  const original = desk.page.getByRole('listitem').filter({ has: bubble(desk.page, 'Rozpočet je 2 500 €') }).filter({ hasNot: desk.page.getByTestId('reply-quote') });
+  await expect(original).toHaveAttribute('data-highlighted', 'true');
+  await expect(original).toBeInViewport();
   await desk.context.close();
   await phone.context.close();
 });
