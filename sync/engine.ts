@@ -12,6 +12,7 @@ import { requestSpecialist } from './commands/request-specialist.ts';
 import { pruneResults } from './commands/results.ts';
 import { retryMessage } from './commands/retry-message.ts';
 import { sendMessage } from './commands/send-message.ts';
+import { saveDraft } from './commands/draft.ts';
 import { ensureFirstConversation, startConversation } from './commands/start-conversation.ts';
 import { forgetDatabase, markDatabase, mirrorUnsent, requeueUnsent, wasEvicted, type RestoreReport } from './background/restore.ts';
 import { leaderLockName } from './background/tag.ts';
@@ -302,6 +303,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     sendWithAttachments: (input) => sendWithAttachments(ctx, input),
     cancelAttachments: (key) => cancelAttachments(ctx, key, (k) => uploader?.abortMessage(k) ?? Promise.resolve()),
     retryAttachments: (key) => retryAttachments(ctx, key),
+    saveDraft: (conversationId, text) => saveDraft(ctx, conversationId, text),
   };
 
   async function stop(opts: { abrupt?: boolean } = {}) {

@@ -3,7 +3,7 @@
 import { Dexie } from 'dexie';
 import { ASSISTANT_SPECIALIST_ID, UNREAD_BADGE_CAP } from './model/constants.ts';
 import type { SyncDb } from './db/schema.ts';
-import type { FeedMeta, LocalAccount, LocalConversation, LocalMessage, LocalSpecialist, LocalTyping, ReferenceMeta } from './model/local-types.ts';
+import type { FeedMeta, LocalAccount, LocalDraft, LocalConversation, LocalMessage, LocalSpecialist, LocalTyping, ReferenceMeta } from './model/local-types.ts';
 import { compareConversations } from './model/ordering.ts';
 import { conversationMessages } from './db/summary-store.ts';
 
@@ -151,4 +151,14 @@ export function unreadBadge(count: number): string {
 export async function serverClockOffset(db: SyncDb): Promise<number> {
   const row = await db.meta.get('clock');
   return row?.key === 'clock' ? row.offsetMs : 0;
+}
+
+/** R16.1: every conversation's draft (the list's 'Koncept: …'); a few rows, one per conversation typed in. */
+export function drafts(db: SyncDb): Promise<LocalDraft[]> {
+  return db.drafts.toArray();
+}
+
+/** R16.1: one conversation's draft text, '' when none. */
+export async function draftText(db: SyncDb, conversationId: string): Promise<string> {
+  return (await db.drafts.get(conversationId))?.text ?? '';
 }

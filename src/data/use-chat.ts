@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { conversation as conversationQuery, messagesAround, recentSplit } from '../../sync/queries.ts';
 import type { LocalConversation, LocalMessage } from '../../sync/model/local-types.ts';
+import type { JsonObject } from '../../sync/model/json.ts';
 import { correlationKey } from '../../sync/merge/message.ts';
 import { orderKeyOf } from '../../sync/model/ordering.ts';
 import { nextRecent, overlayParts, type Recent } from '../../sync/receive/recent.ts';
@@ -18,12 +19,12 @@ export interface ChatData {
   conversation: LocalConversation | undefined;
   /** undefined until the first answer. */
   messages: LocalMessage[] | undefined;
-  /** Resolves true once the message is stored (locally, or sent in the baseline). */
-  send: (text: string) => Promise<boolean>;
+  /** Resolves true once the message is stored (locally, or sent in the baseline). `payload`: e.g. a reply's `reply_to` (issue 40). */
+  send: (text: string, payload?: JsonObject | null) => Promise<boolean>;
 }
 
 /** A bubble shown from memory for the frames between Enter and the live query's next answer. */
-function pendingBubble(conversationId: string, key: string, text: string): LocalMessage {
+function pendingBubble(conversationId: string, key: string, text: string, payload: JsonObject | null): LocalMessage {
   const createdAt = timestampFromMs(Date.now());
   return {
     key,
@@ -38,7 +39,7 @@ function pendingBubble(conversationId: string, key: string, text: string): Local
     createdAt,
     orderKey: orderKeyOf(createdAt, key),
     readAt: null,
-    payload: null,
+    payload,
     correlationId: null,
     senderUserId: null,
     changeSeq: 0,
@@ -133,12 +134,12 @@ function useLocalChat(conversationId: string): ChatData {
   // only once one of them is 'sent' (issue 37: not for a send that waits offline or is refused).
   const awaiting = useRef(new Set<string>());
   const send = useCallback(
-    async (text: string) => {
+    async (text: string, payload: JsonObject | null = null) => {
       if (!engine || text.trim() === '') return false;
       const retryOf = `${conversationId}\n${text}`;
       const correlationId = unsaved.current.get(retryOf) ?? globalThis.crypto.randomUUID();
       const key = correlationKey(correlationId);
-      setPending((list) => [...list, pendingBubble(conversationId, key, text)]);
+      setPending((list) => [...list, pendingBubble(conversationId, key, text, payload)]);
       const forget = () => {
         awaiting.current.delete(key);
         setPending((list) => list.filter((p) => p.key !== key));
@@ -147,7 +148,7 @@ function useLocalChat(conversationId: string): ChatData {
       // before sendMessage returns, and a key added only then would never see its 'sent' again.
       awaiting.current.add(key);
       try {
-        const handle = await engine.commands.sendMessage({ conversationId, text, correlationId });
+        const handle = await engine.commands.sendMessage({ conversationId, text, correlationId, payload });
         unsaved.current.delete(retryOf);
         if (!handle) forget();
         return handle !== null;

@@ -22,4 +22,6 @@ export interface SyncCommands {
   cancelAttachments(messageKey: string): Promise<boolean>;
   /** R12.7: tries refused uploads again; false when none was refused. */
   retryAttachments(messageKey: string): Promise<boolean>;
+  /** R16.1: keeps the composer's text of a conversation ('' removes it). */
+  saveDraft(conversationId: string, text: string): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { writeOptimisticMessage, type WrittenMessage } from '../send/optimistic-
 import type { CommandContext } from './context.ts';
 import { syncMark } from '../marks.ts';
 import { isUuid } from '../model/ids.ts';
+import { clearSentDraft } from './draft.ts';
 
 export interface SendMessageInput {
   conversationId: string;
@@ -56,8 +57,9 @@ export async function sendMessage(ctx: CommandContext, input: SendMessageInput):
   const early: EarlySend | null = offer ? (c) => (started = offer(c)) : null;
   let written: WrittenMessage | null;
   try {
-    written = await db.transaction('rw', db.syncTables, () =>
-      writeOptimisticMessage(db, {
+    // R16.2: the drafts table joins the transaction, so the message and the end of its draft commit together.
+    written = await db.transaction('rw', [...db.syncTables, db.drafts], async () => {
+      const w = await writeOptimisticMessage(db, {
         conversationId: input.conversationId,
         text,
         correlationId,
@@ -67,8 +69,10 @@ export async function sendMessage(ctx: CommandContext, input: SendMessageInput):
         onlyIfActive: true,
         early,
         started: fast?.started ?? null,
-      }),
-    );
+      });
+      if (w) await clearSentDraft(db, input.conversationId, text);
+      return w;
+    });
   } catch (err) {
     announced?.settle(false);
     started?.failed();

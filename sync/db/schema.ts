@@ -18,6 +18,7 @@ import type {
   LocalMessage,
   LocalReadCursor,
   LocalSpecialist,
+  LocalDraft,
   LocalTyping,
   MetaRow,
 } from '../model/local-types.ts';
@@ -106,6 +107,8 @@ export const STORE_VERSIONS: readonly StoreVersion[] = [
       attachmentBlobs: 'id, messageKey',
     },
   },
+  // R16.1 (issue 40): composer drafts, one per conversation; dropped with the database (R1.11).
+  { version: 8, stores: { drafts: 'conversationId' } },
 ];
 
 export const SCHEMA_VERSION = STORE_VERSIONS[STORE_VERSIONS.length - 1]!.version;
@@ -123,6 +126,8 @@ export class SyncDb extends Dexie {
   attachmentJobs!: EntityTable<AttachmentJobRow, 'messageKey'>;
   attachmentUploads!: EntityTable<AttachmentUploadRow, 'id'>;
   attachmentBlobs!: EntityTable<AttachmentBlobRow, 'id'>;
+  /** R16.1: not among syncTables (no merge touches it); a send's transaction adds it (R16.2). */
+  drafts!: EntityTable<LocalDraft, 'conversationId'>;
   /** R1.12: told every write to the outbox and the conversations (db/write-watch.ts); the engine's send-watch.ts. */
   writeListener: WriteListener | null = null;
 

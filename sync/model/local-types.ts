@@ -120,6 +120,14 @@ export interface LocalAccount {
   specialistsMode: string | null;
 }
 
+/** R16.1: the composer's unsent text of one conversation (issue 40). */
+export interface LocalDraft {
+  conversationId: string;
+  text: string;
+  /** ms since epoch of the last edit. */
+  updatedAt: number;
+}
+
 export interface LocalTyping {
   conversationId: string;
   startedAt: number;

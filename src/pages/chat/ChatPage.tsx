@@ -1,10 +1,9 @@
 // /app/chats/{id}: the conversation from the local store. Messages show from IndexedDB at once; the
 // network only shows as the notice box. The composer's text is per conversation (remounted per id)
 // and kept as a draft, so switching conversation starts with that conversation's own draft.
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { useParams, useSearchParams } from 'react-router-dom';
-import { useAuth } from '../../auth/auth-context.ts';
 import { useSyncEngine } from '../../data/sync-context.ts';
 import { useChat } from '../../data/use-chat.ts';
 import { useSyncStatus } from '../../data/use-sync-status.ts';
@@ -19,6 +18,7 @@ import { WaitingNote } from './OwnerControls.tsx';
 import { isOwn } from './message-kinds.ts';
 import { chatPresence } from './presence.ts';
 import { PushPromptCard } from './PushPromptCard.tsx';
+import { ReplyPreview } from './ReplyPreview.tsx';
 import { TypingIndicator } from './TypingIndicator.tsx';
 import { useDraft } from './use-draft.ts';
 import { useMissingVerdict } from './use-missing-verdict.ts';
@@ -41,11 +41,10 @@ export function ChatPage() {
 function ChatScreen({ conversationId }: { conversationId: string }) {
   const engine = useSyncEngine();
   const status = useSyncStatus();
-  const { user } = useAuth();
   const { conversation, messages: list, send } = useChat(conversationId);
   // R15.8: a search hit opens the chat at that message (?m=<key>).
   const foundKey = useSearchParams()[0].get('m');
-  const [draft, setDraft] = useDraft(user?.id ?? 'anonymous', conversationId);
+  const [draft, setDraft] = useDraft(conversationId);
   // R14.3: no AI answer is coming once a human was asked for or answers.
   const aiTyping = useAiTyping(conversationId, conversation?.specialist?.isAi === true && (conversation.ownerState ?? 'ai') === 'ai');
   useMarkRead(engine, conversationId, list);
@@ -62,6 +61,21 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   // Offline the header does not claim 'online' (only 'uzamknuté', which holds regardless).
   const shown = conversation ? chatPresence(conversation, list ?? [], Date.now()) : null;
   const presence = offline && shown !== 'locked' ? null : shown;
+
+  // Issue 40: the message being replied to; sent as payload.reply_to (its server id), then dropped.
+  const [replyTo, setReplyTo] = useState<LocalMessage | null>(null);
+  const reply = useCallback((m: LocalMessage) => {
+    setReplyTo(m);
+    section.current?.querySelector<HTMLElement>('textarea:enabled')?.focus();
+  }, []);
+  const sendReply = useCallback(
+    async (text: string) => {
+      const ok = await send(text, replyTo?.serverId ? { reply_to: replyTo.serverId } : null);
+      if (ok) setReplyTo(null);
+      return ok;
+    },
+    [send, replyTo],
+  );
 
   const retry = useCallback(
     (key: string) => {
@@ -103,11 +117,12 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
           {verdict === 'not-found' ? sk.chat.notFound : verdict === 'not-downloaded' ? sk.chat.notDownloaded : sk.chat.loading}
         </p>
       ) : (
-        <MessageList messages={list} onRetry={retry} firstUnreadKey={firstUnread.current ?? null} foundKey={foundKey} footer={answering ? <TypingIndicator /> : null} />
+        <MessageList messages={list} onRetry={retry} firstUnreadKey={firstUnread.current ?? null} foundKey={foundKey} footer={answering ? <TypingIndicator /> : null} onReply={mode === 'ready' ? reply : undefined} peerName={conversation?.specialist?.name ?? ''} />
       )}
       <NewMessageAnnouncer messages={list} />
       <PushPromptCard />
-      <Composer value={draft} onChange={setDraft} onSend={send} mode={mode} />
+      {replyTo && mode === 'ready' && <ReplyPreview message={replyTo} onRemove={() => setReplyTo(null)} />}
+      <Composer value={draft} onChange={setDraft} onSend={sendReply} mode={mode} />
     </section>
   );
 }

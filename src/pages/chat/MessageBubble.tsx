@@ -13,7 +13,10 @@ import { Markdown } from '../../components/Markdown.tsx';
 import { sk } from '../../text/sk.ts';
 import { attachmentsOf, isOwn, messageKind } from './message-kinds.ts';
 import { failureText } from './failure-text.ts';
-import { messageTime } from './message-time.ts';
+import { clockTime } from './message-time.ts';
+import { MessageActionsButton } from './MessageActionsButton.tsx';
+import { replyToOf } from './list-links.ts';
+import { ReplyQuote } from './ReplyQuote.tsx';
 import { RichContent } from './RichContent.tsx';
 import { SpecialistCardMessage } from './SpecialistCardMessage.tsx';
 import { SystemNotice } from './SystemNotice.tsx';
@@ -43,25 +46,30 @@ function Bubble({ message: m, onRetry }: MessageBubbleProps) {
   if (kind === 'system') return <SystemNotice message={m} />;
   const own = isOwn(m);
   const sending = m.state === 'sending';
+  const replyTo = replyToOf(m.payload);
+  // Issue 40: the actions button sits on the bubble's inner side; the day is the list's separator, so only the time shows.
+  const actions = <MessageActionsButton messageKey={m.key} />;
   return (
     <div
       data-testid="message"
       data-state={m.state}
       data-own={own}
-      className={`flex px-3 py-1 ${own ? 'justify-end' : 'justify-start'}`}
+      className={`group flex gap-1 px-3 py-1 ${own ? 'justify-end' : 'justify-start'}`}
     >
+      {own && actions}
       <div className={`flex min-w-0 max-w-[70%] flex-col ${own ? 'items-end' : 'items-start'}`}>
         {kind === 'card' ? (
           <SpecialistCardMessage message={m} />
         ) : (
           <div data-testid="bubble" data-ai={aiReplyState(m) ?? undefined} className={`min-w-0 max-w-full rounded-2xl px-3 py-2 ${aiReplyState(m) === 'streaming' ? 'ai-streaming ' : ''}${own ? `rounded-br-md ${sending ? 'bg-teal-950/70' : 'bg-teal-700'} text-white [&_.markdown_a]:text-white` : 'rounded-bl-md bg-slate-100 text-slate-900'}`}>
+            {replyTo && <ReplyQuote id={replyTo} own={own} />}
             {m.text.trim() !== '' && <Markdown text={m.text} />}
             {kind === 'rich' && <RichContent attachments={attachmentsOf(m.payload)} />}
           </div>
         )}
         {!own && <AiReplyControls message={m} />}
         <p className="mt-0.5 inline-flex items-center gap-1 px-1 text-[11px] text-slate-500">
-          {m.state === 'sending' ? <PendingLabel /> : <time dateTime={m.createdAt}>{messageTime(m.createdAt)}</time>}
+          {m.state === 'sending' ? <PendingLabel /> : <time dateTime={m.createdAt}>{clockTime(m.createdAt)}</time>}
           {own && m.state === 'sent' && <DeliveryMark delivery={deliveryOf(m) === 'read' ? 'read' : 'sent'} />}
         </p>
         {m.state === 'failed' && (
@@ -73,6 +81,7 @@ function Bubble({ message: m, onRetry }: MessageBubbleProps) {
           </p>
         )}
       </div>
+      {!own && actions}
     </div>
   );
 }

@@ -1,6 +1,9 @@
 // The conversation's messages, virtualized inside their own scroller so a 10,000-message chat keeps
 // a bounded DOM. It opens at the newest message and sticks to the bottom while the reader is there
-// (new messages, images that load); a message the user sends always scrolls into view.
+// (new messages, images that load); a message the user sends always scrolls into view. Issue 40:
+// a day separator opens each day's first row, the topmost visible row's day is laid over the top,
+// a reader scrolled up is offered a jump to the newest (an arrival never moves their view), and the
+// list opens the actions menu of a message (use-message-actions.tsx) and jumps to a reply's quote.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { LocalMessage } from '../../../sync/model/local-types.ts';
@@ -8,6 +11,10 @@ import { markAfterPaint } from '../../data/perf-marks.ts';
 import { sk } from '../../text/sk.ts';
 import { estimateRowPx } from './estimate-row.ts';
 import { MessageBubble } from './MessageBubble.tsx';
+import { DaySeparator, StickyDay } from './DaySeparator.tsx';
+import { JumpToNewest } from './JumpToNewest.tsx';
+import { ListLinksContext } from './list-links.ts';
+import { startsDay, useListExtras } from './use-list-extras.tsx';
 
 const BOTTOM_SLACK_PX = 80;
 /**
@@ -16,6 +23,8 @@ const BOTTOM_SLACK_PX = 80;
  */
 const OVERSCAN = 3;
 const FALLBACK_WIDTH_PX = 360;
+/** A day separator's height (pt-2, pb-1, a 20 px pill), added to the guess of a day's first row. */
+const SEPARATOR_PX = 32;
 
 interface MessageListProps {
   messages: LocalMessage[];
@@ -28,6 +37,10 @@ interface MessageListProps {
   firstUnreadKey?: string | null;
   /** R15.8: the message a search hit opened the chat at: scrolled to (before the unread divider) and highlighted. */
   foundKey?: string | null;
+  /** 'Odpovedať' in a message's menu; without it the menu only copies. */
+  onReply?: ((m: LocalMessage) => void) | undefined;
+  /** The other side's name, in a quote of their message. */
+  peerName?: string;
 }
 
 /**
@@ -36,7 +49,7 @@ interface MessageListProps {
  */
 export const MessageList = memo(List);
 
-function List({ messages, onRetry, footer, firstUnreadKey = null, foundKey = null }: MessageListProps) {
+function List({ messages, onRetry, footer, firstUnreadKey = null, foundKey = null, onReply, peerName = '' }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const openedAtUnread = useRef(false);
@@ -56,7 +69,7 @@ function List({ messages, onRetry, footer, firstUnreadKey = null, foundKey = nul
       let cache = estimates.current;
       if (cache.widthPx !== widthPx.current) cache = estimates.current = { widthPx: widthPx.current, byKey: new Map() };
       let px = cache.byKey.get(m.key);
-      if (px === undefined) cache.byKey.set(m.key, (px = estimateRowPx(m, cache.widthPx)));
+      if (px === undefined) cache.byKey.set(m.key, (px = estimateRowPx(m, cache.widthPx) + (startsDay(messages, i) ? SEPARATOR_PX : 0)));
       return px;
     },
     [messages],
@@ -81,6 +94,7 @@ function List({ messages, onRetry, footer, firstUnreadKey = null, foundKey = nul
     getItemKey,
   });
   const total = virtualizer.getTotalSize();
+  const extras = useListExtras({ messages, virtualizer, atBottom, onReply, peerName });
   const lastRendered = virtualizer.getVirtualItems().some((item) => item.index === count - 1);
 
   // Bench marks: the newest message on screen once per opening, and each own bubble just typed.
@@ -135,50 +149,60 @@ function List({ messages, onRetry, footer, firstUnreadKey = null, foundKey = nul
   }, [total]);
 
   return (
-    <div
-      ref={scrollRef}
-      data-testid="message-scroller"
-      // In the tab order (issue 37, axe scrollable-region-focusable): a keyboard user scrolls the
-      // history with the arrow keys once Tab reaches it.
-      tabIndex={0}
-      role="region"
-      aria-label={sk.chat.historyLabel}
-      className="focus-ring min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:ring-inset focus-visible:ring-offset-0"
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX;
-      }}
-    >
-      <div role="list" aria-label={sk.chat.messagesLabel} className="relative w-full" style={{ height: total }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const m = messages[item.index];
-          if (!m) return null;
-          return (
-            <div
-              key={item.key}
-              role="listitem"
-              aria-setsize={count}
-              aria-posinset={item.index + 1}
-              data-index={item.index}
-              ref={virtualizer.measureElement}
-              className={`absolute left-0 top-0 w-full ${m.key === foundKey ? 'bg-amber-100' : ''}`}
-              data-found={m.key === foundKey || undefined}
-              style={{ transform: `translateY(${item.start}px)` }}
-            >
-              {m.key === foundKey && <span className="sr-only">{sk.search.foundMessage}</span>}
-              {m.key === firstUnreadKey && item.index > 0 && (
-                <div data-testid="unread-divider" className="flex items-center gap-2 px-3 py-1 text-xs font-semibold text-teal-800">
-                  <span aria-hidden="true" className="h-px flex-1 bg-teal-700" />
-                  {sk.chat.newMessages}
-                  <span aria-hidden="true" className="h-px flex-1 bg-teal-700" />
+    <ListLinksContext.Provider value={extras.links}>
+      <div className="relative flex min-h-0 flex-1 flex-col">
+        {extras.stickyIso && <StickyDay iso={extras.stickyIso} />}
+        <div
+          ref={scrollRef}
+          data-testid="message-scroller"
+          // In the tab order (issue 37, axe scrollable-region-focusable): a keyboard user scrolls the
+          // history with the arrow keys once Tab reaches it.
+          tabIndex={0}
+          role="region"
+          aria-label={sk.chat.historyLabel}
+          className="focus-ring min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:ring-inset focus-visible:ring-offset-0"
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX;
+            extras.setAtBottom(atBottom.current);
+          }}
+        >
+          <div role="list" aria-label={sk.chat.messagesLabel} className="relative w-full" style={{ height: total }} {...extras.listHandlers}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const m = messages[item.index];
+              if (!m) return null;
+              return (
+                <div
+                  key={item.key}
+                  role="listitem"
+                  aria-setsize={count}
+                  aria-posinset={item.index + 1}
+                  data-index={item.index}
+                  ref={virtualizer.measureElement}
+                  className={`absolute left-0 top-0 w-full ${m.key === extras.highlight ? 'message-highlight' : ''} ${m.key === foundKey ? 'bg-amber-100' : ''}`}
+                  style={{ transform: `translateY(${item.start}px)` }}
+                  data-highlighted={m.key === extras.highlight ? 'true' : undefined}
+                  data-found={m.key === foundKey || undefined}
+                >
+                  {m.key === foundKey && <span className="sr-only">{sk.search.foundMessage}</span>}
+                  {startsDay(messages, item.index) && <DaySeparator iso={m.createdAt} />}
+                  {m.key === firstUnreadKey && item.index > 0 && (
+                    <div data-testid="unread-divider" className="flex items-center gap-2 px-3 py-1 text-xs font-semibold text-teal-800">
+                      <span aria-hidden="true" className="h-px flex-1 bg-teal-700" />
+                      {sk.chat.newMessages}
+                      <span aria-hidden="true" className="h-px flex-1 bg-teal-700" />
+                    </div>
+                  )}
+                  <MessageBubble message={m} onRetry={onRetry} />
                 </div>
-              )}
-              <MessageBubble message={m} onRetry={onRetry} />
-            </div>
-          );
-        })}
+              );
+            })}
+          </div>
+          {footer}
+        </div>
+        {extras.away && <JumpToNewest count={extras.newCount} onJump={extras.jumpToNewest} />}
       </div>
-      {footer}
-    </div>
+      {extras.menu}
+    </ListLinksContext.Provider>
   );
 }

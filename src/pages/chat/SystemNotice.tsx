@@ -1,5 +1,5 @@
 import type { LocalMessage } from '../../../sync/model/local-types.ts';
-import { messageTime } from './message-time.ts';
+import { clockTime } from './message-time.ts';
 import { systemTone } from './message-kinds.ts';
 
 /** A centred notice with its time: red for 'status_completed', green otherwise. */
@@ -11,7 +11,7 @@ export function SystemNotice({ message }: { message: LocalMessage }) {
         data-tone={red ? 'red' : 'green'}
         className={`max-w-[85%] rounded-full px-3 py-1 text-center text-xs font-medium ${red ? 'bg-red-50 text-red-800' : 'bg-emerald-50 text-emerald-800'}`}
       >
-        {message.text} · <time dateTime={message.createdAt}>{messageTime(message.createdAt)}</time>
+        {message.text} · <time dateTime={message.createdAt}>{clockTime(message.createdAt)}</time>
       </p>
     </div>
   );

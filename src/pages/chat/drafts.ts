@@ -1,33 +1,30 @@
-// Composer drafts, one per user and conversation, in sessionStorage: a reload keeps a half-typed
-// message, another conversation has its own. Unavailable storage just means no draft is kept.
-const key = (userId: string, conversationId: string) => `poradna.draft.${userId}.${conversationId}`;
+// Composer drafts (issue 40, sync/SPEC.md R16): the text lives in the account's database (drafts
+// table, saved on every change through the engine's saveDraft), so it survives closing the app and
+// is dropped with the account's data. What stays here is this tab's view for the service worker's
+// update gate: a reload now would interrupt typing in an open composer, or lose a keystroke whose
+// save has not committed yet. A draft of a conversation not open is already safe in IndexedDB (the
+// chat shows it again after any reload), so it no longer holds an update back for days.
+const open = new Map<string, string>();
+let saving = 0;
 
-export function readDraft(userId: string, conversationId: string): string {
-  try {
-    return sessionStorage.getItem(key(userId, conversationId)) ?? '';
-  } catch {
-    return '';
-  }
+/** The open composer of `conversationId` now shows `text`. */
+export function noteComposer(conversationId: string, text: string): void {
+  if (text === '') open.delete(conversationId);
+  else open.set(conversationId, text);
 }
 
-export function writeDraft(userId: string, conversationId: string, text: string): void {
-  try {
-    if (text === '') sessionStorage.removeItem(key(userId, conversationId));
-    else sessionStorage.setItem(key(userId, conversationId), text);
-  } catch {
-    /* storage unavailable: the draft lives only in the composer */
-  }
+/** The composer of `conversationId` closed (its draft, if any, is in the database). */
+export function forgetComposer(conversationId: string): void {
+  open.delete(conversationId);
 }
 
-/** True while any conversation holds a half-typed message (the service worker waits to update). */
+/** Counts a save until it settles (the update waits for it). */
+export function trackSave(save: Promise<void>): Promise<void> {
+  saving++;
+  return save.finally(() => saving--);
+}
+
+/** True while an open composer in this tab holds text, or a draft's save is still running. */
 export function hasAnyDraft(): boolean {
-  try {
-    for (let i = 0; i < sessionStorage.length; i++) {
-      const k = sessionStorage.key(i);
-      if (k?.startsWith('poradna.draft.') && (sessionStorage.getItem(k) ?? '') !== '') return true;
-    }
-  } catch {
-    /* storage unavailable: no drafts are kept */
-  }
-  return false;
+  return saving > 0 || open.size > 0;
 }

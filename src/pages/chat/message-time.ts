@@ -11,3 +11,9 @@ export function messageTime(iso: string, now: Date = new Date()): string {
   const today = date.getDate() === now.getDate() && date.getMonth() === now.getMonth() && date.getFullYear() === now.getFullYear();
   return today ? time : `${date.getDate()}. ${date.getMonth() + 1}. ${time}`;
 }
+
+/** 'HH:mm' in local time: a bubble's time once the list's day separators say the day (issue 40). */
+export function clockTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : `${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}

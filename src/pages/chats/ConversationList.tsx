@@ -3,7 +3,9 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { LocalConversation } from '../../../sync/model/local-types.ts';
+import { drafts } from '../../../sync/queries.ts';
 import { markAfterPaint } from '../../data/perf-marks.ts';
+import { useSyncQuery } from '../../data/use-sync-query.ts';
 import { sk } from '../../text/sk.ts';
 import { ConversationRow } from './ConversationRow.tsx';
 
@@ -32,6 +34,9 @@ export function ConversationList({ conversations, archived, onToggleArchive }: C
     getItemKey: (i) => conversations[i]?.id ?? i,
   });
   const items = virtualizer.getVirtualItems();
+  // Issue 40: a conversation with an unsent draft shows it as its snippet ('Koncept: …').
+  const draftRows = useSyncQuery((db) => drafts(db), [])?.value;
+  const draftOf = new Map(draftRows?.map((d) => [d.conversationId, d.text]));
   const shown = items.length > 0;
   useEffect(() => {
     if (!shown || firstRowMarked) return;
@@ -54,7 +59,7 @@ export function ConversationList({ conversations, archived, onToggleArchive }: C
             className="absolute left-0 top-0 w-full"
             style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
           >
-            <ConversationRow conversation={c} archived={archived} onToggleArchive={onToggleArchive} first={item.index === 0} />
+            <ConversationRow conversation={c} archived={archived} onToggleArchive={onToggleArchive} first={item.index === 0} draft={draftOf.get(c.id)} />
           </div>
         );
       })}

@@ -17,14 +17,17 @@ interface ConversationRowProps {
   onToggleArchive: (conversationId: string) => void;
   /** The list's first row: its name carries the Element Timing identifier 'first-row' (bench row 1). */
   first?: boolean;
+  /** The conversation's unsent draft (issue 40): shown instead of the last message, after 'Koncept:'. */
+  draft?: string | undefined;
 }
 
 /** Element Timing reports text painted in an element with this attribute (bench/README.md). */
 const FIRST_ROW_TIMING: Record<string, string> = { elementtiming: 'first-row' };
 
-export function ConversationRow({ conversation: c, archived, onToggleArchive, first = false }: ConversationRowProps) {
+export function ConversationRow({ conversation: c, archived, onToggleArchive, first = false, draft }: ConversationRowProps) {
   const name = c.specialist?.name?.trim() || sk.chats.unknownSpecialist;
   const time = c.lastMessage?.createdAt ?? c.lastMessageAt ?? c.createdAt;
+  const draftSnippet = draft ? plainSnippet(draft) : '';
   const snippet = plainSnippet(c.lastMessage?.text ?? '') || sk.chats.noMessages;
   return (
     <SwipeableRow actionLabel={archived ? sk.chats.restore : sk.chats.archive} onAction={() => onToggleArchive(c.id)}>
@@ -45,7 +48,15 @@ export function ConversationRow({ conversation: c, archived, onToggleArchive, fi
             </time>
           </span>
           <span className="flex items-start gap-2">
-            <span className={`line-clamp-2 min-w-0 flex-1 whitespace-pre-line text-sm ${c.unreadCount > 0 ? 'font-medium text-slate-800' : 'text-slate-600'}`}>{snippet}</span>
+            <span className={`line-clamp-2 min-w-0 flex-1 whitespace-pre-line text-sm ${c.unreadCount > 0 ? 'font-medium text-slate-800' : 'text-slate-600'}`} data-testid="row-snippet">
+              {draftSnippet ? (
+                <>
+                  <span className="font-semibold text-red-700">{sk.chatActions.draft}</span> {draftSnippet}
+                </>
+              ) : (
+                snippet
+              )}
+            </span>
             <span className="flex shrink-0 flex-col items-end gap-1">
               <UnreadBadge count={c.unreadCount} />
             </span>

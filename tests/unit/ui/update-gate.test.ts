@@ -2,13 +2,12 @@
 // The service-worker update waits while anything would be lost to a reload: queued outbox entries
 // (a blocker the sync provider registers) or a half-typed draft.
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasAnyDraft, writeDraft } from '../../../src/pages/chat/drafts.ts';
+import { forgetComposer, hasAnyDraft, noteComposer, trackSave } from '../../../src/pages/chat/drafts.ts';
 import { registerUpdateBlocker, updateIsSafe } from '../../../src/pwa/update-gate.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const c of cleanups.splice(0)) c();
-  sessionStorage.clear();
 });
 
 describe('update gate', () => {
@@ -30,11 +29,24 @@ describe('update gate', () => {
     expect(await updateIsSafe()).toBe(false);
   });
 
-  it('blocks while any conversation has a draft', async () => {
+  it('blocks while an open composer holds text (issue 40: a closed one is safe in IndexedDB)', async () => {
     cleanups.push(registerUpdateBlocker(hasAnyDraft));
-    writeDraft('u1', 'c1', 'Rozpísaná správa');
+    noteComposer('c1', 'Rozpísaná správa');
     expect(await updateIsSafe()).toBe(false);
-    writeDraft('u1', 'c1', '');
+    noteComposer('c1', '');
+    expect(await updateIsSafe()).toBe(true);
+    noteComposer('c2', 'Koncept');
+    forgetComposer('c2');
+    expect(await updateIsSafe()).toBe(true);
+  });
+
+  it("blocks while a draft's save has not committed", async () => {
+    cleanups.push(registerUpdateBlocker(hasAnyDraft));
+    let commit = () => {};
+    const saved = trackSave(new Promise<void>((r) => (commit = r)));
+    expect(await updateIsSafe()).toBe(false);
+    commit();
+    await saved;
     expect(await updateIsSafe()).toBe(true);
   });
 });

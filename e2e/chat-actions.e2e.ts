@@ -1,0 +1,203 @@
+// Issue 40, second part, on the phone (touch) and the desktop: a message's actions menu (long press,
+// right click, the keyboard), copy puts the markdown source on the clipboard, a reply's quote is
+// sent and shown on another device (a click jumps to the original), day separators, the jump to the
+// newest with its count (an arrival never moves the view), and a draft that survives a reload and
+// shows as 'Koncept:' in the list. Screenshots to /work/shots/h-chatui (SHOTS_DIR), axe at rest.
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { axeViolations } from './admin-defects-helpers.ts';
+import { PHONE, freshChat, rest, signIn } from './defects-helpers.ts';
+
+const SHOTS = process.env.SHOTS_DIR ?? 'e2e/artifacts/screenshots';
+const DAY = 86_400_000;
+const composer = (page: Page) => page.getByRole('textbox', { name: 'Správa' });
+const bubble = (page: Page, text: string) => page.getByTestId('message').filter({ hasText: text });
+
+async function device(browser: Browser, baseURL: string, phone: boolean): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: phone ? PHONE : { width: 1440, height: 900 },
+    hasTouch: phone,
+    isMobile: phone,
+    bypassCSP: true,
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  return { context, page: await context.newPage() };
+}
+
+/** A chat with messages of three days (two days ago, yesterday, today at 08:00 local or earlier). */
+async function chatOverDays(baseURL: string, prefix: string) {
+  const chat = await freshChat(baseURL, prefix);
+  const today = new Date();
+  today.setHours(0, 1, 0, 0);
+  const at = (daysAgo: number, i: number) => new Date(today.getTime() - daysAgo * DAY + i * 60_000).toISOString();
+  await rest(baseURL, 'messages', {
+    method: 'POST',
+    prefer: 'return=minimal',
+    body: [
+      { conversation_id: chat.conversationId, direction: 'specialist', source: 'chatwoot', text: 'Brief **kampane** je v [zdieľanom priečinku](https://example.com/brief)', created_at: at(2, 0) },
+      { conversation_id: chat.conversationId, direction: 'specialist', source: 'chatwoot', text: 'Rozpočet je 2 500 €', created_at: at(1, 0) },
+      { conversation_id: chat.conversationId, direction: 'specialist', source: 'chatwoot', text: 'Dobré ráno, ozvite sa', created_at: at(0, 0) },
+    ],
+  });
+  return chat;
+}
+
+test('phone: long press opens the menu, a reply is sent with its quote and shown on the desktop; day separators', async ({ browser, baseURL }) => {
+  const chat = await chatOverDays(baseURL!, 'odpoved');
+  const phone = await device(browser, baseURL!, true);
+  const page = phone.page;
+  await signIn(page, chat.user.email);
+  await page.goto(`/app/chats/${chat.conversationId}`);
+  await expect(bubble(page, 'Dobré ráno')).toBeVisible({ timeout: 20_000 });
+
+  // Day separators: today, yesterday, and a weekday for two days ago; bubbles show only the time.
+  await expect(page.getByRole('separator', { name: 'Dnes' })).toBeVisible();
+  await expect(page.getByRole('separator', { name: 'Včera' })).toBeVisible();
+  const older = page.getByRole('separator').filter({ hasNotText: /Dnes|Včera/ }).first();
+  await expect(older).toHaveAttribute('aria-label', /^(pondelok|utorok|streda|štvrtok|piatok|sobota|nedeľa) \d{1,2}\. [a-zžščťľňýáíéúô]+$/);
+  await expect(bubble(page, 'Rozpočet je').locator('time')).toHaveText(/^\d\d:\d\d$/);
+
+  // A long press (a held touch, from the DevTools protocol: Playwright's touchscreen only taps).
+  const target = bubble(page, 'Rozpočet je').getByTestId('bubble');
+  const box = (await target.boundingBox())!;
+  const cdp = await phone.context.newCDPSession(page);
+  const point = { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
+  const menu = page.getByRole('menu', { name: 'Akcie správy' });
+  await expect(menu).toBeVisible();
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await expect(menu.getByRole('menuitem')).toHaveText(['Kopírovať', 'Odpovedať']);
+  await expect(menu.getByRole('menuitem', { name: 'Kopírovať' })).toBeFocused();
+  await page.screenshot({ path: `${SHOTS}/chat-menu-phone.png` });
+  await menu.getByRole('menuitem', { name: 'Odpovedať' }).click();
+  await expect(menu).toHaveCount(0);
+
+  const preview = page.getByTestId('reply-preview');
+  await expect(preview).toContainText('Rozpočet je 2 500 €');
+  await expect(composer(page)).toBeFocused();
+  await page.screenshot({ path: `${SHOTS}/chat-reply-phone.png` });
+  const text = `Súhlasím s rozpočtom ${Date.now()}`;
+  await composer(page).fill(text);
+  await composer(page).press('Enter');
+  await expect(preview).toHaveCount(0);
+  const mine = bubble(page, text);
+  await expect(mine).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
+  await expect(mine.getByTestId('reply-quote')).toContainText('Rozpočet je 2 500 €');
+  // On the server: payload.reply_to is the quoted message's id.
+  const quoted = (await rest(baseURL!, `messages?select=id&conversation_id=eq.${chat.conversationId}&text=eq.Rozpočet je 2 500 €`)) as { id: string }[];
+  const sent = (await rest(baseURL!, `messages?select=payload&conversation_id=eq.${chat.conversationId}&text=eq.${encodeURIComponent(text)}`)) as { payload: { reply_to?: string } }[];
+  expect(sent[0]?.payload.reply_to).toBe(quoted[0]!.id);
+  expect(await axeViolations(page)).toEqual([]);
+
+  // The other device: the quote renders there too; a click scrolls to the original and highlights it.
+  const desk = await device(browser, baseURL!, false);
+  await signIn(desk.page, chat.user.email);
+  await desk.page.goto(`/app/chats/${chat.conversationId}`);
+  const there = bubble(desk.page, text);
+  await expect(there.getByTestId('reply-quote')).toContainText('Rozpočet je 2 500 €', { timeout: 20_000 });
+  await desk.page.screenshot({ path: `${SHOTS}/chat-reply-desktop.png` });
+  await there.getByTestId('reply-quote').click();
+  const original = desk.page.getByRole('listitem').filter({ has: bubble(desk.page, 'Rozpočet je 2 500 €') }).filter({ hasNot: desk.page.getByTestId('reply-quote') });
+  await expect(original).toHaveAttribute('data-highlighted', 'true');
+  await expect(original).toBeInViewport();
+  await desk.context.close();
+  await phone.context.close();
+});
+
+test('desktop: right click and the keyboard open the menu; copy puts the markdown source on the clipboard', async ({ browser, baseURL }) => {
+  const chat = await chatOverDays(baseURL!, 'kopirovat');
+  const { context, page } = await device(browser, baseURL!, false);
+  await signIn(page, chat.user.email);
+  await page.goto(`/app/chats/${chat.conversationId}`);
+  const brief = bubble(page, 'Brief');
+  await expect(brief).toBeVisible({ timeout: 20_000 });
+
+  // Keyboard: the actions button is in the tab order; Enter opens, arrows move, Escape returns focus.
+  const button = brief.getByRole('button', { name: 'Akcie správy' });
+  await button.focus();
+  await expect(button).toBeVisible();
+  await page.keyboard.press('Enter');
+  const menu = page.getByRole('menu', { name: 'Akcie správy' });
+  await expect(menu.getByRole('menuitem', { name: 'Kopírovať' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: 'Odpovedať' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: 'Kopírovať' })).toBeFocused();
+  await page.screenshot({ path: `${SHOTS}/chat-menu-desktop.png` });
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(button).toBeFocused();
+
+  // Right click, then 'Kopírovať' by keyboard: the text as written (markdown), and a toast.
+  await brief.getByTestId('bubble').click({ button: 'right' });
+  await expect(menu).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Správa je skopírovaná')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Brief **kampane** je v [zdieľanom priečinku](https://example.com/brief)');
+  await context.close();
+});
+
+for (const phone of [true, false]) test(`jump to the newest (${phone ? 'phone' : 'desktop'}): arrivals while reading older messages are counted and never move the view`, async ({ browser, baseURL }) => {
+  {
+    const chat = await freshChat(baseURL!, phone ? 'najnovsie-p' : 'najnovsie-d');
+    const start = Date.now() - 3_600_000;
+    await rest(baseURL!, 'messages', {
+      method: 'POST',
+      prefer: 'return=minimal',
+      body: Array.from({ length: 40 }, (_, i) => ({ conversation_id: chat.conversationId, direction: 'specialist', source: 'chatwoot', text: `Staršia správa ${i}`, created_at: new Date(start + i * 1000).toISOString() })),
+    });
+    const { context, page } = await device(browser, baseURL!, phone);
+    await signIn(page, chat.user.email);
+    await page.goto(`/app/chats/${chat.conversationId}`);
+    await expect(bubble(page, 'Staršia správa 39')).toBeVisible({ timeout: 20_000 });
+    const scroller = page.getByTestId('message-scroller');
+    await scroller.evaluate((el) => (el.scrollTop = 0));
+    const jump = page.getByTestId('jump-to-newest');
+    await expect(jump).toBeVisible();
+    await expect(bubble(page, 'Staršia správa 1').first()).toBeInViewport();
+    const before = await scroller.evaluate((el) => el.scrollTop);
+    for (let i = 1; i <= 3; i++) {
+      await rest(baseURL!, 'messages', { method: 'POST', prefer: 'return=minimal', body: { conversation_id: chat.conversationId, direction: 'specialist', source: 'chatwoot', text: `Nová odpoveď ${i}` } });
+    }
+    await expect(jump).toHaveText('3 nové správy', { timeout: 20_000 });
+    expect(await scroller.evaluate((el) => el.scrollTop)).toBe(before);
+    await expect(bubble(page, 'Staršia správa 1').first()).toBeInViewport();
+    await page.screenshot({ path: `${SHOTS}/chat-jump-${phone ? 'phone' : 'desktop'}.png` });
+    expect(await axeViolations(page)).toEqual([]);
+    await jump.click();
+    await expect(bubble(page, 'Nová odpoveď 3')).toBeInViewport();
+    await expect(jump).toHaveCount(0);
+    await context.close();
+  }
+});
+
+for (const phone of [true, false]) test(`a draft (${phone ? 'phone' : 'desktop'}) survives a reload, shows as Koncept in the list, and is cleared when sent`, async ({ browser, baseURL }) => {
+  {
+    const chat = await freshChat(baseURL!, phone ? 'koncept-p' : 'koncept-d');
+    const { context, page } = await device(browser, baseURL!, phone);
+    await signIn(page, chat.user.email);
+    await page.goto(`/app/chats/${chat.conversationId}`);
+    await expect(bubble(page, 'Dobrý deň')).toBeVisible({ timeout: 20_000 });
+    const draft = `Rozpísaný **brief** ${phone ? 'telefón' : 'počítač'}`;
+    await composer(page).fill(draft);
+    await page.reload();
+    await expect(composer(page)).toHaveValue(draft);
+    await page.goto('/app/chats');
+    const row = page.getByTestId('conversation-row').filter({ hasText: 'Koncept:' });
+    await expect(row.getByTestId('row-snippet')).toHaveText(`Koncept: Rozpísaný brief ${phone ? 'telefón' : 'počítač'}`, { timeout: 20_000 });
+    await page.screenshot({ path: `${SHOTS}/list-draft-${phone ? 'phone' : 'desktop'}.png` });
+    expect(await axeViolations(page)).toEqual([]);
+    await row.click();
+    await expect(composer(page)).toHaveValue(draft);
+    await composer(page).press('Enter');
+    await expect(composer(page)).toHaveValue('');
+    await page.goto('/app/chats');
+    await expect(page.getByTestId('conversation-row').filter({ hasText: 'Rozpísaný brief' })).toBeVisible();
+    await expect(row).toHaveCount(0);
+    await page.reload();
+    await page.goto(`/app/chats/${chat.conversationId}`);
+    await expect(composer(page)).toHaveValue('');
+    await context.close();
+  }
+});
+
