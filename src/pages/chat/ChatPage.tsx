@@ -12,7 +12,8 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { sk } from '../../text/sk.ts';
 import { ChatHeader } from './ChatHeader.tsx';
 import { ChatNotice } from './ChatNotice.tsx';
-import { Composer, type ComposerMode } from './Composer.tsx';
+import type { ComposerMode } from './Composer.tsx';
+import { AttachmentComposer } from './attachments/AttachmentComposer.tsx';
 import { MessageList } from './MessageList.tsx';
 import { NewMessageAnnouncer } from './NewMessageAnnouncer.tsx';
 import { isOwn } from './message-kinds.ts';
@@ -102,7 +103,7 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
       )}
       <NewMessageAnnouncer messages={list} />
       <PushPromptCard />
-      <Composer value={draft} onChange={setDraft} onSend={send} mode={mode} />
+      <AttachmentComposer conversationId={conversationId} value={draft} onChange={setDraft} onSend={send} mode={mode} dropTarget={section} />
     </section>
   );
 }

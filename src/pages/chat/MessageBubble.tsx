@@ -18,6 +18,7 @@ import { RichContent } from './RichContent.tsx';
 import { SpecialistCardMessage } from './SpecialistCardMessage.tsx';
 import { SystemNotice } from './SystemNotice.tsx';
 import { DeliveryMark, deliveryOf, PendingLabel } from './DeliveryStatus.tsx';
+import { UploadStatus } from './attachments/UploadStatus.tsx';
 
 interface MessageBubbleProps {
   message: LocalMessage;
@@ -61,6 +62,8 @@ function Bubble({ message: m, onRetry }: MessageBubbleProps) {
           {m.state === 'sending' ? <PendingLabel /> : <time dateTime={m.createdAt}>{messageTime(m.createdAt)}</time>}
           {own && m.state === 'sent' && <DeliveryMark delivery={deliveryOf(m) === 'read' ? 'read' : 'sent'} />}
         </p>
+        {/* Issue 38: an own message's files while it is not sent (progress, waiting, retry, cancel). */}
+        {own && kind === 'rich' && m.state !== 'sent' && <UploadStatus messageKey={m.key} />}
         {m.state === 'failed' && (
           <p role="alert" className="flex items-center gap-2 px-1 text-xs text-red-700">
             <span>{failureText(m.error)}</span>

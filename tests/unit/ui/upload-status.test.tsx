@@ -1,0 +1,53 @@
+// @vitest-environment jsdom
+// Issue 38: what an own message with files says while it is not sent: progress per uploading file,
+// 'Čaká na pripojenie' offline, the Slovak reason and retry when an upload failed, cancel while any
+// file is not on the server, and nothing once all are sent.
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { UploadStatusView } from '../../../src/pages/chat/attachments/UploadStatus.tsx';
+import type { AttachmentUpload } from '../../../src/pages/chat/attachments/send-attachments.ts';
+
+afterEach(cleanup);
+
+const upload = (over: Partial<AttachmentUpload>): AttachmentUpload => ({
+  attachmentId: 'a',
+  messageKey: 'k',
+  name: 'foto.jpg',
+  sent: 0,
+  total: 100,
+  state: 'uploading',
+  error: null,
+  ...over,
+});
+
+describe('UploadStatusView', () => {
+  it('shows the progress of an uploading file, and cancel', () => {
+    const onCancel = vi.fn();
+    render(<UploadStatusView uploads={[upload({ sent: 45 })]} onRetry={vi.fn()} onCancel={onCancel} />);
+    expect(screen.getByText('Nahráva sa 45 %')).toBeTruthy();
+    expect(screen.getByRole('progressbar', { name: 'Nahrávanie foto.jpg' }).getAttribute('value')).toBe('45');
+    expect(screen.queryByRole('button', { name: 'Skúsiť znova' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Zrušiť odoslanie' }));
+    expect(onCancel).toHaveBeenCalledTimes(1);
+  });
+
+  it('says it waits for a network while offline', () => {
+    render(<UploadStatusView uploads={[upload({ state: 'waiting-network' })]} onRetry={vi.fn()} onCancel={vi.fn()} />);
+    expect(screen.getByTestId('upload-waiting').textContent).toBe('Čaká na pripojenie');
+  });
+
+  it('a failed upload says why and offers retry', () => {
+    const onRetry = vi.fn();
+    render(<UploadStatusView uploads={[upload({ state: 'failed', error: 'Server súbor neprijal.' })]} onRetry={onRetry} onCancel={vi.fn()} />);
+    expect(screen.getByRole('alert').textContent).toBe('Server súbor neprijal.');
+    fireEvent.click(screen.getByRole('button', { name: 'Skúsiť znova' }));
+    expect(onRetry).toHaveBeenCalledTimes(1);
+  });
+
+  it('nothing once every file is sent; no cancel once all are uploaded', () => {
+    const { container, rerender } = render(<UploadStatusView uploads={[upload({ state: 'sent', sent: 100 })]} onRetry={vi.fn()} onCancel={vi.fn()} />);
+    expect(container.textContent).toBe('');
+    rerender(<UploadStatusView uploads={[upload({ state: 'uploaded', sent: 100 })]} onRetry={vi.fn()} onCancel={vi.fn()} />);
+    expect(screen.queryByRole('button', { name: 'Zrušiť odoslanie' })).toBeNull();
+  });
+});
