@@ -11,8 +11,10 @@ afterEach(cleanup);
 
 const upload = (over: Partial<AttachmentUpload>): AttachmentUpload => ({
   attachmentId: 'a',
+  uploadId: 'a',
   messageKey: 'k',
   name: 'foto.jpg',
+  role: 'file',
   sent: 0,
   total: 100,
   state: 'uploading',
@@ -44,10 +46,16 @@ describe('UploadStatusView', () => {
     expect(onRetry).toHaveBeenCalledTimes(1);
   });
 
-  it('nothing once every file is sent; no cancel once all are uploaded', () => {
-    const { container, rerender } = render(<UploadStatusView uploads={[upload({ state: 'sent', sent: 100 })]} onRetry={vi.fn()} onCancel={vi.fn()} />);
+  it('nothing once the server has the message (no uploads listed); no cancel once all are uploaded', () => {
+    const { container, rerender } = render(<UploadStatusView uploads={[]} onRetry={vi.fn()} onCancel={vi.fn()} />);
     expect(container.textContent).toBe('');
-    rerender(<UploadStatusView uploads={[upload({ state: 'uploaded', sent: 100 })]} onRetry={vi.fn()} onCancel={vi.fn()} />);
+    rerender(<UploadStatusView uploads={[upload({ state: 'uploaded', sent: 100 }), upload({ uploadId: 'a#thumb', role: 'thumb', state: 'uploaded' })]} onRetry={vi.fn()} onCancel={vi.fn()} />);
     expect(screen.queryByRole('button', { name: 'Zrušiť odoslanie' })).toBeNull();
+  });
+
+  it('a thumbnail upload shows no row of its own, but its failure is said', () => {
+    render(<UploadStatusView uploads={[upload({ sent: 10 }), upload({ uploadId: 'a#thumb', role: 'thumb', state: 'failed', error: 'Náhľad sa nenahral.' })]} onRetry={vi.fn()} onCancel={vi.fn()} />);
+    expect(screen.getAllByRole('progressbar')).toHaveLength(1);
+    expect(screen.getByRole('alert').textContent).toBe('Náhľad sa nenahral.');
   });
 });

@@ -20,20 +20,21 @@ interface UploadStatusViewProps {
 const percent = (u: Pick<AttachmentUpload, 'sent' | 'total'>) => (u.total > 0 ? Math.min(100, Math.floor((u.sent / u.total) * 100)) : 0);
 
 export function UploadStatusView({ uploads, onRetry, onCancel }: UploadStatusViewProps) {
-  const open = uploads.filter((u) => u.state !== 'sent' && u.state !== 'cancelled');
-  if (open.length === 0) return null;
-  const failed = open.find((u) => u.state === 'failed');
-  const cancellable = open.some((u) => u.state !== 'uploaded');
+  if (uploads.length === 0) return null; // the engine lists none once the server has the message
+  // A thumbnail's upload is small and shown with its file: progress rows are the files' own.
+  const open = uploads.filter((u) => u.role === 'file');
+  const failed = uploads.find((u) => u.state === 'failed');
+  const cancellable = uploads.some((u) => u.state !== 'uploaded');
   return (
     <div data-testid="upload-status" className="mt-1 flex w-56 max-w-full flex-col gap-1 px-1 text-xs text-slate-700">
       {open.map((u) =>
         u.state === 'uploading' ? (
-          <div key={u.attachmentId} className="flex flex-col gap-0.5">
+          <div key={u.uploadId} className="flex flex-col gap-0.5">
             <span className="truncate">{sk.attachments.uploading(percent(u))}</span>
             <progress max={100} value={percent(u)} aria-label={sk.attachments.uploadLabel(u.name)} className="h-1.5 w-full accent-teal-700" />
           </div>
         ) : u.state === 'waiting-network' ? (
-          <span key={u.attachmentId} data-testid="upload-waiting">
+          <span key={u.uploadId} data-testid="upload-waiting">
             {TEXT_WAITS_FOR_NETWORK}
           </span>
         ) : null,
@@ -67,10 +68,10 @@ export function UploadStatus({ messageKey }: { messageKey: string }) {
   const [live, setLive] = useState<Record<string, number>>({});
   useEffect(() => {
     if (!engine) return;
-    return subscribeUploadProgress(engine, (p) => setLive((m) => (m[p.attachmentId] === p.sent ? m : { ...m, [p.attachmentId]: p.sent })));
+    return subscribeUploadProgress(engine, (p) => setLive((m) => (m[p.uploadId] === p.sent ? m : { ...m, [p.uploadId]: p.sent })));
   }, [engine]);
   if (!engine || !stored || stored.length === 0) return null;
-  const uploads = stored.map((u) => ({ ...u, sent: Math.max(u.sent, live[u.attachmentId] ?? 0) }));
+  const uploads = stored.map((u) => ({ ...u, sent: Math.max(u.sent, live[u.uploadId] ?? 0) }));
   const report = (what: string) => (err: unknown) => console.warn(what, err);
   return (
     <UploadStatusView

@@ -1,5 +1,5 @@
 // The one place the chat UI meets the sync engine's attachment outbox (issue 38). The engine half is
-// built on branch h-attach-sync; its signature (/work/notes/attach-api.md, 06:06 UTC) is copied here.
+// built on branch h-attach-sync; its signature (/work/notes/attach-api.md, 06:50 UTC) is copied here.
 // WIRED AT MERGE: once sync/attachments/ is in this branch,
 //   1. the types below become `import type {...} from '../../../../sync/commands/send-with-attachments.ts'`,
 //   2. `commandsOf` goes (SyncCommands then has the three commands),
@@ -29,17 +29,22 @@ export interface SendWithAttachmentsInput {
 
 export interface AttachmentUpload {
   attachmentId: string;
+  /** The attachment id, or `<id>#thumb` for its thumbnail's upload. */
+  uploadId: string;
   messageKey: string;
   name: string;
+  role: 'file' | 'thumb';
+  /** Bytes the server holds (at 6 MB chunk boundaries). */
   sent: number;
   total: number;
-  state: 'waiting-network' | 'uploading' | 'uploaded' | 'failed' | 'sent' | 'cancelled';
+  state: 'waiting-network' | 'uploading' | 'uploaded' | 'failed';
   /** Slovak, when failed. */
   error: string | null;
 }
 
 export interface UploadProgress {
   attachmentId: string;
+  uploadId: string;
   sent: number;
   total: number;
 }
