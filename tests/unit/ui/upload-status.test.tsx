@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // Issue 38: what an own message with files says while it is not sent: progress per uploading file,
-// 'Čaká na pripojenie' offline, the Slovak reason and retry when an upload failed, cancel while any
+// offline only cancel (the bubble's line says 'Čaká na pripojenie'), the Slovak reason and retry when an upload failed, cancel while any
 // file is not on the server, and nothing once all are sent.
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -33,9 +33,11 @@ describe('UploadStatusView', () => {
     expect(onCancel).toHaveBeenCalledTimes(1);
   });
 
-  it('says it waits for a network while offline', () => {
+  it('waiting for a network adds no second "Čaká na pripojenie" (the bubble line says it), keeps cancel', () => {
     render(<UploadStatusView uploads={[upload({ state: 'waiting-network' })]} onRetry={vi.fn()} onCancel={vi.fn()} />);
-    expect(screen.getByTestId('upload-waiting').textContent).toBe('Čaká na pripojenie');
+    expect(screen.getByTestId('upload-status').getAttribute('data-waiting')).toBe('true');
+    expect(screen.getByTestId('upload-status').textContent).not.toContain('Čaká na pripojenie');
+    expect(screen.getByRole('button', { name: 'Zrušiť odoslanie' })).toBeTruthy();
   });
 
   it('a failed upload says why and offers retry', () => {

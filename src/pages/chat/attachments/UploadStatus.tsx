@@ -1,11 +1,11 @@
 // Where the files of an own message stand while it is not sent (issue 38): a progress bar per file
 // while it uploads (bytes from the engine's stored offsets, finer between 6 MB chunks from its
-// progress events), 'Čaká na pripojenie' while the device waits for a network, and for a failed
+// progress events), nothing more while the device waits for a network (the bubble's status line
+// says 'Čaká na pripojenie'), and for a failed
 // upload its Slovak reason with retry; cancel (which removes the message and its files) while any
 // file is not yet on the server. UploadStatusView is the pure part (unit group); UploadStatus reads
 // the engine (send-attachments.ts).
 import { useEffect, useState } from 'react';
-import { TEXT_WAITS_FOR_NETWORK } from '../../../../sync/model/texts.ts';
 import { useSyncEngine } from '../../../data/sync-context.ts';
 import { useSyncQuery } from '../../../data/use-sync-query.ts';
 import { sk } from '../../../text/sk.ts';
@@ -25,18 +25,16 @@ export function UploadStatusView({ uploads, onRetry, onCancel }: UploadStatusVie
   const open = uploads.filter((u) => u.role === 'file');
   const failed = uploads.find((u) => u.state === 'failed');
   const cancellable = uploads.some((u) => u.state !== 'uploaded');
+  // 'Čaká na pripojenie' is said once, by the bubble's own status line (DeliveryStatus PendingLabel).
+  const waiting = open.some((u) => u.state === 'waiting-network');
   return (
-    <div data-testid="upload-status" className="mt-1 flex w-56 max-w-full flex-col gap-1 px-1 text-xs text-slate-700">
+    <div data-testid="upload-status" data-waiting={waiting} className="mt-1 flex w-56 max-w-full flex-col items-end gap-1 px-1 text-right text-xs text-slate-700">
       {open.map((u) =>
         u.state === 'uploading' ? (
           <div key={u.uploadId} className="flex flex-col gap-0.5">
             <span className="truncate">{sk.attachments.uploading(percent(u))}</span>
             <progress max={100} value={percent(u)} aria-label={sk.attachments.uploadLabel(u.name)} className="h-1.5 w-full accent-teal-700" />
           </div>
-        ) : u.state === 'waiting-network' ? (
-          <span key={u.uploadId} data-testid="upload-waiting">
-            {TEXT_WAITS_FOR_NETWORK}
-          </span>
         ) : null,
       )}
       {failed && (
