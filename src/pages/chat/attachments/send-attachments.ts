@@ -4,7 +4,9 @@
 //   1. the types below become `import type {...} from '../../../../sync/commands/send-with-attachments.ts'`,
 //   2. `commandsOf` goes (SyncCommands then has the three commands),
 //   3. the query stubs at the end become the engine's `attachmentBlob`, `attachmentThumb` and
-//      `attachmentUploads` (sync/attachments/queries.ts), and `subscribeUploadProgress` the engine's.
+//      `attachmentUploads` (sync/attachments/queries.ts), and `subscribeUploadProgress` the engine's,
+//   4. limits.ts takes ALLOWED_TYPES, MAX_ATTACHMENT_BYTES and MAX_ATTACHMENTS from sync/attachments/limits.ts.
+// The wired version was built and its offline journey run on a trial merge (report of h-attach-ui).
 // Until then a send with files says, in Slovak, that this build cannot send them, and keeps them.
 import type { SyncDb } from '../../../../sync/db/schema.ts';
 import type { SyncEngine } from '../../../../sync/engine-api.ts';
