@@ -177,7 +177,7 @@ export const sk = {
     completed: 'Konverzácia je ukončená',
     messageLabel: 'Správa', // ours: composer label
     send: 'Odoslať', // ours
-    attach: 'Priložiť súbor (zatiaľ nedostupné)', // ours
+    attach: 'Priložiť súbor', // ours (issue 38: the picker; the 25 MB limit is said in the tray)
     messagesLabel: 'Správy', // ours
     historyLabel: 'História správ', // ours: the message scroller, in the tab order (issue 37)
     newMessages: 'Nové správy', // ours: live region label
@@ -302,5 +302,29 @@ export const sk = {
     failed: 'Vyhľadávanie v správach sa nepodarilo. Skúste to znova.', // ours
     you: 'Vy', // ours: sender of an own message in a hit
     foundMessage: 'Nájdená správa', // ours: label of the highlighted message in the chat
+  },
+  // ours, issue 38 (attachments, the composer and own bubbles; branch h-attach-ui)
+  attachments: {
+    camera: 'Odfotiť', // the camera button, phones only
+    trayLabel: 'Prílohy správy',
+    limit: 'Najviac 25 MB na súbor: obrázky, PDF, dokumenty Office, text, ZIP.',
+    remove: (name: string) => `Odstrániť prílohu ${name}`,
+    caption: (name: string) => `Popis k ${name} (nepovinný)`,
+    captionPlaceholder: 'Popis (nepovinný)',
+    preparing: 'Pripravuje sa…',
+    preview: (name: string) => `Zobraziť ${name}`,
+    tooLarge: (name: string) => `Súbor ${name} má viac ako 25 MB, nepriložil sa.`,
+    badType: (name: string) => `Súbor ${name} sa nedá poslať: povolené sú obrázky, PDF, dokumenty Office, text a ZIP.`,
+    empty: (name: string) => `Súbor ${name} je prázdny, nepriložil sa.`,
+    unreadable: (name: string) => `Obrázok ${name} sa v tomto zariadení nedá spracovať, nepriložil sa.`,
+    tooMany: (max: number) => `Naraz sa dá poslať najviac ${max} súborov.`,
+    dropHint: 'Pustite súbory sem a priložia sa k správe',
+    notSent: 'Správa s prílohami sa neuložila, zostáva v poli na písanie.',
+    unavailable: 'Posielanie príloh v tejto verzii aplikácie ešte nefunguje. Prílohy zostávajú pripravené.',
+    uploading: (percent: number) => `Nahráva sa ${percent} %`,
+    uploadLabel: (name: string) => `Nahrávanie ${name}`,
+    uploadFailed: 'Prílohu sa nepodarilo nahrať.',
+    retry: 'Skúsiť znova',
+    cancel: 'Zrušiť odoslanie',
   },
 } as const;

@@ -11,7 +11,8 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { sk } from '../../text/sk.ts';
 import { ChatHeader } from './ChatHeader.tsx';
 import { ChatNotice } from './ChatNotice.tsx';
-import { Composer, type ComposerMode } from './Composer.tsx';
+import type { ComposerMode } from './Composer.tsx';
+import { AttachmentComposer } from './attachments/AttachmentComposer.tsx';
 import { MessageList } from './MessageList.tsx';
 import { NewMessageAnnouncer } from './NewMessageAnnouncer.tsx';
 import { WaitingNote } from './OwnerControls.tsx';
@@ -122,7 +123,7 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
       <NewMessageAnnouncer messages={list} />
       <PushPromptCard />
       {replyTo && mode === 'ready' && <ReplyPreview message={replyTo} onRemove={() => setReplyTo(null)} />}
-      <Composer value={draft} onChange={setDraft} onSend={sendReply} mode={mode} />
+      <AttachmentComposer conversationId={conversationId} value={draft} onChange={setDraft} onSend={sendReply} mode={mode} dropTarget={section} />
     </section>
   );
 }

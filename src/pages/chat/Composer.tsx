@@ -1,8 +1,9 @@
 // The sticky composer (user-area.md section 5): a textarea growing up to 128 px, Enter sends and
-// Shift+Enter adds a newline, an attach button that does nothing yet, a send button. Blank text is
-// ignored, and so is a send while the composer is disabled or another send is in flight. The text is
+// Shift+Enter adds a newline, an attach slot (issue 38: attachments/AttachButtons.tsx; without it the
+// button shows disabled), a send button. Blank text is ignored unless attachments are ready to go,
+// and so is a send while the composer is disabled, files are being prepared, or another send is in flight. The text is
 // cleared only once `onSend` says the message is stored (invariant 1); on failure it stays.
-import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { toastError } from '../../lib/notify.ts';
 import { sk } from '../../text/sk.ts';
 
@@ -31,6 +32,9 @@ interface ComposerProps {
   /** Resolves true when the message was stored (the composer then clears). */
   onSend: (text: string) => Promise<boolean>;
   mode: ComposerMode;
+  /** Issue 38: the attach buttons, and whether attachments wait beside the text ('ready' sends with blank text). */
+  attach?: ReactNode;
+  attachments?: 'none' | 'ready' | 'preparing';
 }
 
 const PLACEHOLDER: Record<ComposerMode, string> = {
@@ -40,14 +44,15 @@ const PLACEHOLDER: Record<ComposerMode, string> = {
   missing: sk.chat.placeholder,
 };
 
-export function Composer({ value, onChange, onSend, mode }: ComposerProps) {
+export function Composer({ value, onChange, onSend, mode, attach, attachments = 'none' }: ComposerProps) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const inFlight = useRef(false);
   const latest = useRef(value);
   latest.current = value;
   const [sending, setSending] = useState(false);
   const disabled = mode !== 'ready';
-  const canSend = !disabled && !sending && value.trim() !== '';
+  const hasContent = attachments === 'ready' || (attachments === 'none' && value.trim() !== '');
+  const canSend = !disabled && !sending && hasContent;
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -59,7 +64,7 @@ export function Composer({ value, onChange, onSend, mode }: ComposerProps) {
   }, [value]);
 
   const send = async () => {
-    if (disabled || inFlight.current || value.trim() === '') return;
+    if (disabled || inFlight.current || !hasContent) return;
     inFlight.current = true;
     setSending(true);
     try {
@@ -91,6 +96,7 @@ export function Composer({ value, onChange, onSend, mode }: ComposerProps) {
         void send();
       }}
     >
+      {attach ?? (
       <button
         type="button"
         disabled
@@ -102,6 +108,7 @@ export function Composer({ value, onChange, onSend, mode }: ComposerProps) {
           <path d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.5 3.5 0 0 1 5 5L10.3 18a2 2 0 0 1-2.8-2.8l7.9-7.9" />
         </svg>
       </button>
+      )}
       <textarea
         ref={ref}
         rows={1}

@@ -1,16 +1,20 @@
 // A file of a rich message: its name and size ('Neznáma veľkosť' when unknown); opens in a new tab.
+// Own files (issue 38) show the same way, from the device's blob or a signed URL.
 // Its accessible name holds the visible name and size in the order shown, after the verb (issue 37:
 // a name without the size failed axe label-content-name-mismatch, and a voice user says what they see).
 import { formatFileSize } from '../../lib/file-size.ts';
 import { sk } from '../../text/sk.ts';
 import { fileName, type Attachment } from './message-kinds.ts';
+import { useAttachmentUrls } from './attachments/use-attachment-urls.ts';
 
 export function FileCard({ file }: { file: Attachment }) {
   const name = fileName(file);
   const size = formatFileSize(file.fileSize);
+  // An own file still on the device opens from its blob; a stored one through a signed URL (issue 38).
+  const [href] = useAttachmentUrls([file.dataUrl]);
   return (
     <a
-      href={file.dataUrl}
+      href={href ?? undefined}
       target="_blank"
       rel="noopener noreferrer"
       aria-label={sk.chat.openFile(name, size)}

@@ -1,20 +1,24 @@
 // The images of a rich message as thumbnails; a thumbnail that fails to load falls back to the full
-// image. Activating one opens the lightbox at that image.
+// image. Activating one opens the lightbox at that image. Own images (issue 38) come from the
+// device's blobs while it holds them (offline too), else through signed URLs (useAttachmentUrls).
 import { useState } from 'react';
 import { sk } from '../../text/sk.ts';
 import { Lightbox } from './Lightbox.tsx';
 import { fileName, type Attachment } from './message-kinds.ts';
+import { useAttachmentUrls } from './attachments/use-attachment-urls.ts';
 
 export function ImageGallery({ images }: { images: Attachment[] }) {
   const [open, setOpen] = useState<number | null>(null);
-  const slides = images.map((a, i) => ({ src: a.dataUrl, alt: a.name ? fileName(a) : sk.chat.image(i + 1) }));
+  const full = useAttachmentUrls(images.map((a) => a.dataUrl));
+  const thumbs = useAttachmentUrls(images.map((a) => a.thumbUrl));
+  const slides = images.map((a, i) => ({ src: full[i] ?? thumbs[i] ?? '', alt: a.name ? fileName(a) : sk.chat.image(i + 1) }));
   return (
     <>
       <ul className={`grid gap-1 ${images.length > 1 ? 'grid-cols-2' : 'grid-cols-1'}`}>
         {images.map((a, i) => (
           <li key={a.id}>
             <button type="button" onClick={() => setOpen(i)} className="focus-ring block w-full overflow-hidden rounded-lg bg-slate-200" aria-label={slides[i]?.alt}>
-              <Thumbnail attachment={a} />
+              <Thumbnail attachment={a} thumbSrc={thumbs[i] ?? null} src={full[i] ?? null} />
             </button>
           </li>
         ))}
@@ -24,12 +28,12 @@ export function ImageGallery({ images }: { images: Attachment[] }) {
   );
 }
 
-function Thumbnail({ attachment: a }: { attachment: Attachment }) {
+function Thumbnail({ attachment: a, thumbSrc, src: fullSrc }: { attachment: Attachment; thumbSrc: string | null; src: string | null }) {
   const [failed, setFailed] = useState(false);
-  const src = !failed && a.thumbUrl ? a.thumbUrl : a.dataUrl;
+  const src = !failed && thumbSrc ? thumbSrc : fullSrc;
   return (
     <img
-      src={src}
+      src={src ?? undefined}
       alt=""
       loading="lazy"
       width={a.width ?? undefined}

@@ -23,6 +23,7 @@ import { SystemNotice } from './SystemNotice.tsx';
 import { AiReplyControls } from './AiReplyControls.tsx';
 import { aiReplyState } from './ai-reply-state.ts';
 import { DeliveryMark, deliveryOf, PendingLabel } from './DeliveryStatus.tsx';
+import { UploadStatus } from './attachments/UploadStatus.tsx';
 
 interface MessageBubbleProps {
   message: LocalMessage;
@@ -72,6 +73,8 @@ function Bubble({ message: m, onRetry }: MessageBubbleProps) {
           {m.state === 'sending' ? <PendingLabel /> : <time dateTime={m.createdAt}>{clockTime(m.createdAt)}</time>}
           {own && m.state === 'sent' && <DeliveryMark delivery={deliveryOf(m) === 'read' ? 'read' : 'sent'} />}
         </p>
+        {/* Issue 38: an own message's files while it is not sent (progress, waiting, retry, cancel). */}
+        {own && kind === 'rich' && m.state !== 'sent' && <UploadStatus messageKey={m.key} />}
         {m.state === 'failed' && (
           <p role="alert" className="flex items-center gap-2 px-1 text-xs text-red-700">
             <span>{failureText(m.error)}</span>

@@ -3,6 +3,7 @@
 import type { Json, JsonObject } from '../../../sync/model/json.ts';
 import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { safeAttachmentUrl } from './attachment-url.ts';
+import { parseAttachmentRef } from './attachments/attachment-ref.ts';
 
 export type MessageKind = 'system' | 'card' | 'rich' | 'text';
 
@@ -27,8 +28,15 @@ const str = (v: Json | undefined): string | null => (typeof v === 'string' && v 
 const num = (v: Json | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const obj = (v: Json | undefined): JsonObject | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? v : null);
 
-/** An attachment address a link or image may use: absolute http(s) or resolving to our own origin. */
-const webUrl = (v: Json | undefined): string | null => safeAttachmentUrl(str(v));
+/**
+ * An attachment address a link or image may use: absolute http(s) or resolving to our own origin, or
+ * (issue 38) an own blob on the device or a stored object, kept as written for useAttachmentUrls to
+ * resolve (attachments/attachment-ref.ts).
+ */
+const webUrl = (v: Json | undefined): string | null => {
+  const s = str(v);
+  return parseAttachmentRef(s) ? s : safeAttachmentUrl(s);
+};
 
 export function isOwn(m: Pick<LocalMessage, 'direction'>): boolean {
   return m.direction === 'user';

@@ -101,3 +101,25 @@ describe('Composer', () => {
     expect(screen.getByRole<HTMLButtonElement>('button', { name: /Priložiť súbor/ }).disabled).toBe(true);
   });
 });
+
+describe('Composer with attachments (issue 38)', () => {
+  it('sends blank text when attachments are ready, never while they are being prepared', async () => {
+    const onSend = vi.fn(() => Promise.resolve(true));
+    const { rerender } = render(<Composer value="" onChange={() => undefined} onSend={onSend} mode="ready" attachments="preparing" />);
+    expect((sendButton() as HTMLButtonElement).disabled).toBe(true);
+    await act(async () => {
+      fireEvent.keyDown(box(), { key: 'Enter' });
+    });
+    expect(onSend).not.toHaveBeenCalled();
+    rerender(<Composer value="" onChange={() => undefined} onSend={onSend} mode="ready" attachments="ready" />);
+    await act(async () => {
+      fireEvent.click(sendButton());
+    });
+    expect(onSend).toHaveBeenCalledWith('');
+  });
+
+  it('shows the attach slot in place of the disabled button', () => {
+    render(<Composer value="" onChange={() => undefined} onSend={() => Promise.resolve(true)} mode="ready" attach={<button type="button">Priložiť súbor</button>} />);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Priložiť súbor' }).disabled).toBe(false);
+  });
+});

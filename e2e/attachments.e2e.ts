@@ -1,0 +1,202 @@
+// Issue 38, the composer's half of attachments, in Debian Chromium through the real stack: a photo
+// picked with the attach button (a JPEG built here with an EXIF Orientation 6 and a GPS position) is
+// prepared on the device — downscaled to 2,048 px on its long edge, turned upright, and its bytes
+// carry no APP1 Exif segment any more (read from the prepared blob the preview opens); a PDF gets a
+// file card; a file over 25 MB is refused in Slovak with everything else kept; a pasted image joins
+// the tray; axe at rest is clean on the composer with previews, on a phone and a desktop.
+// The send itself needs the engine's attachment outbox (branch h-attach-sync): without it in this
+// build the journey checks that a send keeps text and files and says so; with it, that the own bubble
+// shows at once, offline too, from the local blob.
+import { existsSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { hasExif, hasGpsPointer, withGpsExif } from '../tests/helpers/jpeg-exif.ts';
+import { toast } from './admin-helpers.ts';
+import { axeViolations } from './admin-defects-helpers.ts';
+import { freshChat, PHONE, signIn } from './defects-helpers.ts';
+
+// axe is injected as an inline script, which the app's CSP refuses: bypass it for the probe only.
+test.use({ viewport: PHONE, hasTouch: true, bypassCSP: true });
+
+const SHOTS = '/work/shots/h-attach-ui';
+const DESKTOP = { width: 1440, height: 900 };
+const ENGINE_HALF = existsSync('sync/commands/send-with-attachments.ts');
+const composer = (page: Page) => page.getByRole('textbox', { name: 'Správa' });
+const drafts = (page: Page) => page.getByTestId('attachment-draft');
+
+/**
+ * A landscape JPEG encoded by the browser (left half red, right half blue), 3000 × 2000, as bytes:
+ * with EXIF Orientation 6 it must show portrait, red on top.
+ */
+async function landscapeJpeg(page: Page): Promise<Uint8Array> {
+  const base64 = await page.evaluate(async () => {
+    const canvas = new OffscreenCanvas(3000, 2000);
+    const ctx = canvas.getContext('2d')!;
+    ctx.fillStyle = '#e00000';
+    ctx.fillRect(0, 0, 1500, 2000);
+    ctx.fillStyle = '#0000e0';
+    ctx.fillRect(1500, 0, 1500, 2000);
+    const bytes = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.9 })).arrayBuffer());
+    let s = '';
+    for (const b of bytes) s += String.fromCharCode(b);
+    return btoa(s);
+  });
+  return new Uint8Array(Buffer.from(base64, 'base64'));
+}
+
+/** Opens the fresh chat once the device holds it (its greeting shows; the composer is then open). */
+async function openChat(page: Page, conversationId: string): Promise<void> {
+  await page.goto(`/app/chats/${conversationId}`);
+  await expect(page.locator('[data-testid="message"][data-own="false"]', { hasText: 'Dobrý deň' })).toBeVisible();
+  await expect(composer(page)).toBeEnabled();
+}
+
+/** Picks files through the attach button's system picker, as a member does. */
+async function pick(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Priložiť súbor', exact: true }).click();
+  await (await chooser).setFiles(files);
+}
+
+/** The bytes behind a blob: URL of the page, and the image's decoded size and two pixel colours. */
+async function blobFacts(page: Page, url: string) {
+  const facts = await page.evaluate(async (src) => {
+    const blob = await (await fetch(src)).blob();
+    const bitmap = await createImageBitmap(blob, { imageOrientation: 'none' });
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const ctx = canvas.getContext('2d')!;
+    ctx.drawImage(bitmap, 0, 0);
+    const at = (x: number, y: number) => Array.from(ctx.getImageData(x, y, 1, 1).data.slice(0, 3));
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    let s = '';
+    for (const b of bytes) s += String.fromCharCode(b);
+    return { type: blob.type, base64: btoa(s), width: bitmap.width, height: bitmap.height, top: at(bitmap.width / 2, 5), bottom: at(bitmap.width / 2, bitmap.height - 5) };
+  }, url);
+  return { ...facts, bytes: new Uint8Array(Buffer.from(facts.base64, 'base64')) };
+}
+
+const reddish = ([r, g, b]: number[]) => r! > 180 && g! < 80 && b! < 80;
+const bluish = ([r, g, b]: number[]) => b! > 180 && r! < 80 && g! < 80;
+
+test('a photo is downscaled, turned upright and stripped of EXIF/GPS on the device', async ({ page, baseURL }) => {
+  const { user, conversationId } = await freshChat(baseURL!, 'attach');
+  await signIn(page, user.email);
+  await openChat(page, conversationId);
+
+  const photo = withGpsExif(await landscapeJpeg(page), { orientation: 6, latitude: [48, 8, 54.96], longitude: [17, 6, 27.72] });
+  expect(hasExif(photo) && hasGpsPointer(photo), 'the fixture carries EXIF with a GPS position').toBe(true);
+  await pick(page, [{ name: 'dovolenka.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(photo) }]);
+  await expect(drafts(page)).toHaveCount(1);
+  await expect(drafts(page).first()).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('attachment-thumb')).toBeVisible();
+
+  // The thumbnail: 320 px long edge, upright, no EXIF.
+  const thumb = await blobFacts(page, (await page.getByTestId('attachment-thumb').getAttribute('src'))!);
+  expect([thumb.width, thumb.height]).toEqual([213, 320]);
+  expect(hasExif(thumb.bytes)).toBe(false);
+
+  // The prepared image, as the preview's lightbox shows it: 2,048 px, portrait, red on top, no EXIF.
+  await page.getByRole('button', { name: 'Zobraziť dovolenka.jpg' }).click();
+  const full = await blobFacts(page, (await page.getByRole('dialog').locator('img').getAttribute('src'))!);
+  await page.getByRole('button', { name: 'Zavrieť' }).click();
+  expect(hasExif(full.bytes), 'no APP1 Exif segment (GPS) in what is sent').toBe(false);
+  expect(Buffer.from(full.bytes).includes(Buffer.from('Exif\0\0')), 'no Exif header anywhere in the bytes').toBe(false);
+  expect(full.type).toBe('image/jpeg');
+  expect([full.width, full.height]).toEqual([1365, 2048]);
+  expect(reddish(full.top) && bluish(full.bottom), `upright: top ${JSON.stringify(full.top)}, bottom ${JSON.stringify(full.bottom)}`).toBe(true);
+});
+
+test('a PDF gets a file card, over 25 MB is refused in Slovak, a pasted image joins; axe clean with previews', async ({ page, baseURL }) => {
+  const { user, conversationId } = await freshChat(baseURL!, 'attachpdf');
+  await signIn(page, user.email);
+  await openChat(page, conversationId);
+
+  // A PDF: a file card with its type; a file over 25 MB: refused in Slovak, the rest kept.
+  await pick(page, [{ name: 'brief.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n') }]);
+  await expect(drafts(page)).toHaveCount(1);
+  await expect(drafts(page).first()).toContainText('brief.pdf');
+  await expect(drafts(page).first()).toContainText('PDF');
+  // A sparse file on disk: the picker is handed its path, not 25 MB through the protocol.
+  const big = join(mkdtempSync(join(tmpdir(), 'attach-')), 'video.zip');
+  writeFileSync(big, '');
+  truncateSync(big, 25 * 1024 * 1024 + 1);
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Priložiť súbor', exact: true }).click();
+  await (await chooser).setFiles(big);
+  await expect(toast(page, 'Súbor video.zip má viac ako 25 MB, nepriložil sa.')).toBeVisible();
+  await expect(drafts(page)).toHaveCount(1);
+  await expect(page.getByTestId('attachment-tray')).toContainText('Najviac 25 MB na súbor');
+
+  // A pasted image joins the tray (a PNG becomes WebP, which keeps transparency).
+  await composer(page).focus();
+  await page.evaluate(async () => {
+    const canvas = new OffscreenCanvas(40, 30);
+    canvas.getContext('2d')!.fillRect(0, 0, 20, 30);
+    const file = new File([await canvas.convertToBlob({ type: 'image/png' })], 'snimka.png', { type: 'image/png' });
+    const data = new DataTransfer();
+    data.items.add(file);
+    document.activeElement!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  });
+  await expect(drafts(page)).toHaveCount(2);
+  await expect(drafts(page).nth(1)).toContainText('snimka.webp');
+  await expect(drafts(page).nth(1)).toHaveAttribute('data-ready', 'true');
+  await pick(page, [{ name: 'poznamky.txt', mimeType: 'text/plain', buffer: Buffer.from('Termín: piatok\n') }]);
+  await expect(drafts(page)).toHaveCount(3);
+  await page.getByRole('button', { name: 'Odstrániť prílohu poznamky.txt' }).click();
+  await expect(drafts(page)).toHaveCount(2);
+  await page.getByRole('textbox', { name: 'Popis k brief.pdf (nepovinný)' }).fill('Zadanie kampane');
+
+  // At rest with previews: axe clean on a phone and a desktop; screenshots of both.
+  await page.screenshot({ path: `${SHOTS}/composer-previews-phone.png`, animations: 'disabled' });
+  expect(await axeViolations(page), 'axe on a phone').toEqual([]);
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: `${SHOTS}/composer-previews-desktop.png`, animations: 'disabled' });
+  expect(await axeViolations(page), 'axe on a desktop').toEqual([]);
+  await page.setViewportSize(PHONE);
+});
+
+test('the camera button opens the camera on a touch device', async ({ page, baseURL }) => {
+  const { user, conversationId } = await freshChat(baseURL!, 'attachcam');
+  await signIn(page, user.email);
+  await openChat(page, conversationId);
+  await expect(page.getByTestId('camera-input')).toHaveAttribute('capture', 'environment');
+  await expect(page.getByTestId('camera-input')).toHaveAttribute('accept', 'image/*');
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Odfotiť' }).click();
+  expect((await chooser).isMultiple()).toBe(false);
+});
+
+test('without the engine half, a send keeps the text and the files and says why', async ({ page, baseURL }) => {
+  test.skip(ENGINE_HALF, 'the engine half is merged: the next journey sends');
+  const { user, conversationId } = await freshChat(baseURL!, 'attachkeep');
+  await signIn(page, user.email);
+  await openChat(page, conversationId);
+  await pick(page, [{ name: 'brief.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') }]);
+  await composer(page).fill('Posielam brief');
+  await composer(page).press('Enter');
+  await expect(toast(page, 'Posielanie príloh v tejto verzii aplikácie ešte nefunguje. Prílohy zostávajú pripravené.')).toBeVisible();
+  await expect(composer(page)).toHaveValue('Posielam brief');
+  await expect(drafts(page)).toHaveCount(1);
+});
+
+test('a photo sent offline shows as an own bubble at once from the local blob', async ({ page, context, baseURL }) => {
+  test.skip(!ENGINE_HALF, 'needs the engine attachment outbox (branch h-attach-sync), not in this build');
+  const { user, conversationId } = await freshChat(baseURL!, 'attachoff');
+  await signIn(page, user.email);
+  await openChat(page, conversationId);
+  await context.setOffline(true);
+  const photo = await landscapeJpeg(page);
+  await pick(page, [{ name: 'offline.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(photo) }]);
+  await expect(drafts(page).first()).toHaveAttribute('data-ready', 'true');
+  await composer(page).fill('Fotka offline');
+  await composer(page).press('Enter');
+  const bubble = page.locator('[data-testid="message"][data-own="true"]', { hasText: 'Fotka offline' });
+  await expect(bubble).toBeVisible();
+  await expect(drafts(page)).toHaveCount(0);
+  await expect(bubble.locator('img')).toHaveJSProperty('complete', true);
+  await expect.poll(() => bubble.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await expect(bubble.locator('img')).toHaveAttribute('src', /^blob:/);
+  await page.screenshot({ path: `${SHOTS}/bubble-offline-phone.png`, animations: 'disabled' });
+  await context.setOffline(false);
+});

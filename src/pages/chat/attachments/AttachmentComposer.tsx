@@ -1,0 +1,82 @@
+// The composer with attachments (issue 38): the tray of waiting files above the text field, the
+// attach buttons in it, files dropped onto or pasted into the chat (`dropTarget`), and the send that
+// turns text and files into messages (plan-messages.ts) through the engine's attachment outbox
+// (send-attachments.ts). Nothing is lost: files leave the tray only once their message is stored,
+// the text only once every message is (Composer clears it on `true`); a refusal is said in Slovak.
+import { useCallback, type RefObject } from 'react';
+import { useSyncEngine } from '../../../data/sync-context.ts';
+import { toastError } from '../../../lib/notify.ts';
+import { sk } from '../../../text/sk.ts';
+import { Composer, type ComposerMode } from '../Composer.tsx';
+import { AttachButtons } from './AttachButtons.tsx';
+import { AttachmentTray } from './AttachmentTray.tsx';
+import { planMessages } from './plan-messages.ts';
+import { canSendAttachments, refusalMessage, sendAttachments } from './send-attachments.ts';
+import { useAttachmentDraft } from './use-attachment-draft.ts';
+import { useFileDrop } from './use-file-drop.ts';
+
+interface AttachmentComposerProps {
+  conversationId: string;
+  value: string;
+  onChange: (value: string) => void;
+  /** The plain text send (useChat's). */
+  onSend: (text: string) => Promise<boolean>;
+  mode: ComposerMode;
+  dropTarget: RefObject<HTMLElement | null>;
+}
+
+export function AttachmentComposer({ conversationId, value, onChange, onSend, mode, dropTarget }: AttachmentComposerProps) {
+  const engine = useSyncEngine();
+  const draft = useAttachmentDraft();
+  const open = mode === 'ready';
+  const dragging = useFileDrop(dropTarget, draft.add, open);
+
+  const { items, removeSent } = draft;
+  const send = useCallback(
+    async (text: string): Promise<boolean> => {
+      if (items.length === 0) return onSend(text);
+      if (!engine || !canSendAttachments(engine)) {
+        toastError(sk.attachments.unavailable);
+        return false;
+      }
+      const sent: string[] = [];
+      try {
+        for (const message of planMessages(text, items)) {
+          if (message.files.length === 0) {
+            if (!(await onSend(message.text))) return false;
+            continue;
+          }
+          await sendAttachments(engine, { conversationId, text: message.text, files: message.files.map((f) => f.file!) });
+          sent.push(...message.files.map((f) => f.id));
+        }
+        return true;
+      } catch (err) {
+        console.warn('send attachments:', err);
+        toastError(refusalMessage(err) ?? sk.attachments.notSent);
+        return false;
+      } finally {
+        removeSent(sent);
+      }
+    },
+    [items, removeSent, onSend, engine, conversationId],
+  );
+
+  return (
+    <div className="sticky bottom-0 z-10 bg-white">
+      {dragging && (
+        <p aria-hidden="true" className="pointer-events-none fixed inset-0 z-40 m-2 flex items-center justify-center rounded-xl border-2 border-dashed border-teal-700 bg-white/90 text-lg font-semibold text-teal-800">
+          {sk.attachments.dropHint}
+        </p>
+      )}
+      <AttachmentTray items={items} onRemove={draft.remove} onCaption={draft.setCaption} />
+      <Composer
+        value={value}
+        onChange={onChange}
+        onSend={send}
+        mode={mode}
+        attach={<AttachButtons disabled={!open} onFiles={draft.add} />}
+        attachments={items.length === 0 ? 'none' : draft.ready ? 'ready' : 'preparing'}
+      />
+    </div>
+  );
+}

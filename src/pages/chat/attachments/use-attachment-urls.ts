@@ -1,0 +1,58 @@
+// Turns attachment addresses into URLs the page can use (issue 38): web addresses as they are, an
+// own attachment still on the device (`local-attachment:`) into an object URL of its blob from
+// IndexedDB (shown at once, offline too; revoked when no longer shown), and a stored object
+// (`storage:`) into a signed URL made with the viewer's session (an hour; kept per path until five
+// minutes before it expires). Null while a URL is not (yet) known.
+import { useEffect, useMemo, useState } from 'react';
+import { useSyncQuery } from '../../../data/use-sync-query.ts';
+import { parseAttachmentRef, type AttachmentRef } from './attachment-ref.ts';
+import { attachmentBlob, attachmentThumb } from './send-attachments.ts';
+
+const SIGNED_TTL_S = 3600;
+const SIGNED_MARGIN_MS = 5 * 60_000;
+const signed = new Map<string, { url: string; until: number }>();
+
+async function signedUrl(ref: Extract<AttachmentRef, { kind: 'storage' }>): Promise<string | null> {
+  const key = `${ref.bucket}/${ref.path}`;
+  const hit = signed.get(key);
+  if (hit && hit.until > Date.now()) return hit.url;
+  // Loaded on first use: supabase-js is not in the chat's first bundle (the engine brings it later).
+  const { supabase } = await import('../../../supabase.ts');
+  const { data, error } = await supabase.storage.from(ref.bucket).createSignedUrl(ref.path, SIGNED_TTL_S);
+  if (error || !data) return null;
+  signed.set(key, { url: data.signedUrl, until: Date.now() + SIGNED_TTL_S * 1000 - SIGNED_MARGIN_MS });
+  return data.signedUrl;
+}
+
+export function useAttachmentUrls(addresses: readonly (string | null)[]): (string | null)[] {
+  const joined = addresses.join('\n');
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by content: callers build new arrays each render
+  const refs = useMemo(() => addresses.map((a) => (a === null ? null : parseAttachmentRef(a))), [joined]);
+  const hasLocal = refs.some((r) => r?.kind === 'local');
+  const blobs = useSyncQuery(
+    (db) => Promise.all(refs.map((r) => (r?.kind !== 'local' ? Promise.resolve(null) : r.thumb ? attachmentThumb(db, r.id) : attachmentBlob(db, r.id)))),
+    [refs, hasLocal],
+  )?.value;
+  const [objectUrls, setObjectUrls] = useState<(string | null)[]>([]);
+  useEffect(() => {
+    if (!blobs) return;
+    const urls = blobs.map((b) => (b ? URL.createObjectURL(b) : null));
+    setObjectUrls(urls);
+    return () => urls.forEach((u) => u && URL.revokeObjectURL(u));
+  }, [blobs]);
+  const [signedUrls, setSignedUrls] = useState<(string | null)[]>([]);
+  useEffect(() => {
+    if (!refs.some((r) => r?.kind === 'storage')) return;
+    let live = true;
+    void Promise.all(refs.map((r) => (r?.kind === 'storage' ? signedUrl(r).catch(() => null) : Promise.resolve(null)))).then((urls) => live && setSignedUrls(urls));
+    return () => {
+      live = false;
+    };
+  }, [refs]);
+  return addresses.map((a, i) => {
+    const r = refs[i];
+    if (a === null) return null;
+    if (!r) return a;
+    return (r.kind === 'local' ? objectUrls[i] : signedUrls[i]) ?? null;
+  });
+}
