@@ -150,6 +150,10 @@ const RPC_CALLS: (() => Call)[] = [
   () => ({ name: 'finish_ai_reply_job', who: [service], run: (c) => rpc(c, 'finish_ai_reply_job', { p_job_id: randomUUID(), p_worker: 'strictness', p_text: 'x', p_outcome: 'done' }) }),
   () => ({ name: 'stop_ai_reply', who: [m(), a()], run: (c) => rpc(c, 'stop_ai_reply', { p_message_id: randomUUID() }) }),
   () => ({ name: 'retry_ai_reply', who: [m(), a()], run: (c) => rpc(c, 'retry_ai_reply', { p_message_id: randomUUID() }) }),
+  // Conversation owner (issue 39 handoff): a member asks for a human (an id they cannot see is a
+  // 404), the Chatwoot webhook sets the owner as the service role.
+  () => ({ name: 'request_human', who: [m(), a()], run: (c) => rpc(c, 'request_human', { p_conversation_id: randomUUID() }) }),
+  () => ({ name: 'set_conversation_owner', who: [service], run: (c) => rpc(c, 'set_conversation_owner', { p_conversation_id: randomUUID(), p_state: 'human', p_agent_name: 'Strict' }) }),
   // Web Push (issue 20).
   () => ({ name: 'push_subscribe', who: [m(), a()], run: (c) => rpc(c, 'push_subscribe', { p_endpoint: `https://fcm.googleapis.com/fcm/send/${randomUUID()}`, p_p256dh: 'B'.repeat(87), p_auth: 'A'.repeat(22), p_user_agent: 'strict' }) }),
   () => ({ name: 'push_unsubscribe', who: [m(), a()], run: (c) => rpc(c, 'push_unsubscribe', { p_endpoint: 'https://fcm.googleapis.com/fcm/send/none' }) }),
