@@ -2,31 +2,14 @@
 // stored so a refusal is said at once, in Slovak, and nothing else the member picked or typed is lost.
 // The list and the size are the bucket's (supabase/migrations/20261128000400_storage_attachments.sql:
 // file_size_limit 25 MB, allowed_mime_types); the server enforces them again and sniffs the content,
-// this copy only spares the member an upload that would be refused. Keep the two in step.
+// this check only spares the member an upload that would be refused.
 
-export const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
-/** At most this many files in one message (the engine's limit, /work/notes/attach-api.md: 1..10). */
-export const MAX_ATTACHMENTS = 10;
+// The engine holds the one copy of the list and the limits (sync/attachments/limits.ts, R12.1).
+export { ALLOWED_TYPES, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../../../../sync/attachments/limits.ts';
+import { ALLOWED_TYPES, MAX_ATTACHMENT_BYTES } from '../../../../sync/attachments/limits.ts';
 
-const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/heic', 'image/heif', 'image/avif'];
-const DOCUMENT_TYPES = [
-  'application/pdf',
-  'application/msword',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'application/vnd.ms-excel',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/vnd.ms-powerpoint',
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  'application/vnd.oasis.opendocument.text',
-  'application/vnd.oasis.opendocument.spreadsheet',
-  'application/vnd.oasis.opendocument.presentation',
-  'text/plain',
-  'text/csv',
-  'text/markdown',
-  'application/zip',
-  'application/x-zip-compressed',
-];
-export const ALLOWED_TYPES: ReadonlySet<string> = new Set([...IMAGE_TYPES, ...DOCUMENT_TYPES]);
+/** The allowed types that are images (all `image/*` of the list). */
+const isAllowedImage = (mediaType: string) => mediaType.startsWith('image/') && ALLOWED_TYPES.has(mediaType);
 
 /**
  * Browsers leave `File.type` empty (or guess oddly) for some files, notably .md, .heic and office
@@ -70,9 +53,9 @@ export function refusalOf(file: { name: string; type: string; size: number }): R
 
 /** Images a browser can decode and we re-encode (downscale, EXIF stripped); GIF stays as picked (animation). */
 export function isReencodedImage(mediaType: string): boolean {
-  return IMAGE_TYPES.includes(mediaType) && mediaType !== 'image/gif';
+  return isAllowedImage(mediaType) && mediaType !== 'image/gif';
 }
 
 export function isImage(mediaType: string): boolean {
-  return IMAGE_TYPES.includes(mediaType);
+  return isAllowedImage(mediaType);
 }
