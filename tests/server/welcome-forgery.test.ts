@@ -79,14 +79,16 @@ describe('start_conversation welcome texts come only from the server (issue 16 i
     expect(msgs.map((m) => [m.direction, m.text])).toEqual([['specialist', 'Vitajte u Lucie!']]);
   });
 
-  it("a card for a specialist whose conversation exists greets there once (issue 21 item 5)", async () => {
+  // Issue 37 user item 7 replaced issue 21 item 5 here: a chat already greeted gets no second greeting
+  // (the never-greeted case, greeted once by the card: card-welcome-once.test.ts).
+  it('a card for a specialist whose greeted conversation exists adds no second greeting (issue 37 item 7)', async () => {
     const u = await freshUser(stack, 'welcome-card-existing');
     const home = (await call(u.client, 'ensure-first-conversation')).body.conversation_id as string;
     const first = await u.client.rpc('start_conversation', { p_specialist_id: SPECIALIST.lucia });
     expect(first.error).toBeNull();
     const existing = (first.data as { conversation_id: string }).conversation_id;
     const id = await card(home, { kind: 'rich_content', specialist_id: SPECIALIST.lucia, welcome_text: 'Vitajte znova u Lucie!' });
-    // Two taps racing and a third later: one welcome, at the end of the existing chat.
+    // Two taps racing and a third later: the chat keeps its one greeting.
     const taps = await Promise.all([1, 2].map(() => u.client.rpc('start_conversation', { p_specialist_id: SPECIALIST.lucia, p_card_id: id })));
     const again = await u.client.rpc('start_conversation', { p_specialist_id: SPECIALIST.lucia, p_card_id: id });
     for (const r of [...taps, again]) {
@@ -94,6 +96,6 @@ describe('start_conversation welcome texts come only from the server (issue 16 i
       expect(r.data).toEqual({ conversation_id: existing, created: false });
     }
     const texts = (await messagesOf(stack, existing)).map((m) => m.text);
-    expect(texts).toEqual([...serverGreetingOnly, 'Vitajte znova u Lucie!']);
+    expect(texts).toEqual([...serverGreetingOnly]);
   });
 });
