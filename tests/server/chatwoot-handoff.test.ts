@@ -106,8 +106,12 @@ describe('R14.5 Chatwoot and the owner state', () => {
     expect(reopened).toMatchObject({ owner_state: 'waiting', status: 'active' });
     expect(reopened.owner_requested_at).not.toBeNull();
 
+    // One webhook at a time: Chatwoot sends each event when it happens, and three sent at once may be
+    // handled in any order (the clean-clone run once saw the resolve applied after the reopen).
     double.assign(c.displayId, agent.id);
+    await double.webhooksIdle();
     double.resolve(c.displayId);
+    await double.webhooksIdle();
     double.setStatus(c.displayId, 'open');
     await double.webhooksIdle();
     expect(await ownerOf(c.id)).toMatchObject({ owner_state: 'human', owner_agent_name: agent.name, status: 'active' });
