@@ -328,7 +328,14 @@ describe('AI reply jobs', () => {
       20_000,
     );
     expect(reply).toEqual({ direction: 'specialist', client_correlation_id: job.id });
-    expect((await one<{ status: string }>('select status from public.ai_reply_jobs where id = $1', [job.id])).status).toBe('done');
+    // A streamed reply's row exists from its first words (R13.1); the job is done once it is whole.
+    await waitFor(
+      async () => (await one<{ status: string }>('select status from public.ai_reply_jobs where id = $1', [job.id])).status === 'done',
+      'the job done',
+      20_000,
+    );
+    const replies = await rows<{ id: string }>(`select id from public.messages where conversation_id = $1 and direction <> 'user'`, [conv]);
+    expect(replies).toHaveLength(1);
   });
 
   it('no job for human specialists, Chatwoot conversations or specialist messages', async () => {

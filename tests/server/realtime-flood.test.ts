@@ -98,19 +98,19 @@ describe('realtime floods with the anon key (issue 36 N4)', () => {
     expect(received(receiver, topic)).toBeLessThanOrEqual(250);
   });
 
-  it('a client address holds at most 100 sockets; the next upgrade is a 429, another address still connects', async () => {
+  it('a client address holds at most 200 sockets (a free project\'s max_concurrent_users); the next upgrade is a 429, another address still connects', async () => {
     // The test stack trusts X-Forwarded-For (TRUST_X_FORWARDED_FOR=1), so each test names its client.
     const url = realtimeUrl(stack.url, stack.keys.anonKey);
     const address = { 'x-forwarded-for': '203.0.113.7' };
     const { WebSocket } = await import('ws');
-    const open100 = Array.from({ length: 100 }, () => {
+    const open200 = Array.from({ length: 200 }, () => {
       const ws = new WebSocket(url, { headers: address });
       return new Promise<InstanceType<typeof WebSocket>>((resolve, reject) => {
         ws.once('open', () => resolve(ws));
         ws.once('error', reject);
       });
     });
-    const opened = await Promise.all(open100);
+    const opened = await Promise.all(open200);
     expect(await upgradeStatus(url, address)).toBe(429);
     expect(await upgradeStatus(url, { 'x-forwarded-for': '203.0.113.8' })).toBe(101);
     // A socket that closes gives its place back.

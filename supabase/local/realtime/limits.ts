@@ -21,7 +21,8 @@
 // - outbound buffer: a socket whose unsent data would pass maxBufferedBytes is terminated (a reader
 //   that stopped reading; Phoenix kills the channel process at its heap limit instead).
 // - sockets per client address: hosted caps a free project at 200 concurrent clients in total
-//   (max_concurrent_users, "Too many connected users"); here each client address may hold 100.
+//   (max_concurrent_users, "Too many connected users"); here each client address may hold 200, so one
+//   address may open as many sockets as a whole free project allows (never stricter than hosted).
 export interface RealtimeLimits {
   maxPayloadBytes: number;
   maxEventsPerSecond: number;
@@ -35,7 +36,7 @@ export const DEFAULT_LIMITS: RealtimeLimits = {
   maxEventsPerSecond: 100,
   maxBytesPerSecond: 1_000_000,
   maxBufferedBytes: 2 * 1024 * 1024,
-  maxSocketsPerAddress: 100,
+  maxSocketsPerAddress: 200,
 };
 
 /** Hosted's averaging window (one 5 s tick of its rate counter). */
