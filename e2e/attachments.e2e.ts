@@ -7,7 +7,7 @@
 // The send itself needs the engine's attachment outbox (branch h-attach-sync): without it in this
 // build the journey checks that a send keeps text and files and says so; with it, that the own bubble
 // shows at once, offline too, from the local blob.
-import { existsSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -19,9 +19,8 @@ import { freshChat, PHONE, signIn } from './defects-helpers.ts';
 // axe is injected as an inline script, which the app's CSP refuses: bypass it for the probe only.
 test.use({ viewport: PHONE, hasTouch: true, bypassCSP: true });
 
-const SHOTS = '/work/shots/h-attach-ui';
+const SHOTS = 'e2e/artifacts/screenshots';
 const DESKTOP = { width: 1440, height: 900 };
-const ENGINE_HALF = existsSync('sync/commands/send-with-attachments.ts');
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Správa' });
 const drafts = (page: Page) => page.getByTestId('attachment-draft');
 
@@ -167,21 +166,7 @@ test('the camera button opens the camera on a touch device', async ({ page, base
   expect((await chooser).isMultiple()).toBe(false);
 });
 
-test('without the engine half, a send keeps the text and the files and says why', async ({ page, baseURL }) => {
-  test.skip(ENGINE_HALF, 'the engine half is merged: the next journey sends');
-  const { user, conversationId } = await freshChat(baseURL!, 'attachkeep');
-  await signIn(page, user.email);
-  await openChat(page, conversationId);
-  await pick(page, [{ name: 'brief.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') }]);
-  await composer(page).fill('Posielam brief');
-  await composer(page).press('Enter');
-  await expect(toast(page, 'Posielanie príloh v tejto verzii aplikácie ešte nefunguje. Prílohy zostávajú pripravené.')).toBeVisible();
-  await expect(composer(page)).toHaveValue('Posielam brief');
-  await expect(drafts(page)).toHaveCount(1);
-});
-
 test('a photo sent offline shows as an own bubble at once from the local blob', async ({ page, context, baseURL }) => {
-  test.skip(!ENGINE_HALF, 'needs the engine attachment outbox (branch h-attach-sync), not in this build');
   const { user, conversationId } = await freshChat(baseURL!, 'attachoff');
   await signIn(page, user.email);
   await openChat(page, conversationId);

@@ -2,7 +2,7 @@
 // right click, the keyboard), copy puts the markdown source on the clipboard, a reply's quote is
 // sent and shown on another device (a click jumps to the original), day separators, the jump to the
 // newest with its count (an arrival never moves the view), and a draft that survives a reload and
-// shows as 'Koncept:' in the list. Screenshots to /work/shots/h-chatui (SHOTS_DIR), axe at rest.
+// shows as 'Koncept:' in the list. Screenshots to e2e/artifacts/screenshots (SHOTS_DIR), axe at rest.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { axeViolations } from './admin-defects-helpers.ts';
 import { PHONE, freshChat, rest, signIn } from './defects-helpers.ts';

@@ -1,7 +1,7 @@
 // Issue 39 handoff journey (sync/SPEC.md R14): on a stack wired to the Chatwoot double, one user on two
 // devices in an AI chat asks for a human; both headers change; a message written then queues no AI
 // answer; a Chatwoot agent's reply through the double's real webhook puts the agent's name in both
-// headers and the list. Screenshots (phone 390×844, desktop 1440×900) go to /work/shots/h-handoff.
+// headers and the list. Screenshots (phone 390×844, desktop 1440×900) go to e2e/artifacts/screenshots.
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import type pg from 'pg';
@@ -14,7 +14,7 @@ test.describe.configure({ mode: 'serial' });
 test.setTimeout(300_000);
 
 const WEBHOOK_SECRET = 'e2e-handoff-secret-0123456789abcdefghijklmn';
-const SHOTS = process.env.HANDOFF_SHOTS ?? '/work/shots/h-handoff';
+const SHOTS = process.env.HANDOFF_SHOTS ?? 'e2e/artifacts/screenshots';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
 const LUCIA = '00000000-0000-4000-8000-000000000010'; // FREE plan, AI

@@ -5,7 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './defects-helpers.ts';
 
-const SHOTS = '/work/shots/h-search';
+const SHOTS = 'e2e/artifacts/screenshots';
 const DRUHY = '00000000-0000-4000-a000-000000000003';
 const TOMAS = '00000000-0000-4000-8000-000000000012';
 const PHONE = { width: 390, height: 844 };
