@@ -1,28 +1,9 @@
 // Rows of a Lighthouse run, their table, and the benchmark rows (row 9) derived from them.
 import type { BenchRow } from './table.ts';
+import type { LighthouseRow } from '../scripts/lighthouse/run.ts';
 
-export interface LighthouseRow {
-  page: string;
-  formFactor: 'mobile' | 'desktop';
-  /** Where Lighthouse ended up (a redirect to /auth/login means the session was lost). */
-  finalUrl: string;
-  /** Category scores 0–100. */
-  performance: number;
-  accessibility: number;
-  bestPractices: number;
-  seo: number;
-  /** Lab metrics in ms (cumulative-layout-shift unitless). */
-  metrics: Record<string, number>;
-  /** Per category: audits scoring under 0.9, with Lighthouse's display value. */
-  failing: Record<string, string[]>;
-  /** Chromium's Page.getInstallabilityErrors on the page (empty: installable). */
-  installabilityErrors: string[];
-  warnings: string[];
-  /** Lighthouse's CPU benchmark of this machine at run time (higher is faster; a loaded machine scores low). */
-  benchmarkIndex: number;
-  /** Performance scores of every run of this page and preset; the row is the median run. */
-  runs: number[];
-}
+export type { LighthouseRow };
+
 
 /** The run with the median performance score (Lighthouse's advice for noisy machines). */
 export function medianRun<T extends { performance: number }>(runs: T[]): T {

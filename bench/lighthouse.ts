@@ -21,8 +21,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { lighthouseBenchRows, medianRun, renderLighthouseTable, type LighthouseRow } from './lighthouse-report.ts';
-import { withChromium } from './lighthouse-browser.ts';
-import { runLighthouse, type FormFactor } from './lighthouse-run.ts';
+import { withChromium } from '../scripts/lighthouse/browser.ts';
+import { runLighthouse, type FormFactor } from '../scripts/lighthouse/run.ts';
 import { startTestStack } from '../tests/helpers/stack.ts';
 
 export type { LighthouseRow } from './lighthouse-report.ts';

@@ -1,13 +1,13 @@
 // Lighthouse guard (issue 8): on the mobile preset, /auth/login (a first visit) and /app/chats (the
 // signed-in demo member) score 100 for accessibility and at least 95 for best practices. Performance
 // is a timing goal and lives in bench/lighthouse.ts, not here. Chromium runs on its own profile and
-// debugging port (bench/lighthouse-browser.ts), so Lighthouse sees the page exactly as a user would.
+// debugging port (scripts/lighthouse/browser.ts), so Lighthouse sees the page exactly as a user would.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { withChromium } from '../bench/lighthouse-browser.ts';
-import { runLighthouse } from '../bench/lighthouse-run.ts';
+import { withChromium } from '../scripts/lighthouse/browser.ts';
+import { runLighthouse } from '../scripts/lighthouse/run.ts';
 
 test('accessibility 100 and best practices ≥ 95 on /auth/login and /app/chats (mobile)', async ({ baseURL }) => {
   test.setTimeout(150_000);

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { chromium, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../e2e/playwright.config.ts';
+import { CHROMIUM_ARGS } from '../../e2e/playwright.config.ts';
 
 export interface LighthouseBrowser {
   port: number;

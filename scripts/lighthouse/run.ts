@@ -1,7 +1,32 @@
+// Shared by the benchmark (bench/lighthouse.ts, row 9) and the journey (e2e/lighthouse.e2e.ts), so it
+// lives apart from both: e2e never imports bench.
 // One Lighthouse navigation against an already running Chromium (its remote-debugging port), turned
 // into a LighthouseRow: the category scores, the core metrics and the audits that cost points.
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
-import type { LighthouseRow } from './lighthouse-report.ts';
+
+/** One page and preset, as measured (bench/lighthouse-report.ts turns these into a table and bench rows). */
+export interface LighthouseRow {
+  page: string;
+  formFactor: 'mobile' | 'desktop';
+  /** Where Lighthouse ended up (a redirect to /auth/login means the session was lost). */
+  finalUrl: string;
+  /** Category scores 0–100. */
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  /** Lab metrics in ms (cumulative-layout-shift unitless). */
+  metrics: Record<string, number>;
+  /** Per category: audits scoring under 0.9, with Lighthouse's display value. */
+  failing: Record<string, string[]>;
+  /** Chromium's Page.getInstallabilityErrors on the page (empty: installable). */
+  installabilityErrors: string[];
+  warnings: string[];
+  /** Lighthouse's CPU benchmark of this machine at run time (higher is faster; a loaded machine scores low). */
+  benchmarkIndex: number;
+  /** Performance scores of every run of this page and preset; the row is the median run. */
+  runs: number[];
+}
 
 export type FormFactor = 'mobile' | 'desktop';
 
