@@ -67,3 +67,23 @@ test('R13.5 Zastaviť stops an answer being written: the provider request is abo
   const shots = process.env.SHOTS_DIR;
   if (shots) await page.screenshot({ path: join(shots, 'stopped-phone.png') });
 });
+
+test('R13.1 R13.8 a reload mid-answer shows what was written so far, the answer goes on in the same bubble and ends whole, once', async ({ page }) => {
+  const chunks = Array.from({ length: 12 }, (_, i) => `${i ? ' ' : ''}Bod ${i + 1}: merajte konverzie.`);
+  env.ai.setStream({ chunks, delayMs: 50, then: 'done', holdAt: 5 });
+  await ask(page, 'Ako merať výsledky kampane?');
+  await expect(streaming(page)).toHaveText(chunks.slice(0, 5).join(''), { timeout: 30_000 });
+  // The page goes away mid-answer and comes back: the half-written answer is read from the device
+  // (and the server), still marked as being written, with its Stop.
+  await page.reload();
+  await expect(streaming(page)).toHaveText(chunks.slice(0, 5).join(''), { timeout: 30_000 });
+  await expect(page.getByTestId('ai-stop')).toBeVisible();
+  env.ai.release();
+  const bubble = page.getByTestId('bubble').filter({ hasText: 'Bod 12:' });
+  await expect(bubble).toBeVisible({ timeout: 30_000 });
+  await expect(bubble).not.toHaveAttribute('data-ai', /.+/);
+  expect((await bubble.innerText()).replace(/\s+/g, ' ').trim()).toBe(chunks.join(''));
+  // One bubble for the answer (its rows were updated in place, never a second copy).
+  await expect(page.getByTestId('bubble').filter({ hasText: 'Bod 1:' })).toHaveCount(1);
+  await expect(page.getByTestId('ai-stop')).toHaveCount(0);
+});
