@@ -15,6 +15,8 @@ import { fanoutRow, insertRows } from './stack-throughput.ts';
 import { renderTable, type BenchRow } from './table.ts';
 import { slowLinkRows } from './slow-link.ts';
 import { searchRows } from './search-rows.ts';
+import { aiStreamRows } from './ai-stream-rows.ts';
+import { buildBaseline } from './setup.ts';
 
 const args = parseArgs(process.argv.slice(2));
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -24,8 +26,18 @@ const rows: BenchRow[] = [];
 const notes: string[] = [];
 const started = performance.now();
 
+// The online-only baseline build, made once for every row that compares against it.
+let baselineBuild: string | undefined = process.env.BENCH_BASELINE_DIR;
+async function baselineDir(): Promise<string> {
+  if (!baselineBuild) {
+    log('building the online-only baseline (VITE_ONLINE_ONLY=1)…');
+    baselineBuild = await buildBaseline();
+  }
+  return baselineBuild;
+}
+
 const browserSet = new Set([...args.rows].filter((r) => r >= 1 && r <= 7));
-if (browserSet.size > 0) rows.push(...(await browserRows({ rows: browserSet, quick: args.quick, webDir, log, notes })));
+if (browserSet.size > 0) rows.push(...(await browserRows({ rows: browserSet, quick: args.quick, webDir, baselineDir: await baselineDir(), log, notes })));
 
 if (wants(8)) {
   try {
@@ -62,6 +74,10 @@ if (wants(11)) {
 if (wants(12)) {
   log('row 12: search in messages (issue 40)');
   rows.push(...(await searchRows(args.quick, notes)));
+}
+
+if (wants(13)) {
+  rows.push(...(await aiStreamRows({ webDir, baselineDir: await baselineDir(), quick: args.quick, log })));
 }
 
 const table = [renderTable(rows), ...notes].join('\n\n');

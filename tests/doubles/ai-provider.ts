@@ -26,6 +26,10 @@ export interface ProviderCall {
   abortedAt?: number;
   /** Chunks sent before the end or the abort. */
   sent: number;
+  /** When each chunk was written (ms since the epoch; the bench's provider clock). */
+  sentAt: number[];
+  /** When the stream's end was written ('done', 'error', 'cut'). */
+  endedAt?: number;
   /** The request body's size in bytes (issue 36 N5: the prompt budget). */
   bytes: number;
 }
@@ -66,7 +70,7 @@ export async function startAiProviderDouble(): Promise<AiProviderDouble> {
       } catch {
         body = null;
       }
-      const call: ProviderCall = { status: 0, at: Date.now(), body, sent: 0, bytes: Buffer.concat(chunks).length };
+      const call: ProviderCall = { status: 0, at: Date.now(), body, sent: 0, sentAt: [], bytes: Buffer.concat(chunks).length };
       let ended = false;
       res.on('close', () => {
         if (!ended) call.abortedAt = Date.now();
@@ -149,8 +153,10 @@ async function streamOut(
     await pause();
     if (res.destroyed || call.abortedAt) return;
     res.write(chunk(call.sent, s.chunks[i % s.chunks.length]!));
+    call.sentAt.push(Date.now());
     call.sent++;
   }
+  if (s.then !== 'hang') call.endedAt = Date.now();
   if (s.then === 'done') finish(() => res.end(chunk(call.sent, null, 'stop') + 'data: [DONE]\n\n'));
   else if (s.then === 'error') finish(() => res.end(`data: ${JSON.stringify({ error: { message: 'overloaded', type: 'server_error' } })}\n\n`));
   else if (s.then === 'cut') finish(() => res.destroy());
