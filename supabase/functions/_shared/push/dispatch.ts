@@ -3,11 +3,11 @@
 // every device of the user with web-push (VAPID, RFC 8291 aes128gcm), and reports the push
 // services' answers (finish_push_notification: 404/410 deletes the subscription). Shared by the
 // local stack's push worker and the hosted push-dispatch function.
-import { Agent } from 'node:https';
 import webpush from 'web-push';
 import type { Db } from '../clients.ts';
 import type { FunctionEnv } from '../types.ts';
 import { breakerOpen, tripBreaker } from './breaker.ts';
+import { ConnectTimeoutAgent } from './connect-timeout.ts';
 import { endpointAllowed } from './endpoint.ts';
 import { messagePayload, topicFor, type ClaimedNotification } from './payload.ts';
 
@@ -38,13 +38,15 @@ export interface SendResult {
   status: number;
 }
 
-/** PUSH_CA_CERT (PEM): a CA to trust besides the system's, for a push service with its own
- *  certificate (the tests' fake push service on loopback). */
-let caAgent: { pem: string; agent: Agent } | undefined;
-function agentFor(env: FunctionEnv): Agent | undefined {
+/** Every send goes through a ConnectTimeoutAgent (issue 36 N3: TLS within 2 s). PUSH_CA_CERT (PEM):
+ *  a CA to trust besides the system's, for a push service with its own certificate (the tests' fake
+ *  push service on loopback). */
+let plainAgent: ConnectTimeoutAgent | undefined;
+let caAgent: { pem: string; agent: ConnectTimeoutAgent } | undefined;
+function agentFor(env: FunctionEnv): ConnectTimeoutAgent {
   const pem = env.PUSH_CA_CERT;
-  if (!pem) return undefined;
-  if (caAgent?.pem !== pem) caAgent = { pem, agent: new Agent({ ca: pem }) };
+  if (!pem) return (plainAgent ??= new ConnectTimeoutAgent({ keepAlive: true })); // as Node's global agent
+  if (caAgent?.pem !== pem) caAgent = { pem, agent: new ConnectTimeoutAgent({ ca: pem }) };
   return caAgent.agent;
 }
 
@@ -65,7 +67,7 @@ async function sendOne(
       topic,
       contentEncoding: 'aes128gcm',
       timeout: SEND_TIMEOUT_MS,
-      ...(agentFor(env) ? { agent: agentFor(env)! } : {}),
+      agent: agentFor(env),
     });
     return { subscription_id: sub.id, status: res.statusCode };
   } catch (err) {
