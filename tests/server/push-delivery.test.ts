@@ -12,6 +12,7 @@ import { readConfig } from '../../supabase/local/config.ts';
 import { anonClient, serviceClient, uniqueEmail, type Client } from '../helpers/clients.ts';
 import { signUpConfirmed } from '../helpers/signup.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
+import { PER_USER_IN_FLIGHT } from '../../supabase/functions/_shared/push/per-user.ts';
 import { decryptPush, deviceKeys, sleep, startFakePushService, until, verifyVapid, type DeviceKeys, type FakePushService } from './push-helpers.ts';
 
 let stack: TestStack;
@@ -328,5 +329,23 @@ describe('R10 Web Push delivery', () => {
       for (const s of stalled) s.destroy();
       await new Promise<void>((r) => tcp.close(() => r()));
     }
+  });
+  it("R10.18 a member with 70 notifications for a device that never answers holds at most 4 sends; another member's push goes out meanwhile", async () => {
+    const flooder = await member();
+    const other = await member();
+    const dead = await subscribe(flooder, `/flood/${randomUUID()}`);
+    fake.hang(dead.path);
+    const alive = await subscribe(other);
+    const rows = Array.from({ length: 70 }, (_, i) => ({ conversation_id: flooder.conversationId, text: `Správa ${i}`, type: 'text', direction: 'specialist', source: 'chatwoot' }));
+    const ins = await svc.from('messages').insert(rows);
+    expect(ins.error).toBeNull();
+    await fake.waitFor(PER_USER_IN_FLIGHT, dead.path);
+    await specialistSays(other.conversationId, 'Pre iného člena');
+    const [req] = await fake.waitFor(1, alive.path);
+    expect(decryptPush(req!.body, alive.keys)).toContain('Pre iného člena');
+    // The flooder's first sends are still held (the 10 s answer timeout has not run out), and no more
+    // than the cap reached their device.
+    expect(fake.hanging(dead.path), "the flooder's sends are still held").toBeGreaterThan(0);
+    expect(fake.requests.filter((r) => r.path === dead.path).length).toBeLessThanOrEqual(PER_USER_IN_FLIGHT);
   });
 });

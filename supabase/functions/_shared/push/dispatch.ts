@@ -10,6 +10,7 @@ import { breakerOpen, tripBreaker } from './breaker.ts';
 import { ConnectTimeoutAgent } from './connect-timeout.ts';
 import { endpointAllowed } from './endpoint.ts';
 import { messagePayload, topicFor, type ClaimedNotification } from './payload.ts';
+import { admit, UserSlots } from './per-user.ts';
 
 export interface VapidKeys {
   publicKey: string;
@@ -109,12 +110,14 @@ export async function deliver(db: Db, n: ClaimedNotification, vapid: VapidKeys, 
 }
 
 /** Claims and sends one batch, its notifications side by side (issue 36 N3: one user's unanswering
- *  devices no longer hold up the notifications after theirs in the batch); 'idle' when nothing was due. */
+ *  devices no longer hold up the notifications after theirs in the batch), at most PER_USER_IN_FLIGHT
+ *  of one user (the rest go back to the queue); 'idle' when nothing was due. */
 export async function dispatchOnce(db: Db, vapid: VapidKeys, worker: string, env: FunctionEnv, limit = 20): Promise<DispatchOutcome | 'idle'> {
   const batch = await claimDue(db, worker, limit);
   if (batch.length === 0) return 'idle';
+  const admitted = await admit(db, batch, new UserSlots());
   const outcome: DispatchOutcome = { notifications: 0, sent: 0, gone: 0, failed: 0 };
-  for (const o of await Promise.all(batch.map((n) => deliver(db, n, vapid, env)))) {
+  for (const o of await Promise.all(admitted.map((a) => deliver(db, a.notification, vapid, env)))) {
     outcome.notifications += o.notifications;
     outcome.sent += o.sent;
     outcome.gone += o.gone;
