@@ -81,6 +81,16 @@ async function answerOf(messageId: string): Promise<number | undefined> {
   return r.rows[0]?.http_status ?? undefined;
 }
 
+/** Two fresh members: one whose device's push service never answers (its requests are held), one
+ *  whose device answers. */
+async function hungAndLive(prefix: string) {
+  const hung = await member();
+  const live = await member();
+  const dead = await subscribe(hung, `/${prefix}/${randomUUID()}`);
+  fake.hang(dead.path);
+  return { hung, live, dead, alive: await subscribe(live) };
+}
+
 /** "<attempts> <status>" of a message's notification. */
 async function attemptsOf(messageId: string): Promise<string | undefined> {
   const r = await pool.query<{ attempts: number; status: string }>('select attempts, status from public.push_notifications where message_id = $1', [messageId]);
@@ -253,11 +263,7 @@ describe('R10 Web Push delivery', () => {
   // account's notification behind it. The dead device's request is made first and kept hanging; the
   // other member's notification must reach the push service while that request is still open.
   it("R10.16 one member's unanswering device does not hold up another member's notification", async () => {
-    const dead = await member();
-    const alive = await member();
-    const deadDevice = await subscribe(dead, `/dead/${randomUUID()}`);
-    fake.hang(deadDevice.path);
-    const aliveDevice = await subscribe(alive);
+    const { hung: dead, live: alive, dead: deadDevice, alive: aliveDevice } = await hungAndLive('dead');
     await specialistSays(dead.conversationId, 'Pre nedostupné zariadenie');
     await fake.waitFor(1, deadDevice.path);
     expect(fake.hanging(deadDevice.path)).toBe(1);
@@ -330,12 +336,9 @@ describe('R10 Web Push delivery', () => {
       await new Promise<void>((r) => tcp.close(() => r()));
     }
   });
+
   it("R10.18 a member with 70 notifications for a device that never answers holds at most 4 sends; another member's push goes out meanwhile", async () => {
-    const flooder = await member();
-    const other = await member();
-    const dead = await subscribe(flooder, `/flood/${randomUUID()}`);
-    fake.hang(dead.path);
-    const alive = await subscribe(other);
+    const { hung: flooder, live: other, dead, alive } = await hungAndLive('flood');
     const rows = Array.from({ length: 70 }, (_, i) => ({ conversation_id: flooder.conversationId, text: `Správa ${i}`, type: 'text', direction: 'specialist', source: 'chatwoot' }));
     const ins = await svc.from('messages').insert(rows);
     expect(ins.error).toBeNull();
