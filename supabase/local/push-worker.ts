@@ -7,7 +7,7 @@ import type pg from 'pg';
 import type { FunctionEnv } from '../functions/_shared/types.ts';
 import { serviceClient } from '../functions/_shared/clients.ts';
 import { claimDue, deliver, vapidFromEnv } from '../functions/_shared/push/dispatch.ts';
-import type { ClaimedNotification } from '../functions/_shared/push/payload.ts';
+import { admit, UserSlots, type Admitted } from '../functions/_shared/push/per-user.ts';
 import { allowAnyHost, pushServiceHosts } from '../functions/_shared/push/endpoint.ts';
 import { startDrainWorker, type DrainWorker } from './drain-worker.ts';
 
@@ -41,10 +41,12 @@ export async function startPushWorker(deps: {
   // at once, so a device that never answers (up to web-push's timeout) delays only its own
   // notification, never another user's. The queue's lease (claim_push_notifications: due_at + 2 min)
   // keeps a notification in flight from being claimed again.
+  // A user has at most PER_USER_IN_FLIGHT of them in flight (per-user.ts); the rest go back to the queue.
   const inFlight = new Set<Promise<void>>();
+  const slots = new UserSlots();
   let lastError = '';
-  const launch = (n: ClaimedNotification) => {
-    const sending: Promise<void> = deliver(db, n, vapid, env)
+  const launch = ({ notification, user }: Admitted) => {
+    const sending: Promise<void> = deliver(db, notification, vapid, env)
       .then(
         () => void (lastError = ''),
         (err: unknown) => {
@@ -53,7 +55,10 @@ export async function startPushWorker(deps: {
           lastError = msg;
         },
       )
-      .finally(() => inFlight.delete(sending));
+      .finally(() => {
+        inFlight.delete(sending);
+        slots.free(user);
+      });
     inFlight.add(sending);
   };
   const drain = await startDrainWorker({
@@ -65,7 +70,7 @@ export async function startPushWorker(deps: {
       while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
       const batch = await claimDue(db, worker, Math.min(20, MAX_IN_FLIGHT - inFlight.size));
       if (batch.length === 0) return 'idle';
-      for (const n of batch) launch(n);
+      for (const a of await admit(db, batch, slots)) launch(a);
       return batch.length;
     },
     log: deps.log,

@@ -160,6 +160,7 @@ const RPC_CALLS: (() => Call)[] = [
   () => ({ name: 'push_viewing', who: [m()], run: (c) => rpc(c, 'push_viewing', { p_conversation_id: conversationId }) }),
   () => ({ name: 'claim_push_notifications', who: [service], run: (c) => rpc(c, 'claim_push_notifications', { p_worker: 'strictness', p_limit: 1 }) }),
   () => ({ name: 'finish_push_notification', who: [service], run: (c) => rpc(c, 'finish_push_notification', { p_id: randomUUID(), p_results: [] }) }),
+  () => ({ name: 'defer_push_notifications', who: [service], run: (c) => rpc(c, 'defer_push_notifications', { p_ids: [randomUUID()], p_seconds: 1 }) }),
   () => ({ name: 'mark_read_by_agent', who: [service], run: (c) => rpc(c, 'mark_read_by_agent', { p_conversation_id: conversationId, p_seen_at: new Date().toISOString() }) }),
 ];
 

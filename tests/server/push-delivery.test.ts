@@ -3,6 +3,7 @@
 // checks TTL, Urgency, Topic and the VAPID JWT, and the "seen in time" rules. Its own stack: push
 // endpoints on loopback are allowed here only (PUSH_ALLOW_PRIVATE_ENDPOINTS) and D is shortened.
 import { randomUUID } from 'node:crypto';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -11,6 +12,7 @@ import { readConfig } from '../../supabase/local/config.ts';
 import { anonClient, serviceClient, uniqueEmail, type Client } from '../helpers/clients.ts';
 import { signUpConfirmed } from '../helpers/signup.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
+import { PER_USER_IN_FLIGHT } from '../../supabase/functions/_shared/push/per-user.ts';
 import { decryptPush, deviceKeys, sleep, startFakePushService, until, verifyVapid, type DeviceKeys, type FakePushService } from './push-helpers.ts';
 
 let stack: TestStack;
@@ -77,6 +79,22 @@ async function answerOf(messageId: string): Promise<number | undefined> {
     [messageId],
   );
   return r.rows[0]?.http_status ?? undefined;
+}
+
+/** Two fresh members: one whose device's push service never answers (its requests are held), one
+ *  whose device answers. */
+async function hungAndLive(prefix: string) {
+  const hung = await member();
+  const live = await member();
+  const dead = await subscribe(hung, `/${prefix}/${randomUUID()}`);
+  fake.hang(dead.path);
+  return { hung, live, dead, alive: await subscribe(live) };
+}
+
+/** "<attempts> <status>" of a message's notification. */
+async function attemptsOf(messageId: string): Promise<string | undefined> {
+  const r = await pool.query<{ attempts: number; status: string }>('select attempts, status from public.push_notifications where message_id = $1', [messageId]);
+  return r.rows[0] ? `${r.rows[0].attempts} ${r.rows[0].status}` : undefined;
 }
 
 async function settled(messageId: string): Promise<string> {
@@ -245,11 +263,7 @@ describe('R10 Web Push delivery', () => {
   // account's notification behind it. The dead device's request is made first and kept hanging; the
   // other member's notification must reach the push service while that request is still open.
   it("R10.16 one member's unanswering device does not hold up another member's notification", async () => {
-    const dead = await member();
-    const alive = await member();
-    const deadDevice = await subscribe(dead, `/dead/${randomUUID()}`);
-    fake.hang(deadDevice.path);
-    const aliveDevice = await subscribe(alive);
+    const { hung: dead, live: alive, dead: deadDevice, alive: aliveDevice } = await hungAndLive('dead');
     await specialistSays(dead.conversationId, 'Pre nedostupné zariadenie');
     await fake.waitFor(1, deadDevice.path);
     expect(fake.hanging(deadDevice.path)).toBe(1);
@@ -270,5 +284,71 @@ describe('R10 Web Push delivery', () => {
     // Recorded as "no answer" (0: the queue retries it later) without a connection to the service.
     await until(async () => ((await answerOf(second)) === 0 ? true : undefined), 'the second send to be deferred');
     expect(fake.requests.filter((r) => r.path === device.path)).toHaveLength(1);
+  });
+  it('R10.17 a retry goes only to the devices of the first attempt: a device subscribed since gets nothing', async () => {
+    const m = await member();
+    const flaky = await subscribe(m, `/flaky/${randomUUID()}`);
+    fake.answer(flaky.path, 500); // a transient refusal: the queue retries this device
+    const messageId = await specialistSays(m.conversationId, 'Skúste znova');
+    await fake.waitFor(1, flaky.path);
+    await until(async () => ((await attemptsOf(messageId)) === '1 pending' ? true : undefined), 'the first attempt to be recorded');
+    const later = await subscribe(m);
+    // The retry's backoff (10 s × attempts) is the queue's clock; move it instead of waiting it out.
+    await pool.query('update public.push_notifications set due_at = now() where message_id = $1', [messageId]);
+    await fake.waitFor(2, flaky.path);
+    await until(async () => ((await attemptsOf(messageId)) === '2 pending' ? true : undefined), 'the retry to be recorded');
+    expect(fake.requests.filter((r) => r.path === later.path), 'the device subscribed after the first attempt').toHaveLength(0);
+    const devices = await pool.query('select d.subscription_id from public.push_deliveries d join public.push_notifications n on n.id = d.notification_id where n.message_id = $1', [messageId]);
+    expect(devices.rows).toHaveLength(1);
+  });
+
+  it('R10.16 a push service that takes the connection but never completes TLS is cut before a hung answer times out', async () => {
+    // Ordering, not a stopwatch: a request that reached a push service which never answers is held
+    // for the 10 s answer timeout; a handshake started after it must be cut while it is still held.
+    const stalled = new Set<Socket>();
+    let cut: () => void = () => undefined;
+    const cutOff = new Promise<void>((r) => (cut = r));
+    const tcp = createTcpServer((s) => {
+      stalled.add(s);
+      s.resume(); // read (and drop) the ClientHello, so the sender's close is seen; never answer
+      s.on('close', () => cut());
+    });
+    await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r));
+    try {
+      const holder = await member();
+      const held = await subscribe(holder, `/held/${randomUUID()}`);
+      fake.hang(held.path);
+      await specialistSays(holder.conversationId, 'Odpoveď, na ktorú služba neodpovie');
+      await fake.waitFor(1, held.path);
+
+      const m = await member();
+      const keys = deviceKeys();
+      const endpoint = `https://127.0.0.1:${(tcp.address() as AddressInfo).port}/stall/${randomUUID()}`;
+      const r = await m.client.rpc('push_subscribe', { p_endpoint: endpoint, p_p256dh: keys.p256dh, p_auth: keys.auth, p_user_agent: 'vitest' });
+      expect(r.error).toBeNull();
+      const messageId = await specialistSays(m.conversationId, 'Pre zariadenie bez TLS');
+      await cutOff;
+      expect(stalled.size).toBe(1);
+      expect(fake.hanging(held.path), 'the hung request is still held: the handshake was cut sooner').toBe(1);
+      await until(async () => ((await answerOf(messageId)) === 0 ? true : undefined), 'the cut send to be recorded as no answer');
+    } finally {
+      for (const s of stalled) s.destroy();
+      await new Promise<void>((r) => tcp.close(() => r()));
+    }
+  });
+
+  it("R10.18 a member with 70 notifications for a device that never answers holds at most 4 sends; another member's push goes out meanwhile", async () => {
+    const { hung: flooder, live: other, dead, alive } = await hungAndLive('flood');
+    const rows = Array.from({ length: 70 }, (_, i) => ({ conversation_id: flooder.conversationId, text: `Správa ${i}`, type: 'text', direction: 'specialist', source: 'chatwoot' }));
+    const ins = await svc.from('messages').insert(rows);
+    expect(ins.error).toBeNull();
+    await fake.waitFor(PER_USER_IN_FLIGHT, dead.path);
+    await specialistSays(other.conversationId, 'Pre iného člena');
+    const [req] = await fake.waitFor(1, alive.path);
+    expect(decryptPush(req!.body, alive.keys)).toContain('Pre iného člena');
+    // The flooder's first sends are still held (the 10 s answer timeout has not run out), and no more
+    // than the cap reached their device.
+    expect(fake.hanging(dead.path), "the flooder's sends are still held").toBeGreaterThan(0);
+    expect(fake.requests.filter((r) => r.path === dead.path).length).toBeLessThanOrEqual(PER_USER_IN_FLIGHT);
   });
 });

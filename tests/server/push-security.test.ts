@@ -104,6 +104,7 @@ describe('R10 Web Push: attacks are refused', () => {
     for (const [fn, args] of [
       ['claim_push_notifications', { p_worker: 'bob', p_limit: 5 }],
       ['finish_push_notification', { p_id: randomUUID(), p_results: [] }],
+      ['defer_push_notifications', { p_ids: [randomUUID()], p_seconds: 60 }],
       ['mark_read_by_agent', { p_conversation_id: aliceConversation, p_seen_at: new Date().toISOString() }],
     ] as const) {
       const r = await rpc(bob.caller, fn, args);

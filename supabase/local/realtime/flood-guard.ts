@@ -3,12 +3,13 @@
 // limits at work. Invariant: a topic's window is dropped once it has been quiet for a whole window,
 // and an address's count once its last socket closes, so neither map grows with topics or addresses
 // that are gone.
+import { CappedCounts } from '../../functions/_shared/capped-counts.ts';
 import { emptyStats, RATE_WINDOW_MS, RateWindow, type RealtimeLimits, type RealtimeStats } from './limits.ts';
 
 export class FloodGuard {
   readonly counters = emptyStats();
   private readonly topics = new Map<string, RateWindow>();
-  private readonly perAddress = new Map<string, number>();
+  private readonly perAddress = new CappedCounts(() => this.limits.maxSocketsPerAddress);
   private readonly sweep: NodeJS.Timeout;
 
   constructor(readonly limits: RealtimeLimits) {
@@ -34,19 +35,13 @@ export class FloodGuard {
 
   /** Counts a socket for `address`, or answers false when the address holds its cap already. */
   admit(address: string): boolean {
-    const n = this.perAddress.get(address) ?? 0;
-    if (n >= this.limits.maxSocketsPerAddress) {
-      this.counters.socketsRefused++;
-      return false;
-    }
-    this.perAddress.set(address, n + 1);
-    return true;
+    if (this.perAddress.take(address)) return true;
+    this.counters.socketsRefused++;
+    return false;
   }
 
   release(address: string): void {
-    const n = (this.perAddress.get(address) ?? 1) - 1;
-    if (n <= 0) this.perAddress.delete(address);
-    else this.perAddress.set(address, n);
+    this.perAddress.free(address);
   }
 
   stats(sockets: number, bufferedBytes: number): RealtimeStats {

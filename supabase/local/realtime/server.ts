@@ -51,6 +51,10 @@ function clientAddress(req: IncomingMessage, trustForwardedFor: boolean): string
 
 export async function createRealtimeServer(deps: RealtimeDeps): Promise<RealtimeServer> {
   const { log } = deps;
+  // Hosted Realtime keeps Phoenix's websocket `timeout` (supabase/realtime lib/realtime_web/endpoint.ex
+  // sets none; phoenix lib/phoenix/endpoint.ex: "the timeout for keeping websocket connections open
+  // after it last received data, defaults to 60_000ms"): a socket that opens and sends nothing, not
+  // even a heartbeat, is closed after 60 s, one that heartbeats without joining stays (issue 36 N3).
   const idleTimeoutMs = deps.idleTimeoutMs ?? 60_000;
   const registry = new ChannelRegistry();
   const catalog = new Catalog(deps.pool);

@@ -3,13 +3,14 @@
 // every device of the user with web-push (VAPID, RFC 8291 aes128gcm), and reports the push
 // services' answers (finish_push_notification: 404/410 deletes the subscription). Shared by the
 // local stack's push worker and the hosted push-dispatch function.
-import { Agent } from 'node:https';
 import webpush from 'web-push';
 import type { Db } from '../clients.ts';
 import type { FunctionEnv } from '../types.ts';
 import { breakerOpen, tripBreaker } from './breaker.ts';
+import { ConnectTimeoutAgent } from './connect-timeout.ts';
 import { endpointAllowed } from './endpoint.ts';
 import { messagePayload, topicFor, type ClaimedNotification } from './payload.ts';
+import { admit, UserSlots } from './per-user.ts';
 
 export interface VapidKeys {
   publicKey: string;
@@ -38,13 +39,15 @@ export interface SendResult {
   status: number;
 }
 
-/** PUSH_CA_CERT (PEM): a CA to trust besides the system's, for a push service with its own
- *  certificate (the tests' fake push service on loopback). */
-let caAgent: { pem: string; agent: Agent } | undefined;
-function agentFor(env: FunctionEnv): Agent | undefined {
+/** Every send goes through a ConnectTimeoutAgent (issue 36 N3: TLS within 2 s). PUSH_CA_CERT (PEM):
+ *  a CA to trust besides the system's, for a push service with its own certificate (the tests' fake
+ *  push service on loopback). */
+let plainAgent: ConnectTimeoutAgent | undefined;
+let caAgent: { pem: string; agent: ConnectTimeoutAgent } | undefined;
+function agentFor(env: FunctionEnv): ConnectTimeoutAgent {
   const pem = env.PUSH_CA_CERT;
-  if (!pem) return undefined;
-  if (caAgent?.pem !== pem) caAgent = { pem, agent: new Agent({ ca: pem }) };
+  if (!pem) return (plainAgent ??= new ConnectTimeoutAgent({ keepAlive: true })); // as Node's global agent
+  if (caAgent?.pem !== pem) caAgent = { pem, agent: new ConnectTimeoutAgent({ ca: pem }) };
   return caAgent.agent;
 }
 
@@ -65,7 +68,7 @@ async function sendOne(
       topic,
       contentEncoding: 'aes128gcm',
       timeout: SEND_TIMEOUT_MS,
-      ...(agentFor(env) ? { agent: agentFor(env)! } : {}),
+      agent: agentFor(env),
     });
     return { subscription_id: sub.id, status: res.statusCode };
   } catch (err) {
@@ -107,12 +110,14 @@ export async function deliver(db: Db, n: ClaimedNotification, vapid: VapidKeys, 
 }
 
 /** Claims and sends one batch, its notifications side by side (issue 36 N3: one user's unanswering
- *  devices no longer hold up the notifications after theirs in the batch); 'idle' when nothing was due. */
+ *  devices no longer hold up the notifications after theirs in the batch), at most PER_USER_IN_FLIGHT
+ *  of one user (the rest go back to the queue); 'idle' when nothing was due. */
 export async function dispatchOnce(db: Db, vapid: VapidKeys, worker: string, env: FunctionEnv, limit = 20): Promise<DispatchOutcome | 'idle'> {
   const batch = await claimDue(db, worker, limit);
   if (batch.length === 0) return 'idle';
+  const admitted = await admit(db, batch, new UserSlots());
   const outcome: DispatchOutcome = { notifications: 0, sent: 0, gone: 0, failed: 0 };
-  for (const o of await Promise.all(batch.map((n) => deliver(db, n, vapid, env)))) {
+  for (const o of await Promise.all(admitted.map((a) => deliver(db, a.notification, vapid, env)))) {
     outcome.notifications += o.notifications;
     outcome.sent += o.sent;
     outcome.gone += o.gone;

@@ -1,0 +1,24 @@
+// A short connect timeout for push sends (issue 36 N3). web-push's `timeout` is one socket idle timer
+// for the whole request (10 s: a push service may take a while to answer), so a device whose push
+// service address takes the TCP connection but never completes TLS held its send for the full 10 s.
+// This agent cuts a connection that has not finished the TLS handshake within CONNECT_TIMEOUT_MS; the
+// send then fails without a status, which trips the endpoint's breaker (breaker.ts) like any other
+// "no answer". Push services (FCM, Mozilla autopush, APNs web push, WNS) are reached from a server in
+// a few round trips, far below this. Hosted push-dispatch runs the same code; on Deno's node:https the
+// agent's createConnection may not be used, and there the 10 s request timeout remains the bound.
+import { Agent, type RequestOptions } from 'node:https';
+import type { Duplex } from 'node:stream';
+
+/** TCP + TLS handshake to a push service, at most. */
+export const CONNECT_TIMEOUT_MS = 2_000;
+
+export class ConnectTimeoutAgent extends Agent {
+  override createConnection(options: RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+    const socket = super.createConnection(options, callback);
+    if (!socket) return socket;
+    const timer = setTimeout(() => socket.destroy(new Error(`push service: no TLS connection within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
+    socket.once('secureConnect', () => clearTimeout(timer));
+    socket.once('close', () => clearTimeout(timer));
+    return socket;
+  }
+}
