@@ -16,6 +16,7 @@ import { renderTable, type BenchRow } from './table.ts';
 import { slowLinkRows } from './slow-link.ts';
 import { searchRows } from './search-rows.ts';
 import { aiStreamRows } from './ai-stream-rows.ts';
+import { attachmentRows } from './attachment-rows.ts';
 import { buildBaseline } from './setup.ts';
 
 const args = parseArgs(process.argv.slice(2));
@@ -79,6 +80,8 @@ if (wants(12)) {
 if (wants(13)) {
   rows.push(...(await aiStreamRows({ webDir, baselineDir: await baselineDir(), quick: args.quick, log })));
 }
+
+if (wants(14)) rows.push(...(await attachmentRows({ quick: args.quick, log })));
 
 const table = [renderTable(rows), ...notes].join('\n\n');
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;

@@ -103,7 +103,8 @@ describe('table and command line', () => {
     expect([...parseArgs(['--rows=8']).rows]).toEqual([8]);
     expect([...parseArgs(['--rows=12']).rows]).toEqual([12]); // search (issue 40)
     expect([...parseArgs(['--rows=13']).rows]).toEqual([13]); // streamed AI replies (issue 39)
-    expect(() => parseArgs(['--rows', '14'])).toThrow(/unknown row/);
+    expect([...parseArgs(['--rows=14']).rows]).toEqual([14]); // attachments (issue 38)
+    expect(() => parseArgs(['--rows', '15'])).toThrow(/unknown row/);
     expect(() => parseArgs(['--fast'])).toThrow(/unknown argument/);
   });
 });
