@@ -14,9 +14,8 @@
 // other than those three never pass; the key is chosen by alg and kid together, so an HS256 token can
 // never be checked against public-key bytes. With legacy API keys turned off the anon / service_role
 // keys do not pass either, on either header (as the gateway refuses them on /rest/v1 and /storage/v1).
-import { timingSafeEqual } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
-import type { ApiKeySet } from './api-key.ts';
+import { same, type ApiKeySet } from './api-key.ts';
 
 export interface FunctionKeys extends ApiKeySet {
   /** The legacy HS256 secret (keys.ts). */
@@ -29,12 +28,6 @@ export type VerifyJwtResult = { ok: true } | { ok: false; body: Record<string, u
 
 const missing = { ok: false, body: { code: 401, message: 'Missing authorization header' } } as const;
 const invalid = { ok: false, body: { code: 401, message: 'Invalid JWT' } } as const;
-
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 const localSets = new WeakMap<object, ReturnType<typeof createLocalJWKSet>>();
 function jwksOf(keys: FunctionKeys): ReturnType<typeof createLocalJWKSet> {
