@@ -1,6 +1,6 @@
 // The private-channel policies must exist where realtime.messages does (issue 41 part 2): a platform
-// that lets the migration owner add them gets them; one that refuses makes the migrations fail with
-// what to do, instead of the old WARNING that left every private user:<id> relay join refused. A
+// that lets the migration owner add them gets them (20261123001000); one that refuses makes the
+// migrations fail with what to do (20261129110200), instead of the old WARNING that left every private user:<id> relay join refused. A
 // throwaway database gets a stand-in realtime.messages and realtime.topic() (supabase/realtime's
 // names), owned by the superuser (refused) or by the migration owner (allowed).
 import pg from 'pg';
@@ -40,7 +40,7 @@ describe('private-channel policies on realtime.messages', () => {
   it('a platform that refuses the policies fails the migrations with what to do (it only warned before)', async () => {
     const db = await withRealtime(false);
     await expect(migrate(fresh!.url, { seed: false, authenticatorPassword: fresh!.authenticatorPassword })).rejects.toThrow(
-      /20261129110200_private_channel_policies_required\.sql failed: the realtime\.messages policies poradna_topic_read\/poradna_topic_write could not be created/,
+      /20261129110200_private_channel_policies_required\.sql failed: the realtime\.messages policies poradna_topic_read, poradna_topic_write are missing/,
     );
     await db.end();
   });
