@@ -224,6 +224,20 @@ export const admin = {
       'admin-chatwoot-set-custom-attributes': 'Custom atribúty konverzácie', // ours
       'admin-chatwoot-toggle-status': 'Zmena stavu konverzácie', // ours
     } as Record<string, string>,
+    // issue 41: which API key and which token signing this app runs with (edge/key-kinds.ts).
+    keyLabel: { publishable: 'Publishable kľúč', legacy: 'Anon kľúč (legacy JWT)', unknown: 'API kľúč' },
+    keyKind: 'Druh API kľúča',
+    keyKinds: {
+      publishable: 'Nový publishable kľúč (sb_publishable_…)',
+      legacy: 'Starý JWT kľúč anon – Supabase ho do konca roka 2026 vypne; nasaďte publishable kľúč',
+      unknown: 'Neznámy druh kľúča',
+    },
+    tokenSigning: 'Podpis prihlásenia (JWT)',
+    tokenSignings: {
+      asymmetric: (alg: string) => `${alg} – asymetrický kľúč, overenie cez JWKS`,
+      legacy: 'HS256 – starý zdieľaný tajný kľúč (legacy JWT secret)',
+      unknown: 'Nezistený (nie ste prihlásený alebo neznámy algoritmus)',
+    },
   },
   tests: {
     title: 'Test Runner – Admin',

@@ -12,7 +12,7 @@ import { WebSocket } from 'ws';
 import { devMailMode, type StackConfig } from './config.ts';
 import { StartError } from './errors.ts';
 import { freePort } from './free-port.ts';
-import { loadOrCreateKeys, postgrestJwks, type StackKeys } from './keys.ts';
+import { loadOrCreateKeys, postgrestJwks, publicJwks, type StackKeys } from './keys.ts';
 import { createMailer, type Mailer } from './mailbox.ts';
 import { migrate, repoRoot } from './migrate.ts';
 import { externalPostgres, startEmbeddedPostgres, type RunningPostgres } from './postgres.ts';
@@ -251,6 +251,9 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       // apps/cli-go/internal/functions/serve/templates/main.ts, `{ default: key }`).
       SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: keys.publishableKey }),
       SUPABASE_SECRET_KEYS: JSON.stringify({ default: keys.secretKey }),
+      // The JWKS user tokens are verified with, a default secret of hosted functions too
+      // (docs guides/functions/secrets.mdx: "Same value served at …/auth/v1/jwks").
+      SUPABASE_JWKS: JSON.stringify(publicJwks(keys)),
       SUPABASE_DB_URL: postgres!.url,
       ...(config.chatwoot ? { CHATWOOT_API_TOKEN: config.chatwoot.apiToken } : {}),
       ...(config.chatwoot?.webhookSecret ? { CHATWOOT_WEBHOOK_SECRET: config.chatwoot.webhookSecret } : {}),
@@ -287,7 +290,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       functions: functionsHost({
         functionsDir: opts.functionsDir ?? join(repoRoot, 'supabase', 'functions'),
         configToml: join(repoRoot, 'supabase', 'config.toml'),
-        jwtSecret: keys.jwtSecret,
+        keys: { ...gatewayKeys, jwtSecret: keys.jwtSecret, jwks: publicJwks(keys) },
         env: functionEnv,
         // The caller's address as X-Forwarded-For, as Supabase's edge hands it to functions.
         clientAddress: (c) => clientIp(c, config.trustForwardedFor),

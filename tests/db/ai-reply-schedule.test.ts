@@ -54,7 +54,7 @@ describe('ai-reply-worker schedule', () => {
     expect(sent).toEqual([
       {
         url: 'https://ref.supabase.co/functions/v1/ai-reply-worker',
-        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer sk-test' },
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer sk-test', apikey: 'sk-test' },
         timeout_milliseconds: 55000,
       },
     ]);

@@ -1,5 +1,6 @@
 // A throwaway database with stand-ins for what hosted Supabase has and the local stack does not:
-// pg_cron, pg_net and Vault, with their real signatures (cron.schedule(text, text, text),
+// pg_cron, pg_net and Vault, with their real signatures (cron.schedule(text, text, text), the columns of
+// cron.job_run_details that matter,
 // net.http_post(url, body, params, headers, timeout_milliseconds), vault.decrypted_secrets), that
 // record the calls; then every migration with the seed. Used by the schedule tests of the AI
 // worker and push dispatch.
@@ -10,6 +11,8 @@ import { throwawayDb } from './throwaway-db.ts';
 const STAND_INS = `
   create schema cron;
   create table cron.job (jobid bigserial, jobname text unique, schedule text, command text, username text default current_user);
+  create table cron.job_run_details (jobid bigint, runid bigserial, username text default current_user, command text,
+                                     status text, start_time timestamptz, end_time timestamptz);
   create function cron.schedule(job_name text, schedule text, command text) returns bigint language sql as $$
     insert into cron.job (jobname, schedule, command) values (job_name, schedule, command)
     on conflict (jobname) do update set schedule = excluded.schedule, command = excluded.command returning jobid $$;

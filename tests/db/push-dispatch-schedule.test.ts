@@ -46,7 +46,7 @@ describe('push-dispatch schedule', () => {
     await fresh.query(`update public.push_notifications set due_at = now() - interval '1 second'`);
     await fresh.query(`select private.push_dispatch_tick()`);
     expect((await fresh.query(`select url, headers from net.requests`)).rows).toEqual([
-      { url: 'https://ref.supabase.co/functions/v1/push-dispatch', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer sk-test' } },
+      { url: 'https://ref.supabase.co/functions/v1/push-dispatch', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer sk-test', apikey: 'sk-test' } },
     ]);
   });
 

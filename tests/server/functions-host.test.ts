@@ -1,8 +1,9 @@
 // The functions host: Supabase's conventions as supabase-js sees them (verify_jwt, env, 404s).
-// verify_jwt is as strict as the platform's: legacy HS256 JWTs only (an ES256 user token is refused).
+// verify_jwt as the platform runs it: legacy HS256 JWTs and ES256 user tokens by the JWKS; the
+// attacks on it are in functions-verify-jwt.test.ts.
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { Hono } from 'hono';
-import { SignJWT } from 'jose';
+import { SignJWT, type JWK } from 'jose';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,13 +17,16 @@ const stack = inject('stack');
 const tempDir = mkdtempSync(join(tmpdir(), 'poradna-host-'));
 afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 
-function strictHost(): Hono {
+async function strictHost(): Promise<Hono> {
   const configToml = join(tempDir, 'config.toml');
   writeFileSync(configToml, '[functions.test-function]\nverify_jwt = true\n');
+  const jwks = (await (await fetch(`${stack.url}/auth/v1/.well-known/jwks.json`, { headers: { apikey: stack.publishableKey } })).json()) as {
+    keys: JWK[];
+  };
   const host = functionsHost({
     functionsDir: 'supabase/functions',
     configToml,
-    jwtSecret: stack.jwtSecret,
+    keys: { ...stack, jwks },
     env: () => ({ SUPABASE_URL: stack.url, SUPABASE_ANON_KEY: stack.anonKey, SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey }),
   });
   const app = new Hono();
@@ -44,9 +48,9 @@ describe('functions host', () => {
   });
 
   it('refuses a verify_jwt function without a JWT', async () => {
-    const res = await strictHost().request('/functions/v1/test-function', { method: 'POST' });
+    const res = await (await strictHost()).request('/functions/v1/test-function', { method: 'POST' });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ msg: 'Missing authorization header' });
+    expect(await res.json()).toEqual({ code: 401, message: 'Missing authorization header' });
   });
 
   it('refuses a verify_jwt function with a forged JWT', async () => {
@@ -54,22 +58,21 @@ describe('functions host', () => {
       .setProtectedHeader({ alg: 'HS256' })
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode('not-the-secret-not-the-secret-not-the-secret'));
-    const res = await strictHost().request('/functions/v1/test-function', {
+    const res = await (await strictHost()).request('/functions/v1/test-function', {
       method: 'POST',
       headers: { authorization: `Bearer ${forged}` },
     });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ msg: 'Invalid JWT' });
+    expect(await res.json()).toEqual({ code: 401, message: 'Invalid JWT' });
   });
 
-  it('refuses an ES256 user token at verify_jwt and admits the legacy anon key, as the platform does', async () => {
+  it('admits an ES256 user token (by the JWKS) and the legacy anon key at verify_jwt, as the platform does', async () => {
     const { data } = await anonClient(stack).auth.signInWithPassword({ email: 'demo@poradna.test', password: 'poradna123' });
     const userToken = data.session!.access_token;
+    const host = await strictHost();
     const call = (token: string) =>
-      strictHost().request('/functions/v1/test-function', { method: 'POST', headers: { authorization: `Bearer ${token}` } });
-    const refused = await call(userToken);
-    expect(refused.status).toBe(401);
-    expect(await refused.json()).toEqual({ msg: 'Invalid JWT' });
+      host.request('/functions/v1/test-function', { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect((await call(userToken)).status).toBe(200);
     expect((await call(stack.anonKey)).status).toBe(200);
   });
 

@@ -1,7 +1,7 @@
 // ai-reply-worker proves the service role without comparing against the legacy service key string:
 // the legacy HS256 key (checked by the auth server), an ES256 service_role JWT (checked against the
 // JWKS) and a secret API key from SUPABASE_SECRET_KEYS (the stack's own, as a hosted project hands it)
-// are let in; forged look-alikes are not. Its own stack: the test needs the stack's signing key.
+// are let in, the secret key also on the apikey header alone; forged look-alikes are not. Its own stack: the test needs the stack's signing key.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { generateKeyPair, importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,10 +16,10 @@ afterAll(async () => {
   await stack?.destroy();
 });
 
-async function post(token: string): Promise<number> {
+async function post(token: string, headers: Record<string, string> = { authorization: `Bearer ${token}` }): Promise<number> {
   const res = await fetch(`${stack.url}/functions/v1/ai-reply-worker`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers: { ...headers, 'content-type': 'application/json' },
     body: '{}',
   });
   await res.body?.cancel();
@@ -40,6 +40,19 @@ describe('ai-reply-worker caller check', () => {
       .sign(await importJWK(privateJwk, 'ES256'));
     expect(await post(es256)).toBe(200);
     expect(await post(stack.keys.secretKey)).toBe(200);
+  });
+
+  it('admits the secret key on the apikey header alone, where Supabase says API keys go', async () => {
+    expect(await post('', { apikey: stack.keys.secretKey })).toBe(200);
+    // supabase-js with the secret key sends it on both headers.
+    expect(await post(stack.keys.secretKey, { apikey: stack.keys.secretKey, authorization: `Bearer ${stack.keys.secretKey}` })).toBe(200);
+  });
+
+  it('refuses a foreign secret key or the publishable key on the apikey header', async () => {
+    const foreign = `sb_secret_${randomBytes(16).toString('base64url')}_abcdefgh`;
+    expect(await post('', { apikey: foreign })).toBe(403);
+    expect(await post('', { apikey: stack.keys.publishableKey })).toBe(403);
+    expect(await post('', { apikey: foreign, authorization: `Bearer ${stack.keys.publishableKey}` })).toBe(403);
   });
 
   it('refuses forged service_role tokens, a wrong secret key, the anon key and a member', async () => {

@@ -1,6 +1,6 @@
 // /admin/edge-functions: runs the nine checks one after another, showing the current one, then the
 // summary, per-function results and the configuration card.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { appEnv, supabase } from '../../supabase.ts';
 import { admin } from '../../text/admin.ts';
@@ -15,6 +15,10 @@ export function EdgeFunctionsPage() {
   useDocumentTitle(admin.edge.title);
   const [results, setResults] = useState<CheckResult[]>([]);
   const [current, setCurrent] = useState<string | null>(null);
+  const [accessToken, setAccessToken] = useState<string | null>(null);
+  useEffect(() => {
+    void supabase.auth.getSession().then(({ data }) => setAccessToken(data.session?.access_token ?? null));
+  }, []);
 
   const runAll = async () => {
     setResults([]);
@@ -71,7 +75,7 @@ export function EdgeFunctionsPage() {
           ))}
         </ul>
       </Card>
-      <ConfigCard baseUrl={appEnv.supabaseUrl} anonKey={appEnv.anonKey} checks={CHECKS} />
+      <ConfigCard baseUrl={appEnv.supabaseUrl} anonKey={appEnv.anonKey} accessToken={accessToken} checks={CHECKS} />
     </section>
   );
 }

@@ -2,8 +2,9 @@
 // database, never trusted from the client). 401 without a valid user token, 403 for a non-admin on
 // admin functions.
 // Every function runs with verify_jwt = false (supabase/config.toml): the platform's gateway check
-// refuses the ES256 tokens of projects with JWT signing keys, so the caller is checked here, as
-// Supabase advises (supabase.com/docs/guides/functions/auth):
+// also admits a request that carries only the project's publishable or secret key (docs
+// guides/functions/auth-headers), so it proves no user; the caller is checked here, as Supabase
+// advises (supabase.com/docs/guides/functions/auth):
 //  1. auth.getClaims(token) verifies signature and expiry: ES256 tokens against the project's JWKS
 //     (/auth/v1/.well-known/jwks.json, fetched once and cached), HS256 ones by asking the auth server
 //     (auth-js GoTrueClient.getClaims falls back to getUser when the alg is HS* or there is no kid).

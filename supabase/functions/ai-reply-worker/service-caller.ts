@@ -3,7 +3,10 @@
 // a project with new API keys does not send):
 //  - a secret API key (sb_secret_…): one of the project's keys in SUPABASE_SECRET_KEYS (a JSON
 //    object name → key, as the platform provides it to functions; supabase.com/docs/guides/functions/
-//    secrets) or SUPABASE_SECRET_KEY, compared in constant time;
+//    secrets) or SUPABASE_SECRET_KEY, compared in constant time. Read from the `apikey` header, where
+//    Supabase says API keys go (docs guides/functions/auth-headers.mdx; @supabase/server's 'secret'
+//    mode reads only that header, src/core/verify-credentials.ts), or as the Bearer, which
+//    supabase-js and the cron jobs' pg_net calls send as well;
 //  - an ES256 JWT: verified against the project's JWKS with auth.getClaims(), role service_role;
 //  - an HS256 JWT (the legacy service_role key): verified by the auth server itself, whose admin API
 //    answers only a correctly signed admin-role JWT.
@@ -28,10 +31,17 @@ function jwtAlg(token: string): string | undefined {
   }
 }
 
+async function isSecretKey(env: FunctionEnv, value: string): Promise<boolean> {
+  for (const key of secretKeys(env)) if (await secretsEqual(value, key)) return true;
+  return false;
+}
+
 export async function requireServiceRole(req: Request, env: FunctionEnv): Promise<void> {
+  const apikey = req.headers.get('apikey') ?? '';
+  if (apikey.startsWith('sb_secret_') && (await isSecretKey(env, apikey))) return;
   const token = bearerToken(req) ?? '';
   if (token.startsWith('sb_secret_')) {
-    for (const key of secretKeys(env)) if (await secretsEqual(token, key)) return;
+    if (await isSecretKey(env, token)) return;
     throw refused();
   }
   const alg = jwtAlg(token);

@@ -16,7 +16,7 @@ export interface ApiKeySet {
 }
 
 /** Constant-time equality: a key compared byte by byte must not leak how much of it matched. */
-function same(a: string, b: string): boolean {
+export function same(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);

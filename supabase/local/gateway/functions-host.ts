@@ -1,14 +1,16 @@
 // /functions/v1/<name>: hosts supabase/functions/<name>/handler.ts with Supabase's conventions:
-// verify_jwt unless supabase/config.toml turns it off (401 {"msg": ...}), env SUPABASE_URL /
-// SUPABASE_ANON_KEY / SUPABASE_SERVICE_ROLE_KEY, 404 for an unknown name. A crashing handler gets a
-// 500 without internals; the host keeps serving.
+// the platform's verify_jwt check unless supabase/config.toml turns it off (functions-verify-jwt.ts:
+// user JWTs by the legacy secret or the JWKS, the project's new keys for migration compatibility,
+// 401 {"code":401,"message":…}), the handler gets the request's headers unchanged, env as a hosted
+// project gives it (stack.ts functionEnv), 404 for an unknown name. A crashing handler gets a 500
+// without internals; the host keeps serving.
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'hono';
-import { jwtVerify } from 'jose';
 import type { FunctionEnv, FunctionHandler } from '../../functions/_shared/types.ts';
 import { DB_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db-unavailable.ts';
+import { platformVerifyJwt, type FunctionKeys } from './functions-verify-jwt.ts';
 
 const NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
@@ -39,7 +41,8 @@ export async function readVerifyJwtFlags(configToml: string): Promise<Map<string
 export interface FunctionsHostOptions {
   functionsDir: string;
   configToml: string;
-  jwtSecret: string;
+  /** What the verify_jwt check needs: the legacy secret, the JWKS, the API keys and their setting. */
+  keys: FunctionKeys;
   env: () => FunctionEnv;
   /**
    * The caller's address. The handler gets it as the only X-Forwarded-For value (whatever the client
@@ -51,7 +54,6 @@ export interface FunctionsHostOptions {
 
 export function functionsHost(opts: FunctionsHostOptions) {
   const cache = new Map<string, Promise<FunctionHandler | undefined>>();
-  const secret = new TextEncoder().encode(opts.jwtSecret);
   let flags: Promise<Map<string, boolean>> | undefined;
 
   const load = (name: string) => {
@@ -88,18 +90,8 @@ export function functionsHost(opts: FunctionsHostOptions) {
     flags ??= readVerifyJwtFlags(opts.configToml);
     const verify = (await flags).get(name) ?? true;
     if (verify && c.req.method !== 'OPTIONS') {
-      const auth = c.req.header('authorization');
-      const token = auth?.match(/^Bearer\s+(.+)$/i)?.[1];
-      if (!token) return c.json({ msg: 'Missing authorization header' }, 401);
-      // As strict as the platform: verify_jwt accepts only legacy HS256 JWTs signed with the project's
-      // secret and answers 401 "Invalid JWT" to the ES256 user tokens of projects with signing keys
-      // (supabase.com/docs/guides/troubleshooting/edge-function-401-error-response). Functions that
-      // serve users therefore set verify_jwt = false and check the caller themselves.
-      try {
-        await jwtVerify(token, secret, { algorithms: ['HS256'] });
-      } catch {
-        return c.json({ msg: 'Invalid JWT' }, 401);
-      }
+      const checked = await platformVerifyJwt(opts.keys, c.req.header('authorization'), c.req.header('apikey'));
+      if (!checked.ok) return c.json(checked.body, 401);
     }
     try {
       const res = await handler(withClientAddress(c, opts.clientAddress), opts.env());
