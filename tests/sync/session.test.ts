@@ -1,7 +1,7 @@
 // R9: the session under the engine, against a dedicated stack whose access tokens live 3 s (real
 // expiry, real refresh and real revocation through the auth server; no self-signed tokens).
 import type pg from 'pg';
-import { describe, expect, it, type TestContext } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SyncEngine } from '../../sync/engine.ts';
 import type { SyncStatus } from '../../sync/status.ts';
 import { TestDevice, waitFor } from '../../sync/testing/index.ts';
@@ -15,47 +15,19 @@ const JWT_EXPIRY_S = 3;
 
 let stack: TestStack;
 let db: pg.Pool;
+const devices: TestDevice[] = [];
 
-// The rows run side by side (describe.concurrent): each spends most of its time waiting on the auth
-// server's real clocks (a 3 s token's expiry, PostgREST's 30 s leeway past it, auth-js's 30 s ticker
-// and its offline retries for up to 30 s), not computing, so their waits overlap instead of adding up
-// (issue 42). Each row has its own users, conversations and devices, and stops its own devices when it
-// ends (the shared list of withRealStack would stop the other rows' devices mid-row).
-withRealStack([], (s, p) => ((stack = s), (db = p)), { jwtExpiry: JWT_EXPIRY_S });
+withRealStack(devices, (s, p) => ((stack = s), (db = p)), { jwtExpiry: JWT_EXPIRY_S });
 
-type SessionDevice = TestDevice & { rest: string[] };
-
-/** One row's kit: its devices are stopped when that row ends. */
-function rowKit(onTestFinished: TestContext['onTestFinished']) {
-  const devices: TestDevice[] = [];
-  onTestFinished(async () => {
-    await Promise.all(devices.splice(0).map((d) => d.stop()));
-  });
-
-  /** One device of the user, signed in through the auth server; `rest` logs the REST calls it let out. */
-  function deviceOf(user: { id: string; email: string; accountId: string }, autoRefreshToken = true): SessionDevice {
-    const d = Object.assign(
-      new TestDevice({ url: stack.url, anonKey: stack.keys.anonKey }, { id: user.id, email: user.email, password: PASSWORD }, { accountId: user.accountId, autoRefreshToken }),
-      { rest: [] as string[] },
-    );
-    d.net.onRequest = (url) => void (url.includes('/rest/v1/') && d.rest.push(url));
-    devices.push(d);
-    return d;
-  }
-
-  /** A new user with one conversation, its device signed in and its engine past the first pull. */
-  async function signedInWithChat(autoRefreshToken = true) {
-    const { humans } = await testSpecialists(db);
-    const user = await newUser();
-    const conv = await createConversation(db, user.accountId, humans[0]!);
-    const d = deviceOf(user, autoRefreshToken);
-    await d.signIn();
-    const { engine, statuses } = await engineOn(d);
-    await waitFor(async () => (await engine.db.conversations.count()) === 1, 'first pull', 8000);
-    return { conv, d, engine, statuses };
-  }
-
-  return { deviceOf, signedInWithChat };
+/** One device of the user, signed in through the auth server; `rest` logs the REST calls it let out. */
+function deviceOf(user: { id: string; email: string; accountId: string }, autoRefreshToken = true): TestDevice & { rest: string[] } {
+  const d = Object.assign(
+    new TestDevice({ url: stack.url, anonKey: stack.keys.anonKey }, { id: user.id, email: user.email, password: PASSWORD }, { accountId: user.accountId, autoRefreshToken }),
+    { rest: [] as string[] },
+  );
+  d.net.onRequest = (url) => void (url.includes('/rest/v1/') && d.rest.push(url));
+  devices.push(d);
+  return d;
 }
 
 function newUser(): Promise<RealUser> {
@@ -70,6 +42,18 @@ async function engineOn(d: TestDevice): Promise<{ engine: SyncEngine; statuses: 
   return { engine, statuses };
 }
 
+/** A new user with one conversation, its device signed in and its engine past the first pull. */
+async function signedInWithChat(autoRefreshToken = true) {
+  const { humans } = await testSpecialists(db);
+  const user = await newUser();
+  const conv = await createConversation(db, user.accountId, humans[0]!);
+  const d = deviceOf(user, autoRefreshToken);
+  await d.signIn();
+  const { engine, statuses } = await engineOn(d);
+  await waitFor(async () => (await engine.db.conversations.count()) === 1, 'first pull', 8000);
+  return { conv, d, engine, statuses };
+}
+
 async function serverCount(conversationId: string, texts: string[]): Promise<number[]> {
   const r = await db.query<{ text: string; n: string }>(
     'select text, count(*) as n from public.messages where conversation_id = $1 and text = any($2) group by text',
@@ -80,9 +64,8 @@ async function serverCount(conversationId: string, texts: string[]): Promise<num
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.concurrent('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
-  it('R9.1 an access token that expired while offline is refreshed first: the queue drains within 2 s of reconnect, no error status', async ({ onTestFinished }) => {
-    const { signedInWithChat } = rowKit(onTestFinished);
+describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
+  it('R9.1 an access token that expired while offline is refreshed first: the queue drains within 2 s of reconnect, no error status', async () => {
     // auth-js's ticker off: this row is the app's own getSession offline (R9.16 is the ticker's).
     const { conv, d, engine, statuses } = await signedInWithChat(false);
 
@@ -110,8 +93,7 @@ describe.concurrent('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     expect(await serverCount(conv, texts)).toEqual([1, 1, 1, 1, 1]);
   });
 
-  it('R9.2 a revoked refresh token stops requests and asks for sign-in; the same user signing in again delivers once, another user never', async ({ onTestFinished }) => {
-    const { deviceOf } = rowKit(onTestFinished);
+  it('R9.2 a revoked refresh token stops requests and asks for sign-in; the same user signing in again delivers once, another user never', async () => {
     const { humans } = await testSpecialists(db);
     const user = await newUser();
     const stranger = await newUser();
@@ -167,8 +149,7 @@ describe.concurrent('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     expect(await serverCount(conv, texts)).toEqual([1, 1, 1, 1, 1]);
   });
 
-  it('R9.12 a device clock behind the server by more than a token lives: a token the server refuses (401) is refreshed, and once the offset is known it is refreshed before it expires on the server clock; pulls and sends go on, each send once', async ({ onTestFinished }) => {
-    const { deviceOf } = rowKit(onTestFinished);
+  it('R9.12 a device clock behind the server by more than a token lives: a token the server refuses (401) is refreshed, and once the offset is known it is refreshed before it expires on the server clock; pulls and sends go on, each send once', async () => {
     const { humans } = await testSpecialists(db);
     const user = await newUser();
     const conv = await createConversation(db, user.accountId, humans[0]!);
@@ -212,8 +193,7 @@ describe.concurrent('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     expect(await serverCount(conv, ['odpoveď'])).toEqual([1]);
   }, 90_000);
 
-  it('R9.13 a refresh whose reply never comes (client without a fetch timeout) stalls nothing: the send stays queued and shown as sending, and stop() returns within 2 s', async ({ onTestFinished }) => {
-    const { signedInWithChat } = rowKit(onTestFinished);
+  it('R9.13 a refresh whose reply never comes (client without a fetch timeout) stalls nothing: the send stays queued and shown as sending, and stop() returns within 2 s', async () => {
     const { conv, d, engine } = await signedInWithChat();
 
     // The auth server handles every refresh and its reply never comes (a phone asleep mid-request).
@@ -235,8 +215,7 @@ describe.concurrent('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     expect(stopMs).toBeLessThan(2000);
   }, 60_000);
 
-  it('R9.16 45 s offline across token expiries with the app\'s auth settings (autoRefreshToken: true): the queue drains within 2 s of reconnect, each send once', async ({ onTestFinished }) => {
-    const { signedInWithChat } = rowKit(onTestFinished);
+  it('R9.16 45 s offline across token expiries with the app\'s auth settings (autoRefreshToken: true): the queue drains within 2 s of reconnect, each send once', async () => {
     const { conv, d, engine, statuses } = await signedInWithChat(); // the kit's default: auth-js's ticker on, as src/supabase.ts
     let refreshes = 0;
     d.net.onRequest = (url) => void (url.includes('/auth/v1/token') && url.includes('refresh_token') && refreshes++);
@@ -261,8 +240,7 @@ describe.concurrent('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     expect(await serverCount(conv, texts)).toEqual([1, 1, 1]);
   }, 90_000);
 
-  it('kit: a device clock reaches the auth client: 2 h behind, an expired token looks valid (no refresh); corrected, it is refreshed', async ({ onTestFinished }) => {
-    const { deviceOf } = rowKit(onTestFinished);
+  it('kit: a device clock reaches the auth client: 2 h behind, an expired token looks valid (no refresh); corrected, it is refreshed', async () => {
     const user = await newUser();
     const d = deviceOf(user, false); // no ticker: its first run, before the skew, would refresh
     await d.signIn();
