@@ -48,3 +48,47 @@ export async function findUpdate(page: Page): Promise<void> {
     .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration('/'))?.waiting !== null), { timeout: 20_000 })
     .toBe(true);
 }
+
+/**
+ * Waits until no reload can follow in this page, instead of watching it for a fixed time: the app's only
+ * reload is the `controllerchange` handler of src/pwa/register-sw.ts, and a controllerchange needs a
+ * worker other than the controlling one to activate. So once the page is controlled by the
+ * registration's active worker, the served /sw.js is that same worker (update() found nothing new) and
+ * no worker is installing or waiting, nothing is left that could reload the page again.
+ */
+export async function noReloadPending(page: Page): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        page
+          .evaluate(async () => {
+            const reg = await navigator.serviceWorker.getRegistration('/');
+            const controller = navigator.serviceWorker.controller;
+            if (!reg || !controller) return 'no controlling worker yet';
+            await reg.update();
+            if (reg.installing || reg.waiting) return 'a worker is installing or waiting';
+            if (reg.active !== controller || controller.state !== 'activated') return 'the active worker does not control the page yet';
+            return 'settled';
+          })
+          .catch((e: Error) => `between documents: ${e.message}`),
+      { timeout: 30_000 },
+    )
+    .toBe('settled');
+}
+
+/**
+ * Starts counting, in `page`, the update gate's "not safe" answers from other tabs: each is one recheck
+ * of a waiting update that another tab held back. The channel is the gate's own (CHANNEL in
+ * src/pwa/tab-gate.ts); a second BroadcastChannel object in the asking tab hears the other tabs' answers.
+ * Returns a reader of the count so far.
+ */
+export async function countGateRefusals(page: Page): Promise<() => Promise<number>> {
+  await page.evaluate(() => {
+    const w = window as unknown as { gateRefusals: number };
+    w.gateRefusals = 0;
+    new BroadcastChannel('poradna-update-gate').onmessage = (e: MessageEvent<{ type?: string; safe?: boolean }>) => {
+      if (e.data.type === 'safe' && e.data.safe === false) w.gateRefusals++;
+    };
+  });
+  return () => page.evaluate(() => (window as unknown as { gateRefusals: number }).gateRefusals);
+}

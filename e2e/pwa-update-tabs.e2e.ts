@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { startTestStack } from '../tests/helpers/stack.ts';
 import { launchProfile, openFirstChat, ownBubble, sendFromComposer, serverCount, signInControlled } from './pwa-helpers.ts';
-import { buildOf, findUpdate, twoBuilds } from './pwa-update-helpers.ts';
+import { buildOf, countGateRefusals, findUpdate, noReloadPending, twoBuilds } from './pwa-update-helpers.ts';
 
 test('with two tabs open, a draft in either holds the update back; then both reload exactly once', async () => {
   test.setTimeout(240_000);
@@ -46,7 +46,9 @@ test('with two tabs open, a draft in either holds the update back; then both rel
     // Delivered once; tab one has nothing left to lose, but tab two's draft holds the update back.
     await expect(ownBubble(one, queued)).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
     await expect.poll(() => serverCount(stack.url, queued, stack.keys.serviceRoleKey), { timeout: 10_000 }).toBe(1);
-    await one.waitForTimeout(12_000); // two rechecks of the update gate
+    // Two rechecks of the update gate after the delivery, each held back by tab two's answer.
+    const refusals = await countGateRefusals(one);
+    await expect.poll(refusals, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
     expect(loads).toEqual({ one: 0, two: 0 });
     expect([await buildOf(one), await buildOf(two)]).toEqual(['a', 'a']);
     await expect(composerTwo).toHaveValue(draft);
@@ -56,7 +58,9 @@ test('with two tabs open, a draft in either holds the update back; then both rel
     await expect.poll(() => buildOf(one), { timeout: 30_000 }).toBe('b');
     await expect.poll(() => buildOf(two), { timeout: 30_000 }).toBe('b');
     expect(loads).toEqual({ one: 1, two: 1 });
-    await one.waitForTimeout(30_000); // no reload loop in either tab
+    // No reload loop in either tab: nothing is left that could reload them.
+    await noReloadPending(one);
+    await noReloadPending(two);
     expect(loads).toEqual({ one: 1, two: 1 });
     expect(await serverCount(stack.url, queued, stack.keys.serviceRoleKey)).toBe(1);
     await expect(ownBubble(one, queued)).toHaveCount(1);

@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { startTestStack } from '../tests/helpers/stack.ts';
 import { launchProfile, openFirstChat, ownBubble, sendFromComposer, serverCount, signInControlled } from './pwa-helpers.ts';
-import { buildOf, findUpdate, twoBuilds } from './pwa-update-helpers.ts';
+import { buildOf, findUpdate, noReloadPending, twoBuilds } from './pwa-update-helpers.ts';
 
 test('a new build updates the app exactly once, after the queued message and the draft are safe', async () => {
   test.setTimeout(180_000);
@@ -52,7 +52,7 @@ test('a new build updates the app exactly once, after the queued message and the
     await composer.fill('');
     await expect.poll(() => buildOf(page), { timeout: 20_000 }).toBe('b');
     expect(loads).toBe(1);
-    await page.waitForTimeout(30_000); // no reload loop
+    await noReloadPending(page); // no reload loop: nothing is left that could reload the page
     expect(loads).toBe(1);
     expect(await buildOf(page)).toBe('b');
     expect(await serverCount(stack.url, queued, stack.keys.serviceRoleKey)).toBe(1);

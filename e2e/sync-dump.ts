@@ -1,7 +1,31 @@
 // What a tab's sync engine holds, for a journey that failed: its outbox, the messages whose text
 // holds a stamp, and the send marks (sync/marks.ts). Read straight from IndexedDB (no app code), so
 // it also works when the app's views are what went wrong. Diagnostics only: nothing here asserts.
+// queuedOps reads the outbox alone, for a journey that asserts what the device still has to send.
 import type { Page } from '@playwright/test';
+
+/** The `op.kind` of every entry in the page's sync outboxes (IndexedDB poradna-sync-*), read without app code. */
+export function queuedOps(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const kinds: string[] = [];
+    for (const { name = '' } of await indexedDB.databases()) {
+      if (!name.startsWith('poradna-sync-')) continue;
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open(name);
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+      });
+      const entries = await new Promise<{ op?: { kind?: string } }[]>((resolve, reject) => {
+        const req = db.transaction('outbox', 'readonly').objectStore('outbox').getAll();
+        req.onsuccess = () => resolve(req.result as { op?: { kind?: string } }[]);
+        req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+      });
+      db.close();
+      kinds.push(...entries.map((e) => e.op?.kind ?? '?'));
+    }
+    return kinds;
+  });
+}
 
 export async function syncDump(page: Page, stamp: string): Promise<unknown> {
   if (page.isClosed()) return 'closed';
