@@ -327,4 +327,17 @@ export const sk = {
     retry: 'Skúsiť znova',
     cancel: 'Zrušiť odoslanie',
   },
+  // ours, issue 40 (desktop two-pane and dark mode; branch h-ui)
+  layout: {
+    noChatOpen: 'Vyberte konverzáciu',
+    noChatOpenHint: 'Otvorí sa tu, vedľa zoznamu. Zoznam a konverzácia sa prepínajú klávesom Tab.',
+    chatPane: 'Otvorená konverzácia',
+  },
+  theme: {
+    title: 'Vzhľad',
+    legend: 'Farebný motív',
+    hint: 'Platí pre toto zariadenie.',
+    choice: { system: 'Systém', light: 'Svetlý', dark: 'Tmavý' },
+    systemHint: 'podľa nastavenia zariadenia',
+  },
 } as const;
