@@ -5,6 +5,7 @@
 // stands in for prefers-color-scheme (the browser half is e2e/dark-mode.e2e.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInThisContext } from 'node:vm';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppearanceCard } from '../../../src/pages/settings/AppearanceCard.tsx';
@@ -34,7 +35,8 @@ function systemScheme(dark: boolean) {
   };
 }
 
-const boot = () => new Function(BOOT)();
+/** Runs the script as the page's <head> does (a classic script in the page's global scope). */
+const boot = (): void => void runInThisContext(BOOT);
 const isDark = () => document.documentElement.classList.contains('dark');
 const bar = () => document.querySelector('meta[name="theme-color"]')?.getAttribute('content');
 
@@ -100,11 +102,11 @@ describe("Nastavenia 'Vzhľad'", () => {
     localStorage.setItem(THEME_KEY, 'light');
     boot();
     render(<AppearanceCard />);
-    expect((screen.getByRole('radio', { name: 'Svetlý' }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Svetlý' }).checked).toBe(true);
     expect(screen.getByRole('radio', { name: /Systém/ })).toBeTruthy();
     fireEvent.click(screen.getByRole('radio', { name: 'Tmavý' }));
     expect(isDark()).toBe(true);
-    expect((screen.getByRole('radio', { name: 'Tmavý' }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Tmavý' }).checked).toBe(true);
     expect(localStorage.getItem(THEME_KEY)).toBe('dark');
   });
 });
