@@ -333,6 +333,17 @@ export const sk = {
     noChatOpenHint: 'Otvorí sa tu, vedľa zoznamu. Zoznam a konverzácia sa prepínajú klávesom Tab.',
     chatPane: 'Otvorená konverzácia',
   },
+  chatSearch: {
+    open: 'Hľadať v konverzácii',
+    label: 'Hľadať v tejto konverzácii',
+    placeholder: 'Hľadať v konverzácii…',
+    previous: 'Predchádzajúci výskyt',
+    next: 'Ďalší výskyt',
+    close: 'Zavrieť hľadanie',
+    position: (at: number, total: number) => `${at} z ${total}`,
+    none: 'Nič sa nenašlo',
+    failed: 'Vyhľadávanie sa nepodarilo.',
+  },
   theme: {
     title: 'Vzhľad',
     legend: 'Farebný motív',

@@ -19,7 +19,7 @@ import { ConversationsScreen } from './ConversationsScreen.tsx';
 import { EmptyChatPane } from './EmptyChatPane.tsx';
 
 export function ChatsArea() {
-  return useMedia(DESKTOP_QUERY) ? <TwoPane /> : <Outlet />;
+  return <Panes desktop={useMedia(DESKTOP_QUERY)} />;
 }
 
 /** /app/chats itself: the list on a phone; on a desktop the list is the area's, and this is the empty pane. */
@@ -32,16 +32,21 @@ function rowOf(id: string): HTMLElement | null {
   return document.querySelector<HTMLElement>(`a[data-testid="conversation-row"][href^=${JSON.stringify(`/app/chats/${encodeURIComponent(id)}`)}]`);
 }
 
-function TwoPane() {
+/**
+ * The open chat keeps its place in the tree whatever the width (on a phone the wrappers are
+ * `display: contents`), so turning a tablet or resizing a window across 1024 px does not remount it
+ * and lose what is open in it (a reply being written, its search).
+ */
+function Panes({ desktop }: { desktop: boolean }) {
   const openId = useMatch('/app/chats/:id')?.params.id ?? null;
   const lastOpen = useRef(openId);
   useEffect(() => {
     const closed = lastOpen.current;
     lastOpen.current = openId;
-    if (closed && !openId) rowOf(closed)?.focus();
-  }, [openId]);
+    if (desktop && closed && !openId) rowOf(closed)?.focus();
+  }, [openId, desktop]);
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key !== 'Escape' || e.defaultPrevented || !openId) return;
+    if (!desktop || e.key !== 'Escape' || e.defaultPrevented || !openId) return;
     // The lightbox (a portal, whose events still bubble here through React) and menus keep Escape.
     if (e.target instanceof Element && e.target.closest('[role="dialog"], [role="menu"]')) return;
     const row = rowOf(openId);
@@ -50,14 +55,20 @@ function TwoPane() {
     row.focus();
   };
   return (
-    <div data-testid="two-pane" className="flex flex-1">
-      <div className="w-[22rem] shrink-0 border-r border-slate-200 xl:w-[26rem]">
-        <ConversationsScreen archived={false} />
-      </div>
+    <div data-testid={desktop ? 'two-pane' : undefined} className={desktop ? 'flex flex-1' : 'contents'}>
+      {desktop && (
+        <div className="w-[22rem] shrink-0 border-r border-slate-200 xl:w-[26rem]">
+          <ConversationsScreen archived={false} />
+        </div>
+      )}
       <div
-        data-testid="chat-pane"
+        data-testid={desktop ? 'chat-pane' : undefined}
         onKeyDown={onKeyDown}
-        className="sticky top-[calc(3.5rem+1px+env(safe-area-inset-top))] flex h-[calc(100dvh-3.5rem-1px-48px-env(safe-area-inset-top)-env(safe-area-inset-bottom))] min-w-0 flex-1 flex-col self-start overscroll-contain"
+        className={
+          desktop
+            ? 'sticky top-[calc(3.5rem+1px+env(safe-area-inset-top))] flex h-[calc(100dvh-3.5rem-1px-48px-env(safe-area-inset-top)-env(safe-area-inset-bottom))] min-w-0 flex-1 flex-col self-start overscroll-contain'
+            : 'contents'
+        }
       >
         <Outlet />
       </div>
