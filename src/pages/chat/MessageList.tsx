@@ -191,7 +191,7 @@ function List({ messages, onRetry, footer, firstUnreadKey = null, foundKey = nul
                   aria-posinset={item.index + 1}
                   data-index={item.index}
                   ref={virtualizer.measureElement}
-                  className={`absolute left-0 top-0 w-full ${m.key === extras.highlight ? 'message-highlight' : ''} ${m.key === foundKey ? 'bg-amber-100' : ''}`}
+                  className={`absolute left-0 top-0 w-full ${m.key === extras.highlight ? 'message-highlight' : ''} ${m.key === foundKey ? 'bg-amber-50' : ''}`}
                   style={{ transform: `translateY(${item.start}px)` }}
                   data-highlighted={m.key === extras.highlight ? 'true' : undefined}
                   data-found={m.key === foundKey || undefined}
