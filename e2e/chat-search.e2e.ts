@@ -58,8 +58,14 @@ test('the chat search finds this chat\'s hits, newest first, and moves between t
   await expect(bar.getByRole('status')).toHaveText('2 z 3');
   await expect(found).toContainText('Kampaň spúšťame');
 
+  // A desktop: the chat beside the list (crossing 1024 px is a new page, so the search opens again).
   await page.setViewportSize(DESKTOP);
+  await expect(page.getByTestId('two-pane')).toBeVisible();
   await expect(found).toBeVisible();
+  await page.getByRole('button', { name: 'Hľadať v konverzácii' }).click();
+  await page.getByRole('searchbox', { name: 'Hľadať v tejto konverzácii' }).fill('kampan');
+  await expect(bar.getByRole('status')).toHaveText('1 z 3', { timeout: 30_000 });
+  await expect(found).toContainText('Výsledky kampane');
   expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/chat-search-desktop.png` });
   await bar.getByRole('button', { name: 'Zavrieť hľadanie' }).click();

@@ -33,9 +33,9 @@ function rowOf(id: string): HTMLElement | null {
 }
 
 /**
- * The open chat keeps its place in the tree whatever the width (on a phone the wrappers are
- * `display: contents`), so turning a tablet or resizing a window across 1024 px does not remount it
- * and lose what is open in it (a reply being written, its search).
+ * One tree shape at both widths (on a phone the wrappers are `display: contents`). Crossing 1024 px
+ * is still a new page (AppLayout's page key changes from the chat's path to /app/chats), so what is
+ * open in the chat but not stored (its search, a reply quote) starts over then; drafts are stored.
  */
 function Panes({ desktop }: { desktop: boolean }) {
   const openId = useMatch('/app/chats/:id')?.params.id ?? null;
