@@ -1,45 +1,13 @@
 // Issue 21, user area item 10: WCAG AA contrast, checked by axe-core (color-contrast, WCAG 2 AA) on
 // the screens a user walks, including the own bubble with a link and a row's revealed 'Archivovať'.
-import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
+import { axeViolations } from './axe-helpers.ts';
 import { PHONE, signIn } from './defects-helpers.ts';
 
 // axe is injected as an inline script, which the app's CSP (rightly) refuses: bypass it for the probe only.
 test.use({ viewport: PHONE, hasTouch: true, bypassCSP: true });
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-async function contrastViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    // Judged at rest: a toast fading in (the push prompt after the first send) is, mid-transition, a
-    // blend of its colours and the page's (CI once measured 'Zapnúť' at 4.35:1 that way). Finite
-    // animations and transitions are awaited; endless ones (typing dots) are left running.
-    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    for (let round = 0; round < 20; round++) {
-      await frame(); // a toast mounted just now starts its transition a frame later
-      const running = document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity);
-      if (running.length === 0) break;
-      await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
-    }
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (
-            ctx: unknown,
-            o: unknown,
-          ) => Promise<{
-            violations: { id: string; nodes: { target: string[]; failureSummary?: string }[] }[];
-          }>;
-        };
-      }
-    ).axe;
-    const r = await axe.run(document, { runOnly: { type: 'rule', values: ['color-contrast'] } });
-    return r.violations.flatMap((v) =>
-      v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
-    );
-  });
-}
+const contrastViolations = (page: Page) => axeViolations(page, { rule: 'color-contrast' });
 
 test('own bubble links and the revealed archive action meet AA contrast', async ({ page }) => {
   await signIn(page, 'demo@poradna.test');

@@ -4,6 +4,7 @@
 // (issue 21 item 15).
 import type { CSSProperties } from 'react';
 import { Toaster } from 'sonner';
+import { useShownTheme } from '../theme/theme-choice.ts';
 import { sk } from '../text/sk.ts';
 
 export const TOAST_DURATION_MS = 5000;
@@ -18,6 +19,9 @@ const CONTRAST = {
 } as CSSProperties;
 
 export function AppToaster() {
+  // Issue 40: sonner's own dark colours in the dark theme (its rich-colour texts are light there, so
+  // the dark shades above would fall under AA on them).
+  const theme = useShownTheme();
   return (
     <Toaster
       position="bottom-center"
@@ -27,7 +31,8 @@ export function AppToaster() {
       duration={TOAST_DURATION_MS}
       hotkey={['F8']}
       richColors
-      style={CONTRAST}
+      theme={theme}
+      style={theme === 'light' ? CONTRAST : {}}
       closeButton
       containerAriaLabel={sk.toast.region}
       toastOptions={{ closeButtonAriaLabel: sk.toast.close, className: 'md:max-w-[420px]' }}

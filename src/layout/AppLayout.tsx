@@ -1,5 +1,6 @@
 // The standard layout of /app and /admin: impersonation banner, header, page, bottom navigation.
 import { Outlet, useLocation } from 'react-router-dom';
+import { DESKTOP_QUERY, useMedia } from '../lib/use-media.ts';
 import { BottomNav } from './BottomNav.tsx';
 import { Header } from './Header.tsx';
 import { ImpersonationBanner } from './ImpersonationBanner.tsx';
@@ -8,7 +9,7 @@ import { PageTransition } from './PageTransition.tsx';
 
 export function AppLayout() {
   const { pathname } = useLocation();
-  const rules = layoutRules(pathname);
+  const rules = layoutRules(pathname, useMedia(DESKTOP_QUERY));
   return (
     <div className={`flex flex-col ${rules.lockPageScroll ? 'h-dvh overflow-hidden' : 'min-h-dvh'}`}>
       <ImpersonationBanner />
@@ -19,7 +20,9 @@ export function AppLayout() {
           rules.showBottomNav ? 'pb-[calc(48px+env(safe-area-inset-bottom))]' : ''
         }`}
       >
-        <PageTransition className={`flex flex-1 flex-col ${rules.lockPageScroll ? 'min-h-0' : ''}`}>
+        {/* Two panes (issue 40): opening another chat changes the right pane only, so the list keeps
+            its place (one page key for /app/chats and every /app/chats/{id}). */}
+        <PageTransition pageKey={rules.twoPane ? '/app/chats' : pathname} className={`flex flex-1 flex-col ${rules.lockPageScroll ? 'min-h-0' : ''}`}>
           <Outlet />
         </PageTransition>
       </main>

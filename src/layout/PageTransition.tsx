@@ -8,8 +8,10 @@ import { useLocation } from 'react-router-dom';
 /** Set once any page has been on screen in this document; later pages are changes and fade in. */
 let pageShown = false;
 
-export function PageTransition({ children, className = '' }: { children: ReactNode; className?: string }) {
-  const { pathname } = useLocation();
+/** `pageKey`: what counts as one page (by default its path); a change of it is a page change. */
+export function PageTransition({ children, className = '', pageKey }: { children: ReactNode; className?: string; pageKey?: string }) {
+  const location = useLocation();
+  const pathname = pageKey ?? location.pathname;
   // The path this document opened on, until the user leaves it (then every page fades in).
   const [firstPath, setFirstPath] = useState<string | null>(() => (pageShown ? null : pathname));
   if (firstPath !== null && pathname !== firstPath) setFirstPath(null);

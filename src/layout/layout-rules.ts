@@ -16,12 +16,21 @@ export interface LayoutRules {
    * shows that account's plan.
    */
   showPlan: boolean;
+  /**
+   * Issue 40: the list and the open chat side by side (/app/chats and /app/chats/{id} on a screen
+   * at least 1024 px wide, src/pages/chats/ChatsArea.tsx). The chat then keeps the app's header and
+   * navigation, the page scrolls the list, and the chat pane holds still beside it.
+   */
+  twoPane: boolean;
 }
 
 const SINGLE_CHAT = /^\/app\/chats\/[^/]+\/?$/;
+const CHATS = /^\/app\/chats\/?$/;
 
-export function layoutRules(pathname: string): LayoutRules {
-  const rules: LayoutRules = { showHeader: true, showBottomNav: true, lockPageScroll: false, title: null, backTo: null, wide: false, showPlan: true };
+/** `desktop`: the screen is at least 1024 px wide (DESKTOP_QUERY). */
+export function layoutRules(pathname: string, desktop = false): LayoutRules {
+  const rules: LayoutRules = { showHeader: true, showBottomNav: true, lockPageScroll: false, title: null, backTo: null, wide: false, showPlan: true, twoPane: false };
+  if (desktop && (CHATS.test(pathname) || SINGLE_CHAT.test(pathname))) return { ...rules, wide: true, twoPane: true };
   if (SINGLE_CHAT.test(pathname)) {
     return { ...rules, showHeader: false, showBottomNav: false, lockPageScroll: true, backTo: '/app/chats' };
   }

@@ -24,7 +24,7 @@ import {
 import { RequireAuth, SIGNED_IN_PLACEHOLDER } from './RequireAuth.tsx';
 import { RequireSuperAdmin } from './RequireSuperAdmin.tsx';
 import { RootRedirect } from './RootRedirect.tsx';
-import { ArchivedPage, ChatsPage, SignedInArea } from './signed-in-loader.tsx';
+import { ArchivedPage, ChatsArea, ChatsIndex, SignedInArea } from './signed-in-loader.tsx';
 
 export const routes: RouteObject[] = [
   { path: '/', element: <RootRedirect /> },
@@ -51,8 +51,15 @@ export const routes: RouteObject[] = [
             path: '/app',
             children: [
               { index: true, element: <Navigate to="/app/chats" replace /> },
-              { path: 'chats', element: page(ChatsPage) },
-              { path: 'chats/:id', element: page(ChatPage) },
+              {
+                // The list, and the open chat beside it on a desktop (issue 40, ChatsArea.tsx).
+                path: 'chats',
+                element: page(ChatsArea),
+                children: [
+                  { index: true, element: page(ChatsIndex) },
+                  { path: ':id', element: page(ChatPage) },
+                ],
+              },
               { path: 'archived', element: page(ArchivedPage) },
               { path: 'specialists', element: page(SpecialistsPage) },
               { path: 'settings', element: page(SettingsPage) },

@@ -30,5 +30,6 @@ export function fromSignedIn(pick: (m: SignedInModule) => ComponentType): Compon
 }
 
 export const SignedInArea = fromSignedIn((m) => m.SignedInArea);
-export const ChatsPage = fromSignedIn((m) => m.ChatsPage);
+export const ChatsArea = fromSignedIn((m) => m.ChatsArea);
+export const ChatsIndex = fromSignedIn((m) => m.ChatsIndex);
 export const ArchivedPage = fromSignedIn((m) => m.ArchivedPage);

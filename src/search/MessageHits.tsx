@@ -3,12 +3,14 @@
 // marked (<mark>), linking to the chat at that message (?m=<key>, ChatPage scrolls there). Loaded
 // lazily by the list (React.lazy) the first time something is typed. The count is announced.
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import type { LocalConversation } from '../../sync/model/local-types.ts';
 import type { MessageHit, SearchAnswer } from '../../sync/search/device.ts';
 import { useAuth } from '../auth/auth-context.ts';
 import { useSyncQuery } from '../data/use-sync-query.ts';
 import { formatRelativeTime } from '../lib/relative-time.ts';
+import { DESKTOP_QUERY, useMedia } from '../lib/use-media.ts';
+import { keptListQuery } from '../pages/chats/list-params.ts';
 import { sk } from '../text/sk.ts';
 import { searchClient } from './client.ts';
 
@@ -37,6 +39,8 @@ export default function MessageHits({ q }: { q: string }) {
     };
   }, [q, userId]);
   const hits = state && 'answer' in state ? state.answer.hits : [];
+  // Issue 40: on a desktop a hit opens beside the list, which keeps showing these results.
+  const kept = keptListQuery(useSearchParams()[0], useMedia(DESKTOP_QUERY));
   const ids = [...new Set(hits.map((h) => h.conversationId))];
   const conversations = useSyncQuery((db) => db.conversations.bulkGet(ids), [ids.join(',')])?.value;
   const byId = new Map((conversations ?? []).filter((c): c is LocalConversation => !!c).map((c) => [c.id, c]));
@@ -52,7 +56,7 @@ export default function MessageHits({ q }: { q: string }) {
       {hits.length > 0 && (
         <ul aria-label={sk.search.resultsLabel}>
           {hits.map((h) => (
-            <HitRow key={h.key} hit={h} name={byId.get(h.conversationId)?.specialist?.name?.trim() || sk.chats.unknownSpecialist} />
+            <HitRow key={h.key} hit={h} kept={kept} name={byId.get(h.conversationId)?.specialist?.name?.trim() || sk.chats.unknownSpecialist} />
           ))}
         </ul>
       )}
@@ -61,12 +65,12 @@ export default function MessageHits({ q }: { q: string }) {
   );
 }
 
-function HitRow({ hit, name }: { hit: MessageHit; name: string }) {
+function HitRow({ hit, name, kept }: { hit: MessageHit; name: string; kept: string }) {
   const own = hit.direction === 'user';
   return (
     <li>
       <Link
-        to={`/app/chats/${encodeURIComponent(hit.conversationId)}?m=${encodeURIComponent(hit.key)}`}
+        to={`/app/chats/${encodeURIComponent(hit.conversationId)}?m=${encodeURIComponent(hit.key)}${kept ? `&${kept}` : ''}`}
         data-testid="message-hit"
         className="focus-ring flex flex-col gap-0.5 border-b border-slate-100 px-4 py-2.5 focus-visible:ring-inset focus-visible:ring-offset-0"
       >

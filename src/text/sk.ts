@@ -327,4 +327,28 @@ export const sk = {
     retry: 'Skúsiť znova',
     cancel: 'Zrušiť odoslanie',
   },
+  // ours, issue 40 (desktop two-pane and dark mode; branch h-ui)
+  layout: {
+    noChatOpen: 'Vyberte konverzáciu',
+    noChatOpenHint: 'Otvorí sa tu, vedľa zoznamu. Zoznam a konverzácia sa prepínajú klávesom Tab.',
+    chatPane: 'Otvorená konverzácia',
+  },
+  chatSearch: {
+    open: 'Hľadať v konverzácii',
+    label: 'Hľadať v tejto konverzácii',
+    placeholder: 'Hľadať v konverzácii…',
+    previous: 'Predchádzajúci výskyt',
+    next: 'Ďalší výskyt',
+    close: 'Zavrieť hľadanie',
+    position: (at: number, total: number) => `${at} z ${total}`,
+    none: 'Nič sa nenašlo',
+    failed: 'Vyhľadávanie sa nepodarilo.',
+  },
+  theme: {
+    title: 'Vzhľad',
+    legend: 'Farebný motív',
+    hint: 'Platí pre toto zariadenie.',
+    choice: { system: 'Systém', light: 'Svetlý', dark: 'Tmavý' },
+    systemHint: 'podľa nastavenia zariadenia',
+  },
 } as const;

@@ -9,7 +9,7 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { admin } from '../../text/admin.ts';
 import { messageOf } from '../lib/errors.ts';
 import { adminError, adminSuccess } from '../lib/toasts.ts';
-import { DESKTOP_QUERY, useMedia } from '../lib/use-media.ts';
+import { DESKTOP_QUERY, useMedia } from '../../lib/use-media.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { LoadFailed } from '../ui/LoadStates.tsx';
 import { SearchField } from '../ui/TextField.tsx';

@@ -16,9 +16,11 @@ interface ChatHeaderProps {
   conversation: LocalConversation | undefined;
   presence: Presence | null;
   absentTitle: string;
+  /** Issue 40: opens the search inside this chat (ChatSearch.tsx); no button without it. */
+  onSearch?: (() => void) | undefined;
 }
 
-export function ChatHeader({ conversation, presence, absentTitle }: ChatHeaderProps) {
+export function ChatHeader({ conversation, presence, absentTitle, onSearch }: ChatHeaderProps) {
   const name = conversation ? conversation.specialist?.name?.trim() || sk.chats.unknownSpecialist : absentTitle;
   const role = conversation?.specialist?.role;
   return (
@@ -44,6 +46,14 @@ export function ChatHeader({ conversation, presence, absentTitle }: ChatHeaderPr
           </p>
         )}
       </div>
+      {onSearch && (
+        <button type="button" aria-label={sk.chatSearch.open} title={sk.chatSearch.open} onClick={onSearch} className="focus-ring inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full text-slate-700 hover:bg-slate-100">
+          <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+            <circle cx="11" cy="11" r="7" />
+            <path d="M20 20l-3.5-3.5" />
+          </svg>
+        </button>
+      )}
       <RequestHumanButton conversation={conversation} placement="header" />
     </header>
     <RequestHumanButton conversation={conversation} placement="bar" />

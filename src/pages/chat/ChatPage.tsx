@@ -1,7 +1,7 @@
 // /app/chats/{id}: the conversation from the local store. Messages show from IndexedDB at once; the
 // network only shows as the notice box. The composer's text is per conversation (remounted per id)
 // and kept as a draft, so switching conversation starts with that conversation's own draft.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { useSyncEngine } from '../../data/sync-context.ts';
@@ -25,6 +25,9 @@ import { useDraft } from './use-draft.ts';
 import { useMissingVerdict } from './use-missing-verdict.ts';
 import { useMarkRead } from './use-mark-read.ts';
 import { useAiTyping } from './use-typing.ts';
+
+// Issue 40: the search inside the chat loads when first opened.
+const ChatSearch = lazy(() => import('../../search/ChatSearch.tsx'));
 
 export function ChatPage() {
   const { id } = useParams();
@@ -108,9 +111,15 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
     if (missing) engine?.syncNow();
   }, [missing, engine]);
   const verdict = useMissingVerdict(conversationId, missing, status);
+  const [searching, setSearching] = useState(false);
   return (
     <section ref={section} className="flex min-h-0 flex-1 flex-col bg-white" aria-label={sk.titles.chat}>
-      <ChatHeader conversation={conversation} presence={presence} absentTitle={verdict === 'loading' ? sk.app.loading : sk.chat.notFoundTitle} />
+      <ChatHeader conversation={conversation} presence={presence} absentTitle={verdict === 'loading' ? sk.app.loading : sk.chat.notFoundTitle} onSearch={conversation ? () => setSearching(true) : undefined} />
+      {searching && (
+        <Suspense fallback={null}>
+          <ChatSearch conversationId={conversationId} onClose={() => setSearching(false)} />
+        </Suspense>
+      )}
       <ChatNotice status={status} onRetry={() => engine?.syncNow()} />
       <WaitingNote conversation={conversation} />
       {loading ? (

@@ -97,7 +97,7 @@ export function Lightbox({ images, startIndex, onClose }: LightboxProps) {
 
   if (!image) return null;
   return createPortal(
-    <div ref={dialogRef} tabIndex={-1} role="dialog" aria-modal="true" aria-label={sk.lightbox.label} className="fixed inset-0 z-50 flex flex-col bg-black text-white outline-none">
+    <div ref={dialogRef} tabIndex={-1} role="dialog" aria-modal="true" aria-label={sk.lightbox.label} className="fixed inset-0 z-50 flex flex-col bg-black text-white outline-none dark:[--color-white:#fff]">
       <div className="flex items-center gap-2 p-2 pt-[max(0.5rem,env(safe-area-inset-top))]">
         <span className="flex-1 pl-2 text-sm" aria-live="polite">
           {sk.lightbox.position(index + 1, count)}

@@ -142,6 +142,18 @@ function List({ messages, onRetry, footer, firstUnreadKey = null, foundKey = nul
     // eslint-disable-next-line react-hooks/exhaustive-deps -- messages/firstUnreadKey/foundKey matter only at the first opening
   }, [count, last?.key, last?.direction, virtualizer]);
 
+  // Issue 40: the chat's own search moves between hits (?m= changes while the chat is open); the
+  // first opening at a hit is the effect above's. A hit not loaded yet is scrolled to once it is.
+  const shownFound = useRef(foundKey);
+  useLayoutEffect(() => {
+    if (foundKey === null || foundKey === shownFound.current) return;
+    const at = messages.findIndex((m) => m.key === foundKey);
+    if (at < 0) return;
+    shownFound.current = foundKey;
+    atBottom.current = false;
+    virtualizer.scrollToIndex(at, { align: 'center' });
+  }, [foundKey, messages, virtualizer]);
+
   // Rows measured taller (markdown, images): stay pinned to the bottom.
   useEffect(() => {
     const el = scrollRef.current;
@@ -179,7 +191,7 @@ function List({ messages, onRetry, footer, firstUnreadKey = null, foundKey = nul
                   aria-posinset={item.index + 1}
                   data-index={item.index}
                   ref={virtualizer.measureElement}
-                  className={`absolute left-0 top-0 w-full ${m.key === extras.highlight ? 'message-highlight' : ''} ${m.key === foundKey ? 'bg-amber-100' : ''}`}
+                  className={`absolute left-0 top-0 w-full ${m.key === extras.highlight ? 'message-highlight' : ''} ${m.key === foundKey ? 'bg-amber-50' : ''}`}
                   style={{ transform: `translateY(${item.start}px)` }}
                   data-highlighted={m.key === extras.highlight ? 'true' : undefined}
                   data-found={m.key === foundKey || undefined}

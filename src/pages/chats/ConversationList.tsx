@@ -2,12 +2,15 @@
 // small DOM: only the rows near the viewport are rendered (list semantics kept with setsize/posinset).
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useMatch, useSearchParams } from 'react-router-dom';
 import type { LocalConversation } from '../../../sync/model/local-types.ts';
 import { drafts } from '../../../sync/queries.ts';
 import { markAfterPaint } from '../../data/perf-marks.ts';
 import { useSyncQuery } from '../../data/use-sync-query.ts';
+import { DESKTOP_QUERY, useMedia } from '../../lib/use-media.ts';
 import { sk } from '../../text/sk.ts';
 import { ConversationRow } from './ConversationRow.tsx';
+import { keptListQuery } from './list-params.ts';
 
 const ESTIMATED_ROW_PX = 96;
 /** 'poradna:first-row' is set once per page load (bench row 1). */
@@ -37,6 +40,9 @@ export function ConversationList({ conversations, archived, onToggleArchive }: C
   // Issue 40: a conversation with an unsent draft shows it as its snippet ('Koncept: …').
   const draftRows = useSyncQuery((db) => drafts(db), [])?.value;
   const draftOf = new Map(draftRows?.map((d) => [d.conversationId, d.text]));
+  // Issue 40: on a desktop the open chat sits beside the list; its row is marked, and links keep the search.
+  const openId = useMatch('/app/chats/:id')?.params.id;
+  const kept = keptListQuery(useSearchParams()[0], useMedia(DESKTOP_QUERY));
   const shown = items.length > 0;
   useEffect(() => {
     if (!shown || firstRowMarked) return;
@@ -59,7 +65,7 @@ export function ConversationList({ conversations, archived, onToggleArchive }: C
             className="absolute left-0 top-0 w-full"
             style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
           >
-            <ConversationRow conversation={c} archived={archived} onToggleArchive={onToggleArchive} first={item.index === 0} draft={draftOf.get(c.id)} />
+            <ConversationRow conversation={c} archived={archived} onToggleArchive={onToggleArchive} first={item.index === 0} draft={draftOf.get(c.id)} open={c.id === openId} query={kept} />
           </div>
         );
       })}

@@ -19,12 +19,16 @@ interface ConversationRowProps {
   first?: boolean;
   /** The conversation's unsent draft (issue 40): shown instead of the last message, after 'Koncept:'. */
   draft?: string | undefined;
+  /** Issue 40: this conversation is open beside the list (desktop two-pane): aria-current="page". */
+  open?: boolean;
+  /** Issue 40: the list's search kept in the chat's address (list-params.ts keptListQuery), or ''. */
+  query?: string;
 }
 
 /** Element Timing reports text painted in an element with this attribute (bench/README.md). */
 const FIRST_ROW_TIMING: Record<string, string> = { elementtiming: 'first-row' };
 
-export function ConversationRow({ conversation: c, archived, onToggleArchive, first = false, draft }: ConversationRowProps) {
+export function ConversationRow({ conversation: c, archived, onToggleArchive, first = false, draft, open = false, query = '' }: ConversationRowProps) {
   const name = c.specialist?.name?.trim() || sk.chats.unknownSpecialist;
   const time = c.lastMessage?.createdAt ?? c.lastMessageAt ?? c.createdAt;
   const draftSnippet = draft ? plainSnippet(draft) : '';
@@ -32,10 +36,11 @@ export function ConversationRow({ conversation: c, archived, onToggleArchive, fi
   return (
     <SwipeableRow actionLabel={archived ? sk.chats.restore : sk.chats.archive} onAction={() => onToggleArchive(c.id)}>
       <Link
-        to={`/app/chats/${encodeURIComponent(c.id)}`}
+        to={`/app/chats/${encodeURIComponent(c.id)}${query ? `?${query}` : ''}`}
+        aria-current={open ? 'page' : undefined}
         draggable={false}
         data-testid="conversation-row"
-        className="focus-ring flex select-none gap-3 border-b border-slate-100 px-4 py-3 focus-visible:ring-inset focus-visible:ring-offset-0"
+        className="focus-ring flex select-none gap-3 border-b border-slate-100 px-4 py-3 focus-visible:ring-inset focus-visible:ring-offset-0 aria-[current=page]:bg-teal-50"
       >
         <Avatar name={name} src={c.specialist?.avatarUrl} size="lg" />
         <span className="flex min-w-0 flex-1 flex-col gap-0.5">

@@ -20,3 +20,18 @@ export function withListParams(current: URLSearchParams, patch: { q?: string; fi
   }
   return next;
 }
+
+/**
+ * What a link from the list to a chat carries after its '?' (issue 40): on a desktop the list stays
+ * beside the open chat, so the search and the filter go along and the list does not jump back to
+ * every conversation; on a phone the list is left behind, and the chat's address is bare ('').
+ */
+export function keptListQuery(current: URLSearchParams, desktop: boolean): string {
+  if (!desktop) return '';
+  const kept = new URLSearchParams();
+  for (const key of ['q', 'filter']) {
+    const value = current.get(key);
+    if (value) kept.set(key, value);
+  }
+  return kept.toString();
+}

@@ -2,6 +2,7 @@
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { sk } from '../../text/sk.ts';
 import { AccountCard } from './AccountCard.tsx';
+import { AppearanceCard } from './AppearanceCard.tsx';
 import { ImpersonationCard } from './ImpersonationCard.tsx';
 import { NotificationsCard } from './NotificationsCard.tsx';
 import { SecurityCard } from './SecurityCard.tsx';
@@ -16,6 +17,7 @@ export function SettingsPage() {
       <AccountCard />
       <SecurityCard />
       <NotificationsCard />
+      <AppearanceCard />
       <SessionCard />
     </section>
   );

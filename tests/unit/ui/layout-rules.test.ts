@@ -5,11 +5,18 @@ import { rememberedOrigin } from '../../../src/routes/remembered-origin.ts';
 describe('layoutRules (user-area.md section 2)', () => {
   it('shows the logo and both bars on the main tabs', () => {
     for (const path of ['/app/chats', '/app/specialists', '/app/settings', '/app/_demo/scroll']) {
-      expect(layoutRules(path)).toEqual({ showHeader: true, showBottomNav: true, lockPageScroll: false, title: null, backTo: null, wide: false, showPlan: true });
+      expect(layoutRules(path)).toEqual({ showHeader: true, showBottomNav: true, lockPageScroll: false, title: null, backTo: null, wide: false, showPlan: true, twoPane: false });
     }
   });
   it('hides both bars and stops page scrolling on a single chat', () => {
     expect(layoutRules('/app/chats/5f0c')).toMatchObject({ showHeader: false, showBottomNav: false, lockPageScroll: true });
+  });
+  it('issue 40: on a desktop the list and the open chat share one two-pane page with both bars', () => {
+    for (const path of ['/app/chats', '/app/chats/5f0c']) {
+      expect(layoutRules(path, true)).toMatchObject({ showHeader: true, showBottomNav: true, lockPageScroll: false, twoPane: true, wide: true });
+    }
+    expect(layoutRules('/app/archived', true)).toMatchObject({ twoPane: false, showBottomNav: false });
+    expect(layoutRules('/app/settings', true).twoPane).toBe(false);
   });
   it("titles the archived list 'Archivované' with a back button and no bottom navigation", () => {
     expect(layoutRules('/app/archived')).toMatchObject({ showHeader: true, showBottomNav: false, title: 'Archivované', backTo: '/app/chats' });

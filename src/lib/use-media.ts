@@ -1,4 +1,5 @@
-// A CSS media query as React state (the admin area's desktop layout starts at 1024 px).
+// A CSS media query as React state. From 1024 px (DESKTOP_QUERY) the admin area lays out for a desktop
+// and the chats show two panes (issue 40).
 import { useCallback, useSyncExternalStore } from 'react';
 
 export const DESKTOP_QUERY = '(min-width: 1024px)';
