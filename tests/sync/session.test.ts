@@ -274,7 +274,6 @@ describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     expect(statuses.filter((s) => s.needsSignIn)).toEqual([]);
     const live = await db.query('select 1 from auth.refresh_tokens where user_id = $1 and not revoked', [d.user.id]);
     expect(live.rowCount).toBeGreaterThan(0); // the family was not revoked
-    expect((await d.client().auth.getUser()).error).toBeNull();
     expect(await serverCount(conv, ['po stratenej odpovedi'])).toEqual([1]);
   }, 90_000);
 
