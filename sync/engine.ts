@@ -19,6 +19,7 @@ import { leaderLockName } from './background/tag.ts';
 import { monotonicNow, within, type TimerId } from './model/clock.ts';
 import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
+import { openOrRecreate, StorageUnavailableError, storedSend, unlessStorageFailure, writeAgainAfterLoss } from './db/storage-health.ts';
 import { deleteSearchDb } from './search/drop.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
 import { createPublications } from './receive/published.ts';
@@ -33,7 +34,7 @@ import { createSender } from './send/sender.ts';
 import { RetrySchedule } from './send/outbox.ts';
 import { ServerError } from './server/api.ts';
 import { installServerNow, ServerOffset, withServerClock } from './session/server-time.ts';
-import { createStatusStore, rawStatus } from './status.ts';
+import { createStatusStore, rawStatus, storageStatus } from './status.ts';
 import { createPollingTransport } from './transports/polling.ts';
 import { downTransport } from './transports/unavailable.ts';
 import type { SyncEngine } from './engine-api.ts';
@@ -289,7 +290,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   const commands: SyncCommands = {
     sendMessage: async (input) => {
-      const h = await sendMessage(ctx, input);
+      // R17.4: a send whose write the lost connection cut is written again, under the same id.
+      const one = { ...input, correlationId: input.correlationId ?? o.newId() };
+      const h = await writeAgainAfterLoss(db, () => sendMessage(ctx, one), () => storedSend(db, one.correlationId));
       if (h) await typingAfterSend(input.conversationId);
       return h;
     },
@@ -350,9 +353,16 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       const markers = o.markers;
       let existed: boolean;
       try {
-        existed = options.db ? (options.databaseExisted ?? true) : markers ? await userDbExists(userId, o.idb) : true;
-        await db.open();
+        // A probe the broken store refuses says nothing of its existence: the open below decides (R17.1).
+        existed = options.db ? (options.databaseExisted ?? true) : markers ? await userDbExists(userId, o.idb).catch(unlessStorageFailure(true)) : true;
+        // R17.1–R17.3: a store that fails to open is made anew (then restored as after an eviction).
+        const opened = await openOrRecreate(db, {
+          blocked: () => status.replace(storageStatus(status.get(), 'blocked')),
+          unblocked: () => status.replace(storageStatus(status.get(), null)),
+        });
+        if (opened === 'recreated') existed = false;
       } catch (err) {
+        if (err instanceof StorageUnavailableError) status.replace(storageStatus(status.get(), 'unavailable'));
         // A command waiting for the writers (writeGate) must not wait forever for a start that failed:
         // it goes on, and its own write meets the same failure and says so.
         writers.failed();

@@ -162,3 +162,6 @@ export function drafts(db: SyncDb): Promise<LocalDraft[]> {
 export async function draftText(db: SyncDb, conversationId: string): Promise<string> {
   return (await db.drafts.get(conversationId))?.text ?? '';
 }
+
+/** R17.5: older messages of the conversation are still on their way (a backlog's head left it partial). */
+export { olderHistoryPending } from './receive/history.ts';

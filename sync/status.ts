@@ -3,7 +3,7 @@
 import type { Clock, TimerId } from './model/clock.ts';
 import type { SyncContext } from './machine.ts';
 import type { PullProgress } from './receive/backlog.ts';
-import { TEXT_LOAD_FAILED, TEXT_LOAD_FAILED_AFTER_RECONNECT, TEXT_NEEDS_SIGN_IN, TEXT_OFFLINE } from './model/texts.ts';
+import { TEXT_LOAD_FAILED, TEXT_LOAD_FAILED_AFTER_RECONNECT, TEXT_NEEDS_SIGN_IN, TEXT_OFFLINE, TEXT_STORAGE_BLOCKED, TEXT_STORAGE_UNAVAILABLE } from './model/texts.ts';
 
 export type Connection = 'online' | 'offline' | 'fallback' | 'error';
 
@@ -28,6 +28,19 @@ export interface SyncStatus extends ConnectionStatus {
    * 'Sťahujem správy… done z total' instead of a load error while it progresses); null once caught up.
    */
   progress?: PullProgress | null;
+  /**
+   * R17.2/R17.3: the device's storage cannot be used ('unavailable': not even made anew) or its
+   * upgrade waits for another tab ('blocked'); `error` says so in Slovak. Absent or null: usable.
+   */
+  storage?: StorageProblem | null;
+}
+
+export type StorageProblem = 'blocked' | 'unavailable';
+
+/** R17: the status with the storage's problem (or none: the open went on), told in `error`. */
+export function storageStatus(s: SyncStatus, problem: StorageProblem | null): SyncStatus {
+  if (problem === null) return { ...s, storage: null, connection: 'online', error: null };
+  return { ...s, storage: problem, connection: 'error', error: problem === 'blocked' ? TEXT_STORAGE_BLOCKED : TEXT_STORAGE_UNAVAILABLE };
 }
 
 function sameProgress(a: PullProgress | null | undefined, b: PullProgress | null | undefined): boolean {

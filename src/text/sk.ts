@@ -351,4 +351,10 @@ export const sk = {
     choice: { system: 'Systém', light: 'Svetlý', dark: 'Tmavý' },
     systemHint: 'podľa nastavenia zariadenia',
   },
+  // ours (issue 35, R17.5): a chat whose older history has not arrived yet (a backlog on a slow link)
+  // says so at its top instead of looking complete.
+  olderHistory: {
+    arriving: 'Staršie správy sa ešte sťahujú…',
+    notDownloaded: 'Staršie správy ešte nie sú stiahnuté. Načítajú sa po pripojení k internetu.',
+  },
 } as const;

@@ -155,7 +155,17 @@ export interface ClockMeta {
   offsetMs: number;
 }
 
-export type MetaRow = FeedMeta | ReferenceMeta | ClockMeta;
+/**
+ * R17.5: conversations whose older history a backlog's head left behind (receive/history.ts): their
+ * newest page is here, older rows arrive with the feed until its cursor reaches `until`.
+ */
+export interface HistoryMeta {
+  key: 'history';
+  until: number;
+  conversations: string[];
+}
+
+export type MetaRow = FeedMeta | ReferenceMeta | ClockMeta | HistoryMeta;
 
 export interface CommandResult {
   id: string;

@@ -13,3 +13,7 @@ export const TEXT_WAITS_FOR_NETWORK = 'Čaká na pripojenie';
 export const TEXT_WAITS_FOR_SIGN_IN = 'Čaká na prihlásenie';
 export const TEXT_CONVERSATION_GONE = 'Konverzácia už neexistuje, správa sa neodoslala';
 export const TEXT_CONVERSATION_COMPLETED = 'Konverzácia je ukončená, správa sa neodoslala';
+// ours (issue 35, R17): the device's storage (IndexedDB) failed.
+export const TEXT_STORAGE_UNAVAILABLE =
+  'Tento prehliadač nedovolil uložiť správy do zariadenia (súkromné okno, plný disk alebo chyba úložiska). Správy sa načítajú, až keď bude úložisko dostupné; skúste stránku obnoviť.';
+export const TEXT_STORAGE_BLOCKED = 'Poradňa je otvorená v inej karte so staršou verziou. Zatvorte ostatné karty Poradne, aby sa mohla aktualizovať.';

@@ -7,6 +7,7 @@ import { resetFeed } from '../session/account-scope.ts';
 import { PULL_PAGE_LIMIT } from '../model/constants.ts';
 import type { SyncDb } from '../db/schema.ts';
 import { mergeSpecialists } from '../merge/specialist.ts';
+import { historyComplete, markPartialHistory } from './history.ts';
 import { isTransient, ServerError, type HeadLimits, type ServerApi } from '../server/api.ts';
 import type { PullPacer, Transfer } from './pace.ts';
 import type { RemotePullPage } from '../model/remote-types.ts';
@@ -85,13 +86,14 @@ export const HEAD_LIMITS: HeadLimits = { conversations: 200, withMessages: 20, p
  * (the feed brings them again in order, harmlessly, R2.1). Best effort: a failure leaves the feed to
  * bring everything as before; rows of another account are not stored (R9.9).
  */
-async function readHead(db: SyncDb, server: ServerApi, userId: string, since: number, accountId: string | null): Promise<void> {
+async function readHead(db: SyncDb, server: ServerApi, userId: string, since: number, accountId: string | null, until: number): Promise<void> {
   if (!server.pullHead) return;
   try {
     const head = await server.pullHead(since, HEAD_LIMITS);
     const other = (r: { account_id: string | null }) => accountId !== null && r.account_id !== null && r.account_id !== accountId;
     if (head.conversations.some(other) || head.messages.some(other)) return;
     await applyRemoteChanges(db, { conversations: head.conversations, messages: head.messages, readCursors: [], deleted: [] }, userId, { kind: 'none' });
+    await markPartialHistory(db, head, HEAD_LIMITS, until); // R17.5
   } catch {
     // The feed that follows brings these rows anyway.
   }
@@ -179,7 +181,7 @@ export async function pullFeed(
     }
     if (pages === 1 && page.has_more && opts.head && !opts.head.fetched) {
       opts.head.fetched = true;
-      await readHead(db, server, userId, cursor, accountId);
+      await readHead(db, server, userId, cursor, accountId, page.account_change_seq);
     }
     const prefetch = page.has_more && page.cursor > cursor ? ask(page.cursor) : null;
     // Kept from being reported as unhandled while the page is applied; awaited below.
@@ -196,6 +198,7 @@ export async function pullFeed(
     opts.onPage?.({ from: cursor, cursor: r.cursor, head: page.account_change_seq, hasMore: page.has_more });
     if (!page.has_more) {
       if (opts.head) opts.head.fetched = false;
+      await historyComplete(db); // R17.5: caught up, whatever the account's counter said
       cursor = r.cursor;
       break;
     }

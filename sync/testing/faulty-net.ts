@@ -3,7 +3,7 @@
 // global WebSocket). In 'faulty' mode requests are dropped before or after the server saw them,
 // delayed (so concurrent ones reorder), duplicated and answered 503 by a "proxy" that never forwarded
 // them; realtime change events are dropped, delayed, duplicated and reordered; sockets can be cut or
-// closed. 'offline' fails everything at once. `blackHole` and `onRequest` act in every mode, and so
+// closed. 'offline' fails everything at once. `blackHole`, `loseReply` and `onRequest` act in every mode, and so
 // does the link model (`link`: bandwidth and round trip, link.ts) with its cuts.
 import { WebSocket } from 'ws';
 import { LinkEmulation, type LinkModel } from './link.ts';
@@ -65,6 +65,14 @@ export class FaultyNet {
    */
   blackHole: ((url: string, body: string) => boolean) | null = null;
 
+  /**
+   * Loses replies after the server handled them: a request it picks reaches the server and is
+   * answered, the answer is read off the wire and dropped, and the caller sees a network failure at
+   * once (a phone whose radio dropped as the reply came back). Unlike `blackHole`, nothing hangs.
+   * Returns true to lose the reply.
+   */
+  loseReply: ((url: string, body: string) => boolean) | null = null;
+
   /** Told of every request this network lets out (not while offline): to count or log them. */
   onRequest: ((url: string, body: string) => void) | null = null;
 
@@ -81,6 +89,11 @@ export class FaultyNet {
         if (signal?.aborted) reject(new DOMException('aborted', 'AbortError'));
         signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
       });
+    }
+    if (this.loseReply?.(url, typeof init?.body === 'string' ? init.body : '')) {
+      await fetch(input, init).then((x) => x.arrayBuffer());
+      this.stats.droppedResponses++;
+      throw new TypeError('fetch failed (reply lost)');
     }
     if (this.mode === 'perfect') return this.line.fetch(input, init);
     const r = this.rand;

@@ -4,6 +4,7 @@
 export { manualNetwork, type ManualNetwork } from '../session/network.ts';
 export { createTestClock, type TestClock } from './clock.ts';
 export { DEFAULT_FAULTS, FaultyNet, sumStats, type FaultRates, type NetMode } from './faulty-net.ts';
+export { FaultyIdb, loseConnection } from './idb-faults.ts';
 export { LinkEmulation, type LinkModel } from './link.ts';
 export { rng, type Rng } from './rng.ts';
 export { SIM_TIMINGS, simEngineOptions, TestDevice, type DeviceOptions, type DeviceUser, type StackInfo, type StartOptions } from './device.ts';

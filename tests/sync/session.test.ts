@@ -240,6 +240,43 @@ describe('R9 the session under the engine (JWT_EXPIRY=3 s)', () => {
     expect(await serverCount(conv, texts)).toEqual([1, 1, 1]);
   }, 90_000);
 
+  it('R9.17 a refresh whose reply is lost after the server rotated the token, the phone then asleep past the reuse interval (10 s), with the app\'s auth settings: still signed in, the queued send goes out once', async () => {
+    const { conv, d, engine, statuses } = await signedInWithChat(); // autoRefreshToken: true, as src/supabase.ts
+    const isRefresh = (url: string) => url.includes('/auth/v1/token') && url.includes('refresh_token');
+    let lost = 0;
+    // The next refresh reaches the auth server, which rotates the token; its reply is lost as the
+    // phone's radio drops (the device goes offline in the same moment, so auth-js's own quick retry
+    // cannot run inside the reuse interval).
+    d.net.loseReply = (url) => {
+      if (!isRefresh(url) || lost > 0) return false;
+      lost++;
+      d.setOnline(false);
+      return true;
+    };
+    await sleep(JWT_EXPIRY_S * 1000 + 300); // the access token expires: the next request refreshes first
+    await engine.commands.sendMessage({ conversationId: conv, text: 'po stratenej odpovedi' });
+    await waitFor(() => lost === 1, 'a refresh whose reply was lost', 8000);
+
+    // The phone slept 11 s as the server sees it: the lost rotation is moved back past
+    // REFRESH_TOKEN_REUSE_INTERVAL (10 s) instead of sleeping it out.
+    const moved = await db.query(
+      `update auth.refresh_tokens set updated_at = now() - interval '11 seconds' where user_id = $1 and revoked`,
+      [d.user.id],
+    );
+    expect(moved.rowCount).toBeGreaterThan(0);
+    statuses.length = 0;
+    d.setOnline(true);
+
+    // The client comes back with the token it still holds, rotated away 11 s ago: GoTrue answers it
+    // with the session's active token (its child), so the user stays signed in.
+    await waitFor(async () => (await serverCount(conv, ['po stratenej odpovedi']))[0] === 1, 'send after wake-up', 40_000);
+    await waitFor(async () => (await engine.db.outbox.count()) === 0, 'outbox empty', 5000);
+    expect(statuses.filter((s) => s.needsSignIn)).toEqual([]);
+    const live = await db.query('select 1 from auth.refresh_tokens where user_id = $1 and not revoked', [d.user.id]);
+    expect(live.rowCount).toBeGreaterThan(0); // the family was not revoked
+    expect(await serverCount(conv, ['po stratenej odpovedi'])).toEqual([1]);
+  }, 90_000);
+
   it('kit: a device clock reaches the auth client: 2 h behind, an expired token looks valid (no refresh); corrected, it is refreshed', async () => {
     const user = await newUser();
     const d = deviceOf(user, false); // no ticker: its first run, before the skew, would refresh

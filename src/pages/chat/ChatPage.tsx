@@ -14,6 +14,7 @@ import { ChatNotice } from './ChatNotice.tsx';
 import type { ComposerMode } from './Composer.tsx';
 import { AttachmentComposer } from './attachments/AttachmentComposer.tsx';
 import { MessageList } from './MessageList.tsx';
+import { OlderHistoryNotice } from './OlderHistoryNotice.tsx';
 import { NewMessageAnnouncer } from './NewMessageAnnouncer.tsx';
 import { WaitingNote } from './OwnerControls.tsx';
 import { isOwn } from './message-kinds.ts';
@@ -122,6 +123,7 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
       )}
       <ChatNotice status={status} onRetry={() => engine?.syncNow()} />
       <WaitingNote conversation={conversation} />
+      <OlderHistoryNotice conversationId={conversationId} status={status} />
       {loading ? (
         <p role="status" className="flex-1 p-6 text-center text-slate-600">
           {verdict === 'not-found' ? sk.chat.notFound : verdict === 'not-downloaded' ? sk.chat.notDownloaded : sk.chat.loading}

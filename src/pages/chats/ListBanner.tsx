@@ -20,8 +20,9 @@ export function ListBanner({ status, onRetry }: { status: SyncStatus; onRetry: (
         <div className="min-w-0 flex-1">
           {/* Before the first complete load there was no connection to restore: the plain failure text
               (issue 21 item 6), the after-reconnect one only for a list that had loaded. */}
-          <p className="font-semibold">{status.loaded ? (status.error ?? sk.chats.loadFailed) : sk.chats.loadFailed}</p>
-          <p>{sk.chats.retryHint}</p>
+          {/* R17: the device's storage failing is said as it is (not as a load failure), loaded or not. */}
+          <p className="font-semibold">{status.storage || status.loaded ? (status.error ?? sk.chats.loadFailed) : sk.chats.loadFailed}</p>
+          {!status.storage && <p>{sk.chats.retryHint}</p>}
         </div>
         <button type="button" className="btn-secondary min-h-9 px-3 text-sm" onClick={onRetry}>
           {sk.chats.retry}

@@ -7,7 +7,7 @@ import { handleTransportEvent } from '../../../sync/receive/events.ts';
 import { ForeignFeedError, pullFeed, pullReference } from '../../../sync/receive/pull.ts';
 import { PullPacer } from '../../../sync/receive/pace.ts';
 import { ServerError, type ServerApi } from '../../../sync/server/api.ts';
-import { conversationList, messages, specialists } from '../../../sync/queries.ts';
+import { conversationList, messages, olderHistoryPending, specialists } from '../../../sync/queries.ts';
 import { commandContext, freshDb } from './helpers/local-db.ts';
 import { FakeServer } from './helpers/fake-server.ts';
 
@@ -292,5 +292,31 @@ describe('R5.11 the head of a backlog', () => {
     expect(headDone).toBe(true);
     expect(await db.conversations.get('conv-foreign')).toBeUndefined();
     expect(await db.conversations.get('conv-own-looking')).toBeUndefined();
+  });
+});
+
+describe('R17.5 older history still on its way', () => {
+  it('R17.5 a conversation whose head page was full reads as partial until the feed catches up; one the head brought whole does not', async () => {
+    const long = server.addConversation();
+    for (let i = 0; i < 200; i++) server.addMessage(long.id, { text: 'x'.repeat(900) });
+    const short = server.addConversation();
+    for (let i = 0; i < 5; i++) server.addMessage(short.id, { text: `krátka ${i}` });
+    const api = server.api();
+    const newestLong = [...server.messages.values()].filter((m) => m.conversation_id === long.id).slice(-30);
+    const allShort = [...server.messages.values()].filter((m) => m.conversation_id === short.id);
+    const seen: { long: boolean; short: boolean }[] = [];
+    let n = 0;
+    const withHead: ServerApi = {
+      ...api,
+      pull: async (since, limit) => {
+        if (++n === 2) seen.push({ long: await olderHistoryPending(db, long.id), short: await olderHistoryPending(db, short.id) });
+        return api.pull(since, limit);
+      },
+      pullHead: async () => ({ conversations: [server.conversations.get(short.id)!, server.conversations.get(long.id)!], messages: [...allShort, ...newestLong] }),
+    };
+    await pullFeed(db, withHead, 'user-1', now, 1000, server.accountId, { pacer: new PullPacer({ stallMs: 3000 }), head: { fetched: false } });
+    expect(seen).toEqual([{ long: true, short: false }]);
+    expect(await olderHistoryPending(db, long.id)).toBe(false); // caught up: the whole history is here
+    expect(await db.messages.where('conversationId').equals(long.id).count()).toBe(200);
   });
 });
