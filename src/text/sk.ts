@@ -327,4 +327,11 @@ export const sk = {
     retry: 'Skúsiť znova',
     cancel: 'Zrušiť odoslanie',
   },
+  // ours, issue 37 (admin item 1: support's messages while impersonating; user item 12: the time a
+  // message was written) and issue 39 leftovers; branch h-walk
+  walk: {
+    supportByline: 'Napísala podpora Poradne',
+    supportComposeNote: 'Píšete ako podpora: zákazník uvidí vašu správu označenú „Napísala podpora Poradne“ na všetkých svojich zariadeniach.',
+    writtenDelivered: (written: string, delivered: string) => `Napísané ${written}, doručené ${delivered}`,
+  },
 } as const;
