@@ -17,7 +17,7 @@ const handler: FunctionHandler = (req, env) =>
     if (!base || !env.AI_API_KEY || !env.AI_MODEL) {
       return json({ configured: false, provider: 'demo', host: null, model: null, reachable: null, status: null, latency_ms: null, error: null });
     }
-    let host: string | null = null;
+    let host: string;
     try {
       host = new URL(base).host;
     } catch {
