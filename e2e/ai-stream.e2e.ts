@@ -35,6 +35,10 @@ test('R13.1 R13.8 an answer streams into one bubble with a caret and ends whole'
   await expect(streaming(page)).toBeVisible({ timeout: 30_000 });
   await expect(streaming(page)).toHaveClass(/ai-streaming/);
   await expect(page.getByTestId('ai-stop')).toHaveText('Zastaviť');
+  // Issue 39: 'Zastaviť' is a real button, a touch target of at least 44 px, not small text.
+  const stopBox = await page.getByRole('button', { name: 'Zastaviť' }).boundingBox();
+  expect(stopBox?.height ?? 0).toBeGreaterThanOrEqual(44);
+  expect(await page.getByTestId('ai-stop').evaluate((b) => getComputedStyle(b).borderTopStyle)).toBe('solid');
   // What the server has so far, in the bubble, while it is still being written.
   await expect(streaming(page)).toHaveText(chunks.slice(0, 6).join(''));
   const shots = process.env.SHOTS_DIR;

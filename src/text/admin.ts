@@ -282,4 +282,18 @@ export const admin = {
       '- Missing dependencies',
     ],
   },
+  // ours, issue 39 leftover (branch h-walk): whether an AI provider is configured and reachable.
+  aiStatus: {
+    title: 'AI poskytovateľ',
+    check: 'Skontrolovať',
+    checking: 'Kontrolujem…',
+    demo: 'Nenakonfigurované: odpovedá vstavaný demo responder (AI_BASE_URL, AI_API_KEY a AI_MODEL nie sú nastavené).',
+    reachable: (host: string, model: string, ms: number) => `Dostupný: ${host}, model ${model} (${ms} ms).`,
+    keyRefused: (host: string) => `Poskytovateľ ${host} odpovedá, ale odmietol API kľúč.`,
+    unreachable: (host: string, error: string) => `Nedostupný: ${host || 'AI_BASE_URL'} (${error}).`,
+    failed: (error: string) => `Stav sa nepodarilo zistiť: ${error}`,
+    badgeOk: 'Dostupný',
+    badgeDemo: 'Nenakonfigurované',
+    badgeError: 'Chyba',
+  },
 } as const;

@@ -357,4 +357,11 @@ export const sk = {
     arriving: 'Staršie správy sa ešte sťahujú…',
     notDownloaded: 'Staršie správy ešte nie sú stiahnuté. Načítajú sa po pripojení k internetu.',
   },
+  // ours, issue 37 (admin item 1: support's messages while impersonating; user item 12: the time a
+  // message was written) and issue 39 leftovers; branch h-walk
+  walk: {
+    supportByline: 'Napísala podpora Poradne',
+    supportComposeNote: 'Píšete ako podpora: zákazník uvidí vašu správu označenú „Napísala podpora Poradne“ na všetkých svojich zariadeniach.',
+    writtenDelivered: (written: string, delivered: string) => `Napísané ${written}, doručené ${delivered}`,
+  },
 } as const;

@@ -256,6 +256,8 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       SUPABASE_JWKS: JSON.stringify(publicJwks(keys)),
       SUPABASE_DB_URL: postgres!.url,
       ...(config.chatwoot ? { CHATWOOT_API_TOKEN: config.chatwoot.apiToken } : {}),
+      // The AI provider's secrets, as a hosted project gives them to ai-reply-worker and admin-ai-status.
+      ...(config.ai ? { AI_BASE_URL: config.ai.baseUrl, AI_API_KEY: config.ai.apiKey, AI_MODEL: config.ai.model } : {}),
       ...(config.chatwoot?.webhookSecret ? { CHATWOOT_WEBHOOK_SECRET: config.chatwoot.webhookSecret } : {}),
       ...(config.chatwoot?.allowPrivateUrls ? { CHATWOOT_ALLOW_PRIVATE_URLS: '1' } : {}),
       // Where the app is served: auth-link sends its set-password link there (issue 21 item 11).

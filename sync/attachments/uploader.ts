@@ -18,6 +18,7 @@ import type { SyncDb } from '../db/schema.ts';
 import type { Clock, TimerId } from '../model/clock.ts';
 import type { JsonObject } from '../model/json.ts';
 import { queue, type OutboxOp } from '../send/outbox.ts';
+import { withWrittenAt } from '../send/written-at.ts';
 import { blobReader } from './blob-reader.ts';
 import { TEXT_ATTACH_SEND_REFUSED, TEXT_ATTACH_TOO_LARGE, TEXT_ATTACH_TYPE, TEXT_ATTACH_UPLOAD_REFUSED, TUS_CHUNK_BYTES } from './limits.ts';
 import { thumbId, type AttachmentJobRow, type AttachmentUploadRow } from './rows.ts';
@@ -246,9 +247,10 @@ export function createUploader(d: UploaderDeps): Uploader {
       db.transaction('rw', [...db.syncTables, ...db.attachmentTables], async () => {
         const current = await db.attachmentJobs.get(job.messageKey);
         if (current?.state !== 'uploading') return false;
-        const [rows, conversation] = await Promise.all([
+        const [rows, conversation, message] = await Promise.all([
           db.attachmentUploads.where('messageKey').equals(job.messageKey).toArray(),
           db.conversations.get(job.conversationId),
+          db.messages.get(job.messageKey),
         ]);
         const byId = new Map(rows.map((r) => [r.id, r]));
         const attachments: JsonObject[] = current.attachmentIds.map((id) => {
@@ -262,7 +264,8 @@ export function createUploader(d: UploaderDeps): Uploader {
           correlationId: job.correlationId,
           messageKey: job.messageKey,
           text: job.text,
-          payload: { attachments },
+          // R1.14: when the message was written (its local time), not when its files finished uploading.
+          payload: message ? withWrittenAt({ attachments }, message.createdAt) : { attachments },
           accountId: conversation?.accountId ?? null,
         };
         await queue(db, op, d.now());

@@ -11,6 +11,7 @@ import { queue, type OutboxEntry, type OutboxOp } from './outbox.ts';
 import { syncMark } from '../marks.ts';
 import { refreshSummaries } from '../db/summary-store.ts';
 import { msFromTimestamp, timestampFromMs } from '../model/timestamps.ts';
+import { withWrittenAt } from './written-at.ts';
 
 export type SendOp = Extract<OutboxOp, { kind: 'send' }>;
 
@@ -100,7 +101,8 @@ export async function writeOptimisticMessage(db: SyncDb, input: OptimisticInput)
     correlationId,
     messageKey: message.key,
     text: input.text,
-    payload: input.payload,
+    // R1.14: the send carries when it was written; the local copy keeps the caller's payload.
+    payload: withWrittenAt(input.payload, createdAt),
     accountId: conversation?.accountId ?? null,
   };
   // R1.12: the request starts here, before the writes below are even issued; the outcome is stored

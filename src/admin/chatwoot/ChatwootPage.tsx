@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { admin } from '../../text/admin.ts';
 import { adminError } from '../lib/toasts.ts';
 import { ActionsCard } from './ActionsCard.tsx';
+import { AiProviderCard } from './AiProviderCard.tsx';
 import { ensureOwnAccount, loadConfig, loadEvents, loadSpecialists, type ChatwootConfig, type CwSpecialist, type IntegrationEvent } from './chatwoot-data.ts';
 import { ControlPanel } from './ControlPanel.tsx';
 import { EventsCard } from './EventsCard.tsx';
@@ -74,6 +75,7 @@ export function ChatwootPage() {
         <WebhookCard />
         <ControlPanel />
         <FunctionStatusCard />
+        <AiProviderCard />
         {/* Keyed by the connection: saving the settings lists the new Chatwoot's inboxes at once. */}
         <SpecialistInboxesCard key={config ? `${config.api_base_url}|${config.account_id}` : 'none'} specialists={specialists} onChanged={reloadSpecialists} />
         <SendCard specialists={specialists} accountId={accountId} onSent={() => void reloadEvents()} />

@@ -22,7 +22,9 @@ export function AiReplyControls({ message: m }: { message: LocalMessage }) {
   return (
     <div className="flex flex-col items-start gap-0.5 px-1 text-xs">
       {state === 'streaming' && (
-        <button type="button" data-testid="ai-stop" className="link text-slate-700" disabled={busy} onClick={() => run('stop_ai_reply')}>
+        // Issue 39: a real button (a 44 px target with a stop square), not a small text link.
+        <button type="button" data-testid="ai-stop" className="btn-secondary mt-1 gap-2 px-3 text-sm" disabled={busy} onClick={() => run('stop_ai_reply')}>
+          <span aria-hidden="true" className="inline-block h-2.5 w-2.5 rounded-[2px] bg-current" />
           {sk.aiStream.stop}
         </button>
       )}

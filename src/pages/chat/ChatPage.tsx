@@ -21,6 +21,7 @@ import { isOwn } from './message-kinds.ts';
 import { chatPresence } from './presence.ts';
 import { PushPromptCard } from './PushPromptCard.tsx';
 import { ReplyPreview } from './ReplyPreview.tsx';
+import { SupportComposeNote } from './SupportComposeNote.tsx';
 import { TypingIndicator } from './TypingIndicator.tsx';
 import { useDraft } from './use-draft.ts';
 import { useMissingVerdict } from './use-missing-verdict.ts';
@@ -134,6 +135,7 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
       <NewMessageAnnouncer messages={list} />
       <PushPromptCard />
       {replyTo && mode === 'ready' && <ReplyPreview message={replyTo} onRemove={() => setReplyTo(null)} />}
+      <SupportComposeNote show={mode === 'ready'} />
       <AttachmentComposer conversationId={conversationId} value={draft} onChange={setDraft} onSend={sendReply} mode={mode} dropTarget={section} />
     </section>
   );

@@ -13,7 +13,8 @@ import { Markdown } from '../../components/Markdown.tsx';
 import { sk } from '../../text/sk.ts';
 import { attachmentsOf, isOwn, messageKind } from './message-kinds.ts';
 import { failureText } from './failure-text.ts';
-import { clockTime } from './message-time.ts';
+import { MessageTime } from './MessageTime.tsx';
+import { SupportByline } from './SupportByline.tsx';
 import { MessageActionsButton } from './MessageActionsButton.tsx';
 import { replyToOf } from './list-links.ts';
 import { ReplyQuote } from './ReplyQuote.tsx';
@@ -59,6 +60,7 @@ function Bubble({ message: m, onRetry }: MessageBubbleProps) {
     >
       {own && actions}
       <div className={`flex min-w-0 max-w-[70%] flex-col ${own ? 'items-end' : 'items-start'}`}>
+        {own && <SupportByline message={m} />}
         {kind === 'card' ? (
           <SpecialistCardMessage message={m} />
         ) : (
@@ -70,7 +72,7 @@ function Bubble({ message: m, onRetry }: MessageBubbleProps) {
         )}
         {!own && <AiReplyControls message={m} />}
         <p className="mt-0.5 inline-flex items-center gap-1 px-1 text-[11px] text-slate-500">
-          {m.state === 'sending' ? <PendingLabel /> : <time dateTime={m.createdAt}>{clockTime(m.createdAt)}</time>}
+          {m.state === 'sending' ? <PendingLabel /> : <MessageTime message={m} />}
           {own && m.state === 'sent' && <DeliveryMark delivery={deliveryOf(m) === 'read' ? 'read' : 'sent'} />}
         </p>
         {/* Issue 38: an own message's files while it is not sent (progress, waiting, retry, cancel). */}

@@ -1,7 +1,9 @@
-// R14.2: asks the server to hand the conversation to a human (RPC request_human). Online only: the
-// request changes who answers, so the user is told at once whether it reached the server (offline it
-// did not, and the button stays for a later try). The new state reaches every device through the
-// change feed; syncNow() brings it to this one without waiting for the realtime event.
+// R14.2 / R14.7: asks the server to hand the conversation to a human (Edge Function request-human:
+// the RPC request_human as the caller, then the conversation opened in Chatwoot for the agents when
+// none is linked yet). Online only: the request changes who answers, so the user is told at once
+// whether it reached the server (offline it did not, and the button stays for a later try). The new
+// state reaches every device through the change feed; syncNow() brings it to this one without
+// waiting for the realtime event.
 import { loadSupabase } from '../../auth/lazy-supabase.ts';
 
 export type RequestHumanOutcome = 'requested' | 'offline' | 'failed';
@@ -10,14 +12,17 @@ export async function requestHuman(conversationId: string, online: boolean): Pro
   if (!online) return 'offline';
   try {
     const { supabase } = await loadSupabase();
-    const { error } = await supabase.rpc('request_human', { p_conversation_id: conversationId });
+    const res: { error: Error | null } = await supabase.functions.invoke('request-human', { method: 'POST', body: { conversation_id: conversationId } });
+    const error = res.error;
     if (error) {
-      console.warn('request_human:', error.message);
-      return 'failed';
+      console.warn('request-human:', error.message);
+      // The request never reached the server (fetch failed): the user may try again once online.
+      // (by name: supabase-js is loaded lazily, its classes are not imported here).
+      return error.name === 'FunctionsFetchError' ? 'offline' : 'failed';
     }
     return 'requested';
   } catch (err) {
-    console.warn('request_human:', err);
-    return 'offline'; // the request never reached the server (fetch failed)
+    console.warn('request-human:', err);
+    return 'offline';
   }
 }
