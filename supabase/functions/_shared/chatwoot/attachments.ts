@@ -50,7 +50,8 @@ export async function storeAsCaller(callerDb: Db, conversationId: string, text: 
     p_payload: { attachments },
   });
   if (res.error) throw rpcError(res.error);
-  return res.data;
+  const row: unknown = res.data;
+  return row as StoredRow;
 }
 
 /** The multipart body of Chatwoot's message create: the fields, then every stored file as attachments[]. */
