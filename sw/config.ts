@@ -1,5 +1,7 @@
 // Constants shared by the service worker and the page that registers it.
-export const API_PREFIXES = ['/auth/v1', '/rest/v1', '/functions/v1', '/realtime/v1', '/_dev', '/env.js', '/sw.js'];
+// /storage/v1: a file card opens a stored file in a new tab; that navigation must reach the storage
+// API, never be answered with the app's shell.
+export const API_PREFIXES = ['/auth/v1', '/rest/v1', '/functions/v1', '/realtime/v1', '/storage/v1', '/_dev', '/env.js', '/sw.js'];
 export const MEDIA_CACHE = 'poradna-media';
 export const MEDIA_MAX_ENTRIES = 300;
 export const MEDIA_MAX_AGE_S = 30 * 24 * 3600;

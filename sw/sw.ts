@@ -2,7 +2,7 @@
 // The service worker (registered at /sw.js, scope /): precaches the app shell and the chunks the user
 // area needs offline (the admin area is online-only and not precached), serves navigations from the
 // shell when the network is gone, caches avatars, images and files cache-first with expiry and a size
-// cap, and keeps /env.js network-first so an offline cold start still knows its backend.
+// cap, keeps the attachments it showed by object address (attachment-cache.ts), and keeps /env.js network-first so an offline cold start still knows its backend.
 // Updates: a new version waits until the page says it may activate (see src/pwa/), so a queued
 // message or a half-typed draft is never lost to a reload.
 // Background Sync: the 'poradna-outbox' event flushes the outbox with the engine's own push code
@@ -19,6 +19,7 @@ import { backgroundFlush } from '../sync/background/flush.ts';
 import { OUTBOX_SYNC_TAG } from '../sync/background/tag.ts';
 import { readMirroredSession } from '../sync/background/session-store.ts';
 import { API_PREFIXES, LIST_SNAPSHOT_PATH, MEDIA_CACHE, MEDIA_MAX_AGE_S, MEDIA_MAX_ENTRIES, SW_MESSAGES } from './config.ts';
+import { answerAttachment, isAttachmentRequest } from './attachment-cache.ts';
 import { readListSnapshotAndSession, SHELL_HEADERS_KEPT, shellWithSnapshot, snapshotRules } from './list-snapshot.ts';
 import { handleClick, handlePush, type WindowLike } from './push.ts';
 import { fetchRpc, resubscribe } from './push-resubscribe.ts';
@@ -135,6 +136,18 @@ registerRoute(
 registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname === '/env.js',
   new NetworkFirst({ cacheName: 'poradna-env', networkTimeoutSeconds: 3 }),
+);
+
+// Attachments shown through signed URLs, cached by object address (attachment-cache.ts). Before the
+// media route: a signed URL must never land in the shared media cache under its one-hour token.
+registerRoute(
+  ({ request }) => isAttachmentRequest(request),
+  ({ request }) =>
+    answerAttachment(request, {
+      session: readMirroredSession,
+      caches: self.caches,
+      fetch: (input, init) => fetch(input, init),
+    }),
 );
 
 registerRoute(

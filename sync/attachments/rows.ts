@@ -27,7 +27,8 @@ export interface AttachmentUploadRow {
   height: number | null;
 }
 
-export type JobState = 'uploading' | 'sending' | 'sent' | 'failed';
+/** 'removing': a cancelled message's tombstone while its stored objects are removed (R12.9). */
+export type JobState = 'uploading' | 'sending' | 'sent' | 'failed' | 'removing';
 
 export interface AttachmentJobRow {
   messageKey: string;
@@ -39,6 +40,9 @@ export interface AttachmentJobRow {
   state: JobState;
   error: string | null;
   createdAt: number;
+  /** R12.9, state 'removing': the object paths the server may hold, and unfinished TUS upload URLs. */
+  removePaths?: string[];
+  removeUploadUrls?: string[];
 }
 
 export interface AttachmentBlobRow {

@@ -20,6 +20,7 @@ import type { JsonObject } from '../model/json.ts';
 import { queue, type OutboxOp } from '../send/outbox.ts';
 import { withWrittenAt } from '../send/written-at.ts';
 import { blobReader } from './blob-reader.ts';
+import { removeStored } from './remove-objects.ts';
 import { TEXT_ATTACH_SEND_REFUSED, TEXT_ATTACH_TOO_LARGE, TEXT_ATTACH_TYPE, TEXT_ATTACH_UPLOAD_REFUSED, TUS_CHUNK_BYTES } from './limits.ts';
 import { thumbId, type AttachmentJobRow, type AttachmentUploadRow } from './rows.ts';
 
@@ -133,12 +134,18 @@ export function createUploader(d: UploaderDeps): Uploader {
   }
 
   async function onePass() {
-    const jobs = await db.attachmentJobs.where('state').anyOf('uploading', 'sending').sortBy('createdAt');
+    const jobs = await db.attachmentJobs.where('state').anyOf('uploading', 'sending', 'removing').sortBy('createdAt');
     awaitingServer = jobs.some((j) => j.state === 'sending');
+    // R12.9 first: a cancelled message's objects are removed whatever waits behind an upload.
+    for (const job of jobs.filter((j) => j.state === 'removing')) {
+      if (stopped || !d.online()) break;
+      if ((await removeStored(d.target, BUCKET, job)) === 'done') await db.attachmentJobs.delete(job.messageKey);
+      else later();
+    }
     for (const job of jobs) {
       if (stopped) return;
       if (job.state === 'sending') await settleSending(job);
-      else if (!(await uploadJob(job))) return; // waiting: the later jobs wait too (their order is the user's)
+      else if (job.state === 'uploading' && !(await uploadJob(job))) return; // waiting: the later jobs wait too (their order is the user's)
     }
   }
 

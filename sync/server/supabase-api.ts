@@ -156,10 +156,14 @@ export function createSupabaseServerApi(supabase: SupabaseClient, opts: Supabase
       if (input.viaChatwoot && useFunctions) {
         // The function stores the row first (idempotent per correlation id), then posts it to
         // Chatwoot with source_id = the correlation id; a 5xx (Chatwoot down) is retried like any send.
+        // Files (R12.6's payload.attachments) go with it: the function stores them as the caller and
+        // posts them to Chatwoot as multipart attachments[] (issue 38).
+        const files = input.payload?.['attachments'];
         const res = await fn('admin-chatwoot-send', {
           conversation_id: input.conversationId,
           content: input.text,
           client_correlation_id: input.correlationId,
+          ...(Array.isArray(files) && files.length > 0 ? { payload: { attachments: files } } : {}),
         });
         return { row: shape(parseMessage, isJsonObject(res) ? res.messageData : undefined) };
       }

@@ -195,4 +195,75 @@ describe('R12 attachments', () => {
     expect(await serverMessages(h.correlationId)).toEqual([]);
     expect((await engine.db.messages.get(h.key))?.state).toBe('sending');
   });
+  it('R12.9 cancel after a file was stored: the stored object and the unfinished upload are removed as the user once the link is back', async () => {
+    // The link drops every connection once 3 MB reached the server: the PDF is stored, the zip's
+    // first chunk is cut (its upload was created: the server holds a partial file).
+    const { a, conv, device, link } = await setup('att-cancel-stored', 3 * 1024 * 1024);
+    const engine = await device.start({ realtime: false, engine: engineOptions(link, a.users[0]!.token) });
+    const h = await engine.commands.sendWithAttachments({
+      conversationId: conv,
+      text: 'nakoniec nie',
+      files: [
+        { blob: new Blob([PDF], { type: 'application/pdf' }), name: 'ponuka.pdf', type: 'application/pdf' },
+        { blob: zip(10 * 1024 * 1024), name: 'podklady.zip', type: 'application/zip' },
+      ],
+    });
+    const folder = `${a.id}/${conv}/%`;
+    const stored = async () => (await db.query<{ name: string }>(`select name from storage.objects where bucket_id = 'attachments' and name like $1`, [folder])).rows;
+    const uploads = await waitFor(async () => {
+      const list = await attachmentUploads(engine.db, h.key);
+      const rows = await engine.db.attachmentUploads.where('messageKey').equals(h.key).toArray();
+      return list.some((u) => u.name === 'ponuka.pdf' && u.state === 'uploaded') && rows.some((r) => r.fileName.endsWith('.zip') && r.uploadUrl) && link.forwarded() >= 3 * 1024 * 1024 ? rows : null;
+    }, 'the PDF stored, the zip cut', 60_000);
+    expect(await stored()).toHaveLength(1);
+    const zipUrl = uploads.find((r) => r.fileName.endsWith('.zip'))!.uploadUrl!.replace(link.url, stack.url);
+    const head = () => fetch(zipUrl, { method: 'HEAD', headers: { authorization: `Bearer ${a.users[0]!.token}`, 'tus-resumable': '1.0.0' } }).then((r) => r.status);
+    expect(await head()).toBe(200);
+
+    // Cancelled while the link is still down: everything local goes at once, the removal waits.
+    expect(await engine.commands.cancelAttachments(h.key)).toBe(true);
+    expect(await engine.db.messages.get(h.key)).toBeUndefined();
+    expect(await engine.db.attachmentBlobs.count()).toBe(0);
+    expect((await engine.db.attachmentJobs.get(h.key))?.state).toBe('removing');
+    expect(await stored()).toHaveLength(1);
+
+    link.heal();
+    device.setOnline(false);
+    device.setOnline(true);
+    await waitFor(async () => (await stored()).length === 0 && !(await engine.db.attachmentJobs.get(h.key)), 'objects removed, tombstone gone', 60_000);
+    expect(await head()).toBe(404);
+    expect(await serverMessages(h.correlationId)).toEqual([]);
+  });
+  it('R12.9 a send the server refused, given up: cancel removes the files it had stored', async () => {
+    const { a, conv, device, link } = await setup('att-refused-giveup');
+    const engine = await device.start({ realtime: false, engine: engineOptions(link, a.users[0]!.token) });
+    // The RPC path fails (no answer) while uploads pass: the send waits, queued, after the last chunk.
+    device.net.mode = 'offline';
+    const h = await engine.commands.sendWithAttachments({
+      conversationId: conv,
+      text: 'odmietnutá',
+      files: [
+        { blob: new Blob([PDF], { type: 'application/pdf' }), name: 'prva.pdf', type: 'application/pdf' },
+        { blob: new Blob([PDF], { type: 'application/pdf' }), name: 'druha.pdf', type: 'application/pdf' },
+      ],
+    });
+    await waitFor(async () => (await attachmentJob(engine.db, h.key))?.state === 'sending', 'send queued', 60_000);
+    const folder = `${a.id}/${conv}/%`;
+    const stored = async () => (await db.query<{ name: string }>(`select name from storage.objects where bucket_id = 'attachments' and name like $1 order by name`, [folder])).rows.map((r) => r.name);
+    const [first, second] = await stored();
+    // One object vanishes before the send arrives (the user deleted it elsewhere, through the Storage
+    // API): the server refuses the message (R12.6).
+    const del = await fetch(`${stack.url}/storage/v1/object/attachments/${first}`, { method: 'DELETE', headers: { authorization: `Bearer ${a.users[0]!.token}` } });
+    expect(del.status).toBe(200);
+    device.setOnline(false);
+    device.setOnline(true);
+    await waitFor(async () => (await attachmentJob(engine.db, h.key))?.state === 'failed', 'send refused', 60_000);
+    expect((await engine.db.messages.get(h.key))?.state).toBe('failed');
+    expect(await stored()).toEqual([second]);
+
+    expect(await engine.commands.cancelAttachments(h.key)).toBe(true);
+    expect(await engine.db.messages.get(h.key)).toBeUndefined();
+    await waitFor(async () => (await stored()).length === 0 && !(await engine.db.attachmentJobs.get(h.key)), 'the orphan removed', 60_000);
+    expect(await serverMessages(h.correlationId)).toEqual([]);
+  });
 });

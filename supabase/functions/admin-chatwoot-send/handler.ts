@@ -14,6 +14,10 @@
 // - The admin checks (super admins): {diagnostics: true, content}: posts into the conversation made for
 //   checking (_shared/chatwoot/diagnostics.ts), never a user's; nothing is stored in our database.
 //   Reply {success, diagnostics: true, hasChatwoot: true, chatwoot_conversation_id, chatwoot_message_id}.
+// - With files (issue 38): the chat's {…, payload: {attachments}} — the same entries as send_message's
+//   (R12.6). The row is stored as the caller, whose storage rights the attachment check uses, and the
+//   files go to Chatwoot in the same create call as multipart attachments[] (_shared/chatwoot/attachments.ts).
+//   The caption may then be empty.
 // Reply: {success, messageData, hasChatwoot: true, chatwoot_conversation_id}.
 import { isSuperAdmin, requireUser } from '../_shared/caller.ts';
 import type { Db } from '../_shared/clients.ts';
@@ -21,10 +25,11 @@ import { CHATWOOT_TIMEOUT_MS, ChatwootError, chatwootApi } from '../_shared/chat
 import { adminChatwootFunction } from '../_shared/chatwoot/admin-handler.ts';
 import { ensureDiagnosticsConversation } from '../_shared/chatwoot/diagnostics.ts';
 import { ensureLinked, relink, type LinkedConversation } from '../_shared/chatwoot/link.ts';
+import { attachmentForm, attachmentsOf, storeAsCaller, type StoredRow } from '../_shared/chatwoot/attachments.ts';
 import type { ChatwootSettings } from '../_shared/chatwoot/settings.ts';
 import { rpcError } from '../_shared/db-errors.ts';
 import { HttpError } from '../_shared/http.ts';
-import { requiredString, uuid } from '../_shared/validate.ts';
+import { optionalString, requiredString, uuid } from '../_shared/validate.ts';
 
 interface MessageRow {
   id: string;
@@ -93,7 +98,8 @@ async function sentEarlier(service: Db, s: ChatwootSettings, row: MessageRow, ch
 
 export default adminChatwootFunction(
   async ({ caller, service, settings, body }) => {
-    const content = requiredString(body, 'content', 10_000).trim();
+    const files = typeof body.conversation_id === 'string' ? attachmentsOf(body) : null;
+    const content = files ? (optionalString(body, 'content', 10_000) ?? '').trim() : requiredString(body, 'content', 10_000).trim();
     const correlation = body.client_correlation_id === undefined ? crypto.randomUUID() : uuid(body, 'client_correlation_id');
     if (body.diagnostics === true) {
       const s = await settings();
@@ -130,18 +136,23 @@ export default adminChatwootFunction(
     let linked: LinkedConversation = await ensureLinked(service, s, conversationId);
     // Authorisation is settled above (member of this conversation's account, or super admin), so the
     // row is written with the service role; idempotent per (conversation, correlation id).
-    const stored = earlier ? { row: earlier, inserted: false } : await storeMessage(service, conversationId, content, correlation, caller.user.id);
+    const stored = earlier
+      ? { row: earlier, inserted: false }
+      : files
+        ? { row: await storeAsCaller(caller.db, conversationId, content, correlation, files), inserted: true }
+        : await storeMessage(service, conversationId, content, correlation, caller.user.id);
     let row = stored.row;
+    const sentFiles = (row as Partial<StoredRow>).payload?.attachments ?? [];
     if (row.chatwoot_message_id === null) {
       const found = stored.inserted ? null : await sentEarlier(service, s, row, linked.chatwoot_conversation_id);
-      const post = (to: LinkedConversation) =>
-        chatwootApi<{ id: number }>(s, 'POST', `/conversations/${to.chatwoot_conversation_id}/messages`, {
-          content: row.text ?? content,
-          message_type: 'incoming',
-          private: false,
-          source_id: correlation,
-          echo_id: correlation,
-        });
+      const fields = { content: row.text ?? content, message_type: 'incoming', private: false, source_id: correlation, echo_id: correlation };
+      const post = async (to: LinkedConversation) =>
+        chatwootApi<{ id: number }>(
+          s,
+          'POST',
+          `/conversations/${to.chatwoot_conversation_id}/messages`,
+          sentFiles.length > 0 ? await attachmentForm(service, { ...fields, private: 'false' }, sentFiles) : fields,
+        );
       let cwId = found;
       if (cwId === null) {
         try {

@@ -1,7 +1,12 @@
 // Application API message routes: list (MessageFinder paging), create (echo_id echoed, incoming
 // only in API inboxes, flood limit as Chatwoot's 422), status update (API inboxes only, 403
 // otherwise) and delete (content replaced, content_attributes.deleted, message.updated broadcast).
-import type { Hono } from 'hono';
+// Create also takes Chatwoot's multipart form (a message with files): the same fields as form fields
+// and each file as `attachments[]` (Messages::MessageBuilder#process_attachments); each becomes an
+// attachment whose file_type follows its content type (image/audio/video, else file, as Chatwoot's
+// Attachment#file_type) and whose data_url serves the bytes (ActiveStorage's blob redirect path).
+import { randomUUID } from 'node:crypto';
+import type { Context, Hono } from 'hono';
 import { FloodError, type ChatwootActions } from './actions.ts';
 import { bool, int, obj, readBody, str } from './http.ts';
 import type { Ctx, Env } from './rest.ts';
@@ -32,6 +37,18 @@ function parseMessageType(v: unknown): MessageTypeCode {
   throw unprocessable(`'${typeof v === 'string' ? v : JSON.stringify(v)}' is not a valid message_type`);
 }
 
+/** A multipart create: its fields (as a JSON body would carry them) and its attachments[] files. */
+async function readForm(c: Context): Promise<{ body: Record<string, unknown>; files: { bytes: Uint8Array; type: string; name: string }[] }> {
+  const form = await c.req.formData();
+  const body: Record<string, unknown> = {};
+  const files: { bytes: Uint8Array; type: string; name: string }[] = [];
+  for (const [k, v] of form.entries()) {
+    if (k === 'attachments[]' && typeof v !== 'string') files.push({ bytes: new Uint8Array(await v.arrayBuffer()), type: v.type, name: v.name });
+    else if (typeof v === 'string') body[k] = v;
+  }
+  return { body, files };
+}
+
 export function messageRoutes(app: Hono<Env>, { store, actions, conversationOf, actor, base }: Deps): void {
   app.get(`${base}/conversations/:id/messages`, (c) => {
     const conversation = conversationOf(c);
@@ -58,9 +75,16 @@ export function messageRoutes(app: Hono<Env>, { store, actions, conversationOf, 
     return c.json({ meta, payload: page.map((m) => messagePush(store, m)) });
   });
 
+  app.get('/rails/active_storage/blobs/redirect/:key/:name', (c) => {
+    const file = store.files.get(c.req.param('key'));
+    if (!file) return c.json({ error: 'Resource could not be found' }, 404);
+    return new Response(file.bytes.slice().buffer, { headers: { 'content-type': file.type, 'content-length': String(file.bytes.length) } });
+  });
+
   app.post(`${base}/conversations/:id/messages`, async (c) => {
     const conversation = conversationOf(c);
-    const body = await readBody(c);
+    const multipart = (c.req.header('content-type') ?? '').startsWith('multipart/form-data');
+    const { body, files } = multipart ? await readForm(c) : { body: await readBody(c), files: [] };
     const messageType = parseMessageType(body.message_type);
     const inbox = store.inboxes.get(conversation.inboxId);
     if (messageType === MESSAGE_TYPES.incoming && inbox?.channelType !== 'Channel::Api') {
@@ -79,6 +103,13 @@ export function messageRoutes(app: Hono<Env>, { store, actions, conversationOf, 
         contentAttributes: obj(body.content_attributes) ?? {},
         sourceId: str(body.source_id),
         echoId,
+        attachments: files.map((f) => {
+          const key = randomUUID();
+          store.files.set(key, f);
+          const dataUrl = `${new URL(c.req.url).origin}/rails/active_storage/blobs/redirect/${key}/${encodeURIComponent(f.name)}`;
+          const fileType = (['image', 'audio', 'video'] as const).find((t) => f.type.startsWith(`${t}/`)) ?? 'file';
+          return { fileType, dataUrl, thumbUrl: fileType === 'image' ? dataUrl : '', fileSize: f.bytes.length, width: null, height: null };
+        }),
       });
       return c.json(messagePush(store, message, echoId));
     } catch (err) {

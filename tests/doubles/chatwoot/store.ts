@@ -47,6 +47,8 @@ export class ChatwootStore {
   readonly conversations = new Map<number, Conversation>();
   readonly messages = new Map<number, Message>();
   readonly webhooks = new Map<number, AccountWebhook>();
+  /** Uploaded attachment files by their blob key (served at data_url, as ActiveStorage serves them). */
+  readonly files = new Map<string, { bytes: Uint8Array; type: string; name: string }>();
   private readonly seq = new Map<Kind, number>();
   /** display_id is a per-account sequence, as in Chatwoot. */
   private readonly displaySeq = new Map<number, number>();

@@ -55,6 +55,13 @@ describe('UploadStatusView', () => {
     expect(screen.queryByRole('button', { name: 'Zrušiť odoslanie' })).toBeNull();
   });
 
+  it('R12.9 a send the server refused keeps cancel although every file is uploaded (giving it up removes the files)', () => {
+    const onCancel = vi.fn();
+    render(<UploadStatusView uploads={[upload({ state: 'uploaded', sent: 100 })]} sendRefused onRetry={vi.fn()} onCancel={onCancel} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Zrušiť odoslanie' }));
+    expect(onCancel).toHaveBeenCalledTimes(1);
+  });
+
   it('a thumbnail upload shows no row of its own, but its failure is said', () => {
     render(<UploadStatusView uploads={[upload({ sent: 10 }), upload({ uploadId: 'a#thumb', role: 'thumb', state: 'failed', error: 'Náhľad sa nenahral.' })]} onRetry={vi.fn()} onCancel={vi.fn()} />);
     expect(screen.getAllByRole('progressbar')).toHaveLength(1);

@@ -9,22 +9,24 @@ import { useEffect, useState } from 'react';
 import { useSyncEngine } from '../../../data/sync-context.ts';
 import { useSyncQuery } from '../../../data/use-sync-query.ts';
 import { sk } from '../../../text/sk.ts';
-import { attachmentUploads, cancelAttachments, retryAttachments, subscribeUploadProgress, type AttachmentUpload } from './send-attachments.ts';
+import { attachmentJob, attachmentUploads, cancelAttachments, retryAttachments, subscribeUploadProgress, type AttachmentUpload } from './send-attachments.ts';
 
 interface UploadStatusViewProps {
   uploads: readonly AttachmentUpload[];
+  /** The server refused the message (R12.8): cancel gives it up and removes its files (R12.9). */
+  sendRefused?: boolean;
   onRetry: () => void;
   onCancel: () => void;
 }
 
 const percent = (u: Pick<AttachmentUpload, 'sent' | 'total'>) => (u.total > 0 ? Math.min(100, Math.floor((u.sent / u.total) * 100)) : 0);
 
-export function UploadStatusView({ uploads, onRetry, onCancel }: UploadStatusViewProps) {
+export function UploadStatusView({ uploads, sendRefused = false, onRetry, onCancel }: UploadStatusViewProps) {
   if (uploads.length === 0) return null; // the engine lists none once the server has the message
   // A thumbnail's upload is small and shown with its file: progress rows are the files' own.
   const open = uploads.filter((u) => u.role === 'file');
   const failed = uploads.find((u) => u.state === 'failed');
-  const cancellable = uploads.some((u) => u.state !== 'uploaded');
+  const cancellable = sendRefused || uploads.some((u) => u.state !== 'uploaded');
   // 'Čaká na pripojenie' is said once, by the bubble's own status line (DeliveryStatus PendingLabel).
   const waiting = open.some((u) => u.state === 'waiting-network');
   return (
@@ -62,6 +64,7 @@ export function UploadStatusView({ uploads, onRetry, onCancel }: UploadStatusVie
 export function UploadStatus({ messageKey }: { messageKey: string }) {
   const engine = useSyncEngine();
   const stored = useSyncQuery((db) => attachmentUploads(db, messageKey), [messageKey])?.value;
+  const refused = useSyncQuery(async (db) => (await attachmentJob(db, messageKey))?.state === 'failed', [messageKey])?.value ?? false;
   // Progress between stored chunk offsets, per attachment; a newer stored offset wins when larger.
   const [live, setLive] = useState<Record<string, number>>({});
   useEffect(() => {
@@ -74,6 +77,7 @@ export function UploadStatus({ messageKey }: { messageKey: string }) {
   return (
     <UploadStatusView
       uploads={uploads}
+      sendRefused={refused}
       onRetry={() => void retryAttachments(engine, messageKey).catch(report('retry attachments:'))}
       onCancel={() => void cancelAttachments(engine, messageKey).catch(report('cancel attachments:'))}
     />

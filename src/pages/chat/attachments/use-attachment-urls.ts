@@ -2,10 +2,14 @@
 // own attachment still on the device (`local-attachment:`) into an object URL of its blob from
 // IndexedDB (shown at once, offline too; revoked when no longer shown), and a stored object
 // (`storage:`) into a signed URL made with the viewer's session (an hour; kept per path until five
-// minutes before it expires). Null while a URL is not (yet) known.
+// minutes before it expires). Null while a URL is not (yet) known. When it cannot be signed (offline),
+// the object's bare address, which only the service worker's cache answers (sw/attachment-cache.ts):
+// an image shown before opens offline after a reload too.
 import { useEffect, useMemo, useState } from 'react';
+import { unsignedObjectUrl } from '../../../../sw/attachment-cache.ts';
 import { useSyncQuery } from '../../../data/use-sync-query.ts';
 import { parseAttachmentRef, type AttachmentRef } from './attachment-ref.ts';
+import { createSignedObjectUrl } from './sign-url.ts';
 import { attachmentBlob, attachmentThumb } from './send-attachments.ts';
 
 const SIGNED_TTL_S = 3600;
@@ -16,12 +20,13 @@ async function signedUrl(ref: Extract<AttachmentRef, { kind: 'storage' }>): Prom
   const key = `${ref.bucket}/${ref.path}`;
   const hit = signed.get(key);
   if (hit && hit.until > Date.now()) return hit.url;
-  // Loaded on first use: supabase-js is not in the chat's first bundle (the engine brings it later).
-  const { supabase } = await import('../../../supabase.ts');
-  const { data, error } = await supabase.storage.from(ref.bucket).createSignedUrl(ref.path, SIGNED_TTL_S);
-  if (error || !data) return null;
-  signed.set(key, { url: data.signedUrl, until: Date.now() + SIGNED_TTL_S * 1000 - SIGNED_MARGIN_MS });
-  return data.signedUrl;
+  const url = await createSignedObjectUrl(ref.bucket, ref.path, SIGNED_TTL_S).catch(() => null);
+  if (!url) {
+    const { appEnv } = await import('../../../supabase.ts');
+    return unsignedObjectUrl(appEnv.supabaseUrl, ref.bucket, ref.path);
+  }
+  signed.set(key, { url, until: Date.now() + SIGNED_TTL_S * 1000 - SIGNED_MARGIN_MS });
+  return url;
 }
 
 export function useAttachmentUrls(addresses: readonly (string | null)[]): (string | null)[] {

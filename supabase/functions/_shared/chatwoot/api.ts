@@ -28,8 +28,9 @@ export async function chatwootApi<T>(
       `${s.baseUrl}/api/v1/accounts/${s.accountId}${path}`,
       {
         method,
-        headers: { 'Content-Type': 'application/json', api_access_token: s.token },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        // A FormData body (a message with files, attachments.ts) sets its own multipart type.
+        headers: body instanceof FormData ? { api_access_token: s.token } : { 'Content-Type': 'application/json', api_access_token: s.token },
+        ...(body === undefined ? {} : { body: body instanceof FormData ? body : JSON.stringify(body) }),
         signal: AbortSignal.timeout(CHATWOOT_TIMEOUT_MS),
       },
       { allowPrivate: s.allowPrivate },

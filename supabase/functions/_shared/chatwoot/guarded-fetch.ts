@@ -80,7 +80,8 @@ export async function checkChatwootUrl(raw: string, policy: UrlPolicy): Promise<
 export interface GuardedInit {
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  /** A FormData body (multipart: a message with files) sets its own Content-Type. */
+  body?: string | FormData;
   signal?: AbortSignal;
 }
 
