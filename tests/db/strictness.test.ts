@@ -71,7 +71,8 @@ async function callSites(): Promise<{ tables: Set<string>; rpcs: Set<string> }> 
         if (e.name !== 'node_modules') await walk(p);
       } else if (/\.(ts|tsx)$/.test(e.name)) {
         const text = await readFile(p, 'utf8');
-        for (const m of text.matchAll(/\.from\(\s*['"]([a-z_]+)['"]/g)) tables.add(m[1]!);
+        // `storage.from('bucket')` names a storage bucket, not a table (storage-attacks.test.ts covers those).
+        for (const m of text.matchAll(/(?<!storage)\.from\(\s*['"]([a-z_]+)['"]/g)) tables.add(m[1]!);
         // `.rpc('x')` and local wrappers named rpc (`rpc('admin_change_plan', …)`).
         for (const m of text.matchAll(/\brpc\(\s*['"]([a-z_]+)['"]/g)) rpcs.add(m[1]!);
         // Tables read in a loop (admin diagnostics' SCHEMA_TABLES).
