@@ -170,3 +170,13 @@ test('item 12: a file card is named with its visible size', async ({ page, baseU
   await expect(card).toContainText('29,9 KB');
   await shoot(page, 'file-card');
 });
+
+test('item 12: a seeded question the AI answered shows ✓✓ Prečítané, not ✓', async ({ page }) => {
+  // Tomáš (AI), archived: 'Ako často máme posielať newsletter?' answered a minute later (seed.sql).
+  await signIn(page, 'demo@poradna.test');
+  await page.goto('/app/chats/00000000-0000-4000-b000-000000000005');
+  const question = own(page, 'Ako často máme posielať newsletter?');
+  await expect(question).toBeVisible({ timeout: 20_000 });
+  await expect(question.getByRole('img', { name: 'Prečítané' })).toBeVisible();
+  await expect(question.getByRole('img', { name: 'Odoslané' })).toHaveCount(0);
+});

@@ -216,6 +216,18 @@ end $$;
 -- Seeded questions are answered already: no AI reply jobs for them.
 delete from public.ai_reply_jobs;
 
+-- …and were read when they were answered (issue 37 user item 12: they showed ✓, not ✓✓). A human's
+-- reply marks the questions before it by trigger (R10.9); an AI's would have through its job
+-- (R10.10), which seeding skips. read_at is the first specialist reply after the question.
+update public.messages u
+   set read_at = (select min(r.created_at) from public.messages r
+                   where r.conversation_id = u.conversation_id and r.direction = 'specialist'
+                     and (r.created_at, r.id) > (u.created_at, u.id))
+ where u.direction = 'user' and u.read_at is null
+   and exists (select 1 from public.messages r
+                where r.conversation_id = u.conversation_id and r.direction = 'specialist'
+                  and (r.created_at, r.id) > (u.created_at, u.id));
+
 insert into public.integration_events (kind, level, data, created_at) values
   ('webhook.message_created', 'info', '{"conversation_id": 101, "message_id": 5001}', now() - interval '2 hours'),
   ('api.send_failed', 'error', '{"conversation_id": 102, "status": 502, "error": "Bad Gateway"}', now() - interval '1 hour');
