@@ -6,15 +6,18 @@
 // "no answer". Push services (FCM, Mozilla autopush, APNs web push, WNS) are reached from a server in
 // a few round trips, far below this. Hosted push-dispatch runs the same code; on Deno's node:https the
 // agent's createConnection may not be used, and there the 10 s request timeout remains the bound.
-import { Agent, type RequestOptions } from 'node:https';
-import type { Duplex } from 'node:stream';
+import { Agent } from 'node:https';
+
+// The base method's own types: Node's @types/node and Deno's node:https declare it differently
+// (Deno's returns a Duplex, Node's may return null or undefined), and deno check runs on the latter.
+type CreateConnection = Agent['createConnection'];
 
 /** TCP + TLS handshake to a push service, at most. */
 export const CONNECT_TIMEOUT_MS = 2_000;
 
 export class ConnectTimeoutAgent extends Agent {
-  override createConnection(options: RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
-    const socket = super.createConnection(options, callback);
+  override createConnection(...args: Parameters<CreateConnection>): ReturnType<CreateConnection> {
+    const socket = super.createConnection(...args);
     if (!socket) return socket;
     const timer = setTimeout(() => socket.destroy(new Error(`push service: no TLS connection within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
     socket.once('secureConnect', () => clearTimeout(timer));
