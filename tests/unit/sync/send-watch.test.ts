@@ -1,6 +1,7 @@
 // R1.12's view of conversation facts (sync/send/send-watch.ts) against real IndexedDB writes
 // (fake-indexeddb, the engine's own Dexie schema and write middleware): facts are given out only
 // when every write of that conversation still pending carries the same facts as the committed row.
+import { Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SyncDb, dbNameFor } from '../../../sync/db/schema.ts';
@@ -29,18 +30,23 @@ async function whileWriting(
   during: () => void,
   fail = false,
 ): Promise<void> {
+  let aborted: Promise<void> = Promise.resolve();
   await db
     .transaction('rw', db.conversations, async () => {
       if (written === 'delete') await db.conversations.delete('c1');
       else await db.conversations.put(written);
+      // Listened to after the write, so after the view's own listener (events run in the order added).
+      const trans = Dexie.currentTransaction.idbtrans;
+      aborted = new Promise((r) => trans.addEventListener('abort', () => r(), { once: true }));
       during();
       if (fail) throw new Error('abort');
     })
     .catch((err: unknown) => {
       if (!fail) throw err;
     });
-  // Dexie rejects as it aborts; IndexedDB's abort event (what the view listens to) follows in a task.
-  if (fail) await new Promise((r) => setTimeout(r, 0));
+  // Dexie rejects as it aborts; IndexedDB's abort event (what the view listens to) follows later, after
+  // a number of tasks that depends on fake-indexeddb's scheduling (one setTimeout was not always enough).
+  if (fail) await aborted;
 }
 
 describe('R1.12 conversation facts while a write of the conversation is pending', () => {
