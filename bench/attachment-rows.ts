@@ -7,11 +7,11 @@
 //        sets, 20 MB + 3 × 6 MB.
 // (14a, a 12 MP photo picked → its own bubble painted, needs the browser and is not measured here.)
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, connect, type Socket, type AddressInfo } from 'node:net';
 import * as tus from 'tus-js-client';
 import { attachmentJob } from '../sync/attachments/queries.ts';
 import { TUS_CHUNK_BYTES } from '../sync/attachments/limits.ts';
 import { rng, TestDevice, waitFor } from '../sync/testing/index.ts';
+import { cuttingLink } from '../tests/helpers/cutting-link.ts';
 import { startTestStack, type TestStack } from '../tests/helpers/stack.ts';
 import { createAccount, createConversation, pool } from '../tests/sync/helpers/server-db.ts';
 import { median } from './stats.ts';
@@ -27,49 +27,6 @@ function zip(size: number): Uint8Array<ArrayBuffer> {
   return b;
 }
 
-/** A TCP relay that counts request bytes reaching the server and drops every connection each time
- *  the count passes the next cut point (then lets the next connections through). Points below the
- *  file's size always fall inside the upload: the bytes on the wire are at least the file. */
-async function cutLink(target: URL, points: number[]) {
-  let forwarded = 0;
-  let cut = 0;
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const upstream = connect(Number(target.port), target.hostname);
-    sockets.add(client).add(upstream);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('data', (d: Buffer) => {
-      const next = points[cut] ?? Infinity;
-      if (forwarded + d.length > next) {
-        const room = next - forwarded;
-        if (room > 0) upstream.write(d.subarray(0, room));
-        forwarded = next;
-        cut++;
-        for (const s of sockets) s.destroy();
-        sockets.clear();
-        return;
-      }
-      forwarded += d.length;
-      upstream.write(d);
-    });
-    upstream.pipe(client);
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    forwarded: () => forwarded,
-    cutsDone: () => cut,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
 
 async function tusUpload(stack: TestStack, token: string, path: string, bytes: Uint8Array<ArrayBuffer>): Promise<number> {
   const t0 = performance.now();
@@ -136,7 +93,8 @@ export async function attachmentRows(opts: { quick: boolean; log: (s: string) =>
     // 14c: the engine, its uploader and a link cut at three seeded points inside the file.
     const rand = rng(14);
     const points = Array.from({ length: CUTS }, () => rand.int(SIZE)).sort((a, b) => a - b);
-    const link = await cutLink(new URL(stack.url), points);
+    // Points below the file's size always fall inside the upload: the bytes on the wire are at least the file.
+    const link = await cuttingLink(new URL(stack.url), points);
     const device = new TestDevice({ url: stack.url, anonKey: stack.keys.anonKey }, account.users[0]!, { accountId: account.id, rand: rng(15) });
     try {
       const engine = await device.start({
@@ -150,7 +108,7 @@ export async function attachmentRows(opts: { quick: boolean; log: (s: string) =>
       await link.close();
     }
     const sent = link.forwarded();
-    opts.log(`  14c: cuts after ${points.map((p) => (p / 2 ** 20).toFixed(1)).join(', ')} MiB on the wire (${link.cutsDone()} made), ${(sent / 2 ** 20).toFixed(1)} MiB reached the server`);
+    opts.log(`  14c: cuts after ${points.map((p) => (p / 2 ** 20).toFixed(1)).join(', ')} MiB on the wire (${link.cuts()} made), ${(sent / 2 ** 20).toFixed(1)} MiB reached the server`);
     const bound = SIZE + CUTS * TUS_CHUNK_BYTES;
     const mib = (n: number) => n / 2 ** 20;
     const mbps = (ms: number) => SIZE / 1e6 / (ms / 1000);

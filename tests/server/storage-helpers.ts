@@ -1,6 +1,5 @@
 // Members with an account and a conversation, and small files of each kind, for the Storage API tests.
 import { randomUUID } from 'node:crypto';
-import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { expect } from 'vitest';
 import { anonClient, serviceClient, uniqueEmail, type Client } from '../helpers/clients.ts';
 import type { ProvidedStack } from '../helpers/global-stack.ts';
@@ -53,46 +52,4 @@ export function storageUrl(stack: { url: string }, path: string): string {
   return `${stack.url}/storage/v1${path}`;
 }
 
-/**
- * A TCP relay to `target` that drops every connection once `cutAfter` bytes of requests passed
- * through it (a lost link), until heal(). forwarded() counts the request bytes that reached the server.
- */
-export async function cuttingLink(target: URL, cutAfter: number) {
-  let forwarded = 0;
-  let limit = cutAfter;
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const upstream = connect(Number(target.port), target.hostname);
-    sockets.add(client).add(upstream);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('data', (d: Buffer) => {
-      const room = limit - forwarded;
-      if (d.length > room) {
-        if (room > 0) upstream.write(d.subarray(0, room));
-        forwarded += Math.max(room, 0);
-        upstream.end(drop);
-        return;
-      }
-      forwarded += d.length;
-      upstream.write(d);
-    });
-    upstream.pipe(client);
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    forwarded: () => forwarded,
-    heal: () => {
-      limit = Infinity;
-    },
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
+export { cuttingLink } from '../helpers/cutting-link.ts';

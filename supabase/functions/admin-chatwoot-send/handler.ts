@@ -25,20 +25,11 @@ import { CHATWOOT_TIMEOUT_MS, ChatwootError, chatwootApi } from '../_shared/chat
 import { adminChatwootFunction } from '../_shared/chatwoot/admin-handler.ts';
 import { ensureDiagnosticsConversation } from '../_shared/chatwoot/diagnostics.ts';
 import { ensureLinked, relink, type LinkedConversation } from '../_shared/chatwoot/link.ts';
-import { attachmentForm, attachmentsOf, storeAsCaller, type StoredRow } from '../_shared/chatwoot/attachments.ts';
+import { attachmentForm, attachmentsOf, storeAsCaller, type MessageRow, type StoredRow } from '../_shared/chatwoot/attachments.ts';
 import type { ChatwootSettings } from '../_shared/chatwoot/settings.ts';
 import { rpcError } from '../_shared/db-errors.ts';
 import { HttpError } from '../_shared/http.ts';
 import { optionalString, requiredString, uuid } from '../_shared/validate.ts';
-
-interface MessageRow {
-  id: string;
-  text: string | null;
-  conversation_id: string;
-  chatwoot_message_id: number | null;
-  client_correlation_id: string;
-  created_at: string;
-}
 
 const findMessage = (service: Db, conversationId: string, correlation: string) =>
   service.from('messages').select('*').eq('conversation_id', conversationId).eq('client_correlation_id', correlation).maybeSingle<MessageRow>();

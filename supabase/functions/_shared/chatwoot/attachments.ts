@@ -31,13 +31,17 @@ export function attachmentsOf(body: Record<string, unknown>): unknown[] | null {
   return list.length > 0 ? list : null;
 }
 
-export interface StoredRow {
+/** The message columns the Chatwoot send path reads. */
+export interface MessageRow {
   id: string;
   text: string | null;
   conversation_id: string;
   chatwoot_message_id: number | null;
   client_correlation_id: string;
   created_at: string;
+}
+
+export interface StoredRow extends MessageRow {
   payload: { attachments?: StoredAttachment[] } | null;
 }
 
