@@ -5,10 +5,8 @@
 // server first (R1.8); once the second tab is closed the first is fast again.
 import { writeFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './defects-helpers.ts';
+import { freshChat, signIn } from './defects-helpers.ts';
 import { collectConsole, syncDump } from './sync-dump.ts';
-
-const DRUHY_CHAT = '00000000-0000-4000-b000-000000000011';
 
 interface SendTimes {
   /** The request started before the write transaction's callback (R1.12's fast path). */
@@ -56,12 +54,12 @@ async function measure(page: Page, label: string, n: number): Promise<{ fast: nu
 }
 
 /**
- * Types and sends, and returns only once the message is this tab's own bubble. The composer is
- * disabled while the assistant answers — also an answer to the other tab's message, which can begin
- * between Playwright's "enabled" check and its typing: the text then never enters the field (it went
- * nowhere, nothing was typed into the app). Such a miss is typed again. Text that did enter the field
- * must either stay there (a send the disabled composer ignored: pressed again) or become a bubble;
- * a field emptied without a send would be lost typed text (invariant 1) and fails the test.
+ * Types and sends, and returns only once the message is this tab's own bubble. The chat is a human
+ * specialist's (freshChat), so no AI answer disables the composer between sends: with the streamed
+ * answers of issue 39 each of the 24 sends to an AI chat waited for a whole answer, and the journey
+ * ran past its minute (the landing run of 8f921b8). Should the field still refuse the text, it is
+ * typed again. Text that did enter the field must either stay there (a send ignored: pressed again)
+ * or become a bubble; a field emptied without a send would be lost typed text (invariant 1) and fails.
  */
 async function send(page: Page, text: string): Promise<void> {
   const composer = page.getByRole('textbox', { name: 'Správa' });
@@ -118,8 +116,9 @@ test('the only tab sends before IndexedDB answers; a second tab is never held up
   watched.pages.push(page);
   watched.stamp = String(stamp);
   collectConsole(page, 'tab1', watched.lines);
-  await signIn(page, 'druhy@poradna.test');
-  await page.goto(`/app/chats/${DRUHY_CHAT}`);
+  const { user, conversationId } = await freshChat(baseURL!, 'send-tabs');
+  await signIn(page, user.email);
+  await page.goto(`/app/chats/${conversationId}`);
   await expect(page.getByTestId('message').first()).toBeVisible();
   const t = (s: string) => `${s} ${stamp}`;
 
@@ -137,7 +136,7 @@ test('the only tab sends before IndexedDB answers; a second tab is never held up
   const second = await context.newPage();
   watched.pages.push(second);
   collectConsole(second, 'tab2', watched.lines);
-  await second.goto(`/app/chats/${DRUHY_CHAT}`);
+  await second.goto(`/app/chats/${conversationId}`);
   await expect(second.getByTestId('message').first()).toBeVisible();
   const shared = await measure(page, t('Meranie s druhou kartou'), 10);
   // Same run, same page: the fast path against the in-transaction one (bench row 4c's sub-hops).
