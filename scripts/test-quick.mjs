@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// `npm run test:quick`: the inner loop (issue 42). Lint on the files changed since BASE, types, the
-// unit and sync Vitest groups, and the browser journeys that a change touches (a changed journey, or a
-// journey importing a changed e2e helper). `npm test` stays the whole suite and is what CI runs.
+// `npm run test:quick`: the inner loop (issue 42). Lint on the files changed since BASE, types
+// (incremental: the second run reads tsc's build info instead of checking every file again), the Vitest
+// files a change touches (a changed test file, or any test importing a changed file, through Vitest's
+// own module graph: `vitest related`), and the browser journeys a change touches (a changed journey, or
+// a journey importing a changed e2e helper). `npm test` stays the whole suite and is what CI runs.
 // BASE: `--base <ref>`, else the upstream branch's merge base, else HEAD (uncommitted changes only).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -41,8 +43,20 @@ console.log(`test:quick — ${changed.length} file(s) changed since ${base === '
 
 const lintable = changed.filter((f) => /\.(ts|tsx|js|mjs)$/.test(f));
 if (lintable.length) run('lint (changed files)', 'npx', ['eslint', '--max-warnings=0', '--no-warn-ignored', ...lintable]);
-run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
-run('vitest unit + sync', 'npx', ['vitest', 'run', '--project', 'unit', '--project', 'sync']);
+run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/test-quick.tsbuildinfo']);
+// Vitest: what a change can break. A changed file outside the product and its tests (docs, e2e, config)
+// imports into no Vitest file; a change to vitest.config.ts or a test helper reaches its files through
+// the graph like any other import.
+const code = changed.filter((f) => /\.(ts|tsx|mjs|js|sql)$/.test(f) && !f.startsWith('e2e/') && !f.startsWith('docs/'));
+const tests = code.filter((f) => /\.test\.tsx?$/.test(f));
+const sources = code.filter((f) => !tests.includes(f));
+if (code.some((f) => f.startsWith('supabase/migrations/') || f === 'supabase/seed.sql')) {
+  // A migration is read by every stack, not imported: the db group is what runs it.
+  run('vitest db (a migration changed)', 'npx', ['vitest', 'run', '--project', 'db']);
+}
+if (tests.length) run(`vitest (${tests.length} changed test file(s))`, 'npx', ['vitest', 'run', ...tests]);
+if (sources.length) run(`vitest related (${sources.length} changed file(s))`, 'npx', ['vitest', 'related', '--run', '--passWithNoTests', ...sources]);
+if (!code.length) console.log('\nno product or test code changed: Vitest is skipped (npm test runs it all)');
 
 // Journeys a change touches: a changed journey, or one importing a changed helper of e2e/.
 const journeys = readdirSync('e2e').filter((f) => f.endsWith('.e2e.ts'));

@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite, the same locally and in CI (.ci/run). Fails on the first failing step.
-// Steps: lint, typecheck, deno check of the edge functions and the PWA build (side by side), every
-// Vitest group, and the Playwright journeys in Debian Chromium (installed with apt-get when missing and we are root), and the
-// short chaos run.
+// `npm test`: the whole suite, the same locally and in CI (.ci/run).
+// Steps: lint, typecheck, deno check of the edge functions and the PWA builds (side by side), every
+// Vitest group, the Playwright journeys in Debian Chromium (installed with apt-get when missing and we
+// are root), and the short chaos run. Vitest starts at once beside the static steps, and the journeys
+// beside Vitest once the build is there (issue 42): each waits on its own throwaway stack far more than
+// it computes (Vitest left the 2 cores at load 0.4, a journey keeps about 0.8 of a core busy), so run
+// one after the other they left the machine half idle for an hour. Every step runs to its end and the
+// run fails at the end naming each failed step, so one CI run reports every failure, not the first.
+// TEST_SERIAL=1 runs the steps one after another, as before (to time a step alone).
 import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -25,52 +30,58 @@ function finish(ok) {
   }
 }
 
-function run(name, cmd, args, env = {}) {
-  const started = Date.now();
-  console.log(`\n▶ ${name}: ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  const seconds = (Date.now() - started) / 1000;
-  steps.push({ name, seconds, ok: r.status === 0 });
-  if (r.status !== 0) {
-    console.error(`\n✖ ${name} failed (exit ${r.status ?? r.signal}) after ${seconds.toFixed(1)}s`);
-    finish(false);
-    process.exit(r.status || 1);
-  }
-  console.log(`✔ ${name} (${seconds.toFixed(1)}s)`);
-}
+const failures = [];
+const serial = process.env.TEST_SERIAL === '1';
 
 /**
- * Steps that do not wait on each other and each keep one core busy (eslint and tsc are single-threaded;
- * deno check and the build are short), run side by side: the batch takes as long as its slowest step
- * instead of their sum. Each step's own wall time is still recorded; any failure fails the run once all
- * of them have ended (their output is interleaved, each failure is named at the end).
+ * Starts a step; resolves with its exit status once it ends. Alone (`prefix` false) its output goes
+ * straight through; beside other steps each line is prefixed with the step's name, so interleaved
+ * output still says whose it is. Its wall time is recorded, and a failure is remembered for the end.
  */
-async function runTogether(batch) {
-  if (batch.length === 1) return run(...batch[0]);
-  const results = await Promise.all(
-    batch.map(
-      ([name, cmd, args, env = {}]) =>
-        new Promise((done) => {
-          const started = Date.now();
-          console.log(`\n▶ ${name}: ${cmd} ${args.join(' ')}`);
-          const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-          const end = (status) => {
-            const seconds = (Date.now() - started) / 1000;
-            steps.push({ name, seconds, ok: status === 0, together: batch.map((b) => b[0]) });
-            console.log(status === 0 ? `✔ ${name} (${seconds.toFixed(1)}s)` : `\n✖ ${name} failed (exit ${status}) after ${seconds.toFixed(1)}s`);
-            done({ name, status });
-          };
-          child.on('error', () => end(-1));
-          child.on('exit', (code, signal) => end(code ?? signal));
-        }),
-    ),
-  );
-  const failed = results.filter((r) => r.status !== 0);
-  if (failed.length) {
-    console.error(`\n✖ failed: ${failed.map((r) => r.name).join(', ')}`);
-    finish(false);
-    process.exit(1);
+function start(name, cmd, args, env = {}, { prefix = !serial } = {}) {
+  return new Promise((done) => {
+    const started = Date.now();
+    console.log(`\n▶ ${name}: ${cmd} ${args.join(' ')}`);
+    const child = spawn(cmd, args, { stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
+    if (prefix) for (const stream of [child.stdout, child.stderr]) prefixLines(stream, `[${name}] `, stream === child.stderr ? process.stderr : process.stdout);
+    let ended = false;
+    const end = (status) => {
+      if (ended) return;
+      ended = true;
+      const seconds = (Date.now() - started) / 1000;
+      steps.push({ name, seconds, ok: status === 0 });
+      if (status === 0) console.log(`✔ ${name} (${seconds.toFixed(1)}s)`);
+      else {
+        console.error(`\n✖ ${name} failed (exit ${status}) after ${seconds.toFixed(1)}s`);
+        failures.push(name);
+      }
+      done(status);
+    };
+    child.on('error', () => end(-1));
+    child.on('close', (code, signal) => end(code ?? signal));
+  });
+}
+
+function prefixLines(stream, tag, out) {
+  let rest = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop();
+    if (lines.length) out.write(lines.map((l) => tag + l).join('\n') + '\n');
+  });
+  stream.on('end', () => {
+    if (rest) out.write(tag + rest + '\n');
+  });
+}
+
+/** Steps that wait on nothing but each other's cores: together, or one by one with TEST_SERIAL=1. */
+async function together(batch) {
+  if (serial || batch.length === 1) {
+    for (const [name, cmd, args, env] of batch) await start(name, cmd, args, env, { prefix: false });
+    return;
   }
+  await Promise.all(batch.map(([name, cmd, args, env]) => start(name, cmd, args, env)));
 }
 
 /**
@@ -92,7 +103,12 @@ function ensureBrowserPackages() {
     console.error(`Debian packages missing for the browser tests: run \`sudo apt-get install -y ${missing.join(' ')}\` and retry.`);
     process.exit(1);
   }
-  run(`install ${missing.join(', ')}`, 'sh', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')} >/dev/null`]);
+  console.log(`\n▶ install ${missing.join(', ')} (apt-get)`);
+  const r = spawnSync('sh', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')} >/dev/null`], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`apt-get install ${missing.join(' ')} failed (exit ${r.status ?? r.signal})`);
+    process.exit(1);
+  }
 }
 
 // The static checks and the build read the sources only and write nothing the others read: together.
@@ -114,24 +130,45 @@ const updateBuilds = { a: resolve('test-results/web-a'), b: resolve('test-result
 if (want('build') && want('e2e'))
   for (const [id, dir] of Object.entries(updateBuilds))
     statics.push([`build ${id}`, 'npx', ['vite', 'build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn'], { VITE_BUILD_ID: id }]);
-if (statics.length) await runTogether(statics);
-if (want('vitest'))
-  run('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${TIMINGS_DIR}/vitest.json`]);
-if (want('e2e') && existsSync('e2e') && readdirSync('e2e').some((f) => f.endsWith('.e2e.ts'))) {
-  ensureBrowserPackages();
-  run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
-    // Absolute: Playwright resolves a reporter's outputFile against the config's folder (e2e/).
-    E2E_TIMINGS_FILE: resolve(TIMINGS_DIR, 'playwright.json'),
-    ...(want('build') ? { E2E_WEB_A: updateBuilds.a, E2E_WEB_B: updateBuilds.b } : {}),
-  });
+const vitestStep = () =>
+  start('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${TIMINGS_DIR}/vitest.json`]);
+const hasJourneys = existsSync('e2e') && readdirSync('e2e').some((f) => f.endsWith('.e2e.ts'));
+if (want('e2e') && hasJourneys) ensureBrowserPackages();
+// The browser steps: the journeys, then the short chaos run (scripts/chaos: 4 browser contexts of 2
+// accounts through a fault-injecting proxy, one kill -9 of the stack and one of PostgreSQL; fails on any
+// lost, doubled or divergent message). Both drive Chromium, so they do not overlap each other.
+async function browserSteps() {
+  if (want('e2e') && hasJourneys)
+    await start('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
+      // Absolute: Playwright resolves a reporter's outputFile against the config's folder (e2e/).
+      E2E_TIMINGS_FILE: resolve(TIMINGS_DIR, 'playwright.json'),
+      ...(want('build') ? { E2E_WEB_A: updateBuilds.a, E2E_WEB_B: updateBuilds.b } : {}),
+    });
+  if (want('chaos') && existsSync('scripts/chaos/run.ts')) {
+    ensureBrowserPackages();
+    await start('chaos (short)', 'node', ['--import', 'tsx', 'scripts/chaos/run.ts', '--short', '--seed', process.env.CHAOS_SEED ?? '1'], {
+      ...(process.env.E2E_WEB_DIR ? { CHAOS_WEB_DIR: process.env.E2E_WEB_DIR } : {}),
+    });
+  }
 }
-// The short chaos run (scripts/chaos): 4 browser contexts of 2 accounts through a fault-injecting proxy,
-// one kill -9 of the stack and one of PostgreSQL; fails on any lost, doubled or divergent message.
-if (want('chaos') && existsSync('scripts/chaos/run.ts')) {
-  ensureBrowserPackages();
-  run('chaos (short)', 'node', ['--import', 'tsx', 'scripts/chaos/run.ts', '--short', '--seed', process.env.CHAOS_SEED ?? '1'], {
-    ...(process.env.E2E_WEB_DIR ? { CHAOS_WEB_DIR: process.env.E2E_WEB_DIR } : {}),
-  });
+
+if (serial) {
+  await together(statics);
+  if (want('vitest')) await vitestStep();
+  await browserSteps();
+} else {
+  // Vitest needs no build: it starts with the static steps. The journeys need the build, and must not
+  // run on a failed one (every journey would fail for the same reason): they start once it is there.
+  const vitest = want('vitest') ? vitestStep() : Promise.resolve(0);
+  await together(statics);
+  const buildFailed = failures.some((f) => f.startsWith('build'));
+  const browser = buildFailed ? Promise.resolve(console.error('\n✖ the journeys and chaos did not run: the build failed')) : browserSteps();
+  await Promise.all([vitest, browser]);
+}
+if (failures.length) {
+  console.error(`\n✖ failed: ${failures.join(', ')}`);
+  finish(false);
+  process.exit(1);
 }
 finish(true);
 console.log(`\nAll test steps passed in ${((Date.now() - t0) / 1000).toFixed(0)}s.`);

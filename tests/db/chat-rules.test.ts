@@ -286,12 +286,11 @@ describe('read cursors and unread counts', () => {
        select c, d, 'x' from unnest($1::uuid[]) c, unnest(array['specialist','user','specialist']) d`,
       [ids],
     );
-    const t0 = performance.now();
     const list = ok<{ conversation_id: string; unread_count: number }[]>(await rpc(u.caller, 'get_unread_counts'));
-    const elapsed = performance.now() - t0;
     expect(list).toHaveLength(200);
     expect(list.every((r) => r.unread_count === 2)).toBe(true);
-    expect(elapsed).toBeLessThan(2000);
+    // How fast is the plan's business, not a stopwatch's (issue 42: no timed assertions; the old 2 s
+    // bound failed once at load 45): the index range scan below is what keeps it cheap at any size.
 
     // The function's own query, planned as the member: the count is an index range scan per conversation.
     const { prosrc } = await one<{ prosrc: string }>(`select prosrc from pg_proc where proname = 'get_unread_counts'`);

@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 describe('realtime fan-out', () => {
-  it(`delivers each change to ${SUBSCRIBERS} RLS-checked subscribers quickly`, async () => {
+  it(`delivers each change to all ${SUBSCRIBERS} RLS-checked subscribers (latency printed; bench row 10 measures it)`, async () => {
     const latencies: number[] = [];
     const isEvent = (f: unknown[], n: number) =>
       f[3] === 'postgres_changes' && (f[4] as { data: { record: { n: number } } }).data.record.n === n;
@@ -64,7 +64,7 @@ describe('realtime fan-out', () => {
     console.log(
       `realtime fan-out to ${SUBSCRIBERS} subscribers: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`,
     );
-    // Loose bound so a loaded CI machine does not flake; the printed numbers are the measurement.
-    expect(p95).toBeLessThan(250);
+    // Every event reached all subscribers (waitFor above fails otherwise); how fast is bench row 10's
+    // fan-out figure (bench/stack-throughput.ts fanoutRow), not a timed assertion here (issue 42).
   });
 });

@@ -46,7 +46,7 @@ afterAll(async () => {
 const quantile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * p)]!;
 
 describe('realtime latency', () => {
-  it('sends a change to one RLS-checked subscriber one database round trip after its NOTIFY', async () => {
+  it('sends each change to one RLS-checked subscriber once, in one frame, after the row was written (latency printed; bench row 4 measures it)', async () => {
     const samples = await probe!.run(EVENTS);
     const timings = samples.map((s) => s.timing);
     const hop = timings.map((t) => t.sentAt - t.notifiedAt);
@@ -64,8 +64,9 @@ describe('realtime latency', () => {
         `p95 ${quantile(hop, 0.95).toFixed(2)} ms; commit ack→frame arrived p50 ` +
         `${quantile(afterCommit, 0.5).toFixed(2)} ms p95 ${quantile(afterCommit, 0.95).toFixed(2)} ms`,
     );
-    // Loose bounds (a loaded 2-core machine); the printed numbers are the measurement.
-    expect(quantile(hop, 0.5)).toBeLessThan(20);
-    expect(quantile(afterCommit, 0.95)).toBeLessThan(100);
+    // No bound on the figures here (issue 42: speed is checked by `npm run bench` rows as ratios in one
+    // run, never by a timed assertion that a loaded machine turns red): row 4's floor column runs this
+    // same probe (bench/realtime-floor.ts, bench/hop-floors.ts). The test holds the mechanism: one frame
+    // per event, every event delivered, the row written before its NOTIFY was heard.
   });
 });
