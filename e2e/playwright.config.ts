@@ -6,7 +6,9 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.e2e.ts',
-  outputDir: './artifacts/results',
+  // A shard of `npm test` (scripts/test.mjs) gets a folder of its own: Playwright empties its outputDir
+  // when it starts, which would delete the traces another shard is writing.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? './artifacts/results',
   globalSetup: './global-setup.ts',
   fullyParallel: false,
   workers: 1,

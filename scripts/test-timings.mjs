@@ -5,7 +5,7 @@
 // unit group those are three quarters of the wall time) and Playwright's JSON report (per journey:
 // every attempt's duration) — and prints the steps, the time per group and the slowest files.
 // `node scripts/test-timings.mjs [--top N]` prints it again for the last run; docs/TESTING.md keeps a run.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 export const TIMINGS_DIR = 'test-results/timings';
@@ -52,8 +52,13 @@ export function summarizeTimings({ top = 10, dir = TIMINGS_DIR } = {}) {
   const files = [];
   const vitest = read(`${dir}/vitest.json`);
   if (vitest) files.push(...vitestFiles(vitest.data));
-  const pw = read(`${dir}/playwright.json`);
-  if (pw) files.push(...playwrightFiles(pw.data));
+  // One report per Playwright process: playwright.json, or playwright-<shard>.json when the journeys
+  // ran as shards side by side (scripts/test.mjs).
+  const reports = existsSync(dir) ? readdirSync(dir).filter((f) => /^playwright(-\d+)?\.json$/.test(f)) : [];
+  for (const f of reports) {
+    const pw = read(`${dir}/${f}`);
+    if (pw) files.push(...playwrightFiles(pw.data));
+  }
   if (files.length === 0) return lines.join('\n');
   const groups = new Map();
   for (const f of files) {

@@ -10,7 +10,7 @@
 // TEST_SERIAL=1 runs the steps one after another, as before (to time a step alone).
 import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { summarizeTimings, TIMINGS_DIR } from './test-timings.mjs';
 
 const only = process.argv.slice(2);
@@ -19,6 +19,8 @@ const t0 = Date.now();
 // Where the time goes (issue 42): every step's wall time, and Vitest's and Playwright's own per-file
 // timings, land in TIMINGS_DIR; the slowest are printed at the end (or at the failing step).
 mkdirSync(TIMINGS_DIR, { recursive: true });
+// A report left by an earlier run with another shard count would be counted with this run's.
+for (const f of readdirSync(TIMINGS_DIR)) if (/^playwright(-\d+)?\.json$/.test(f)) rmSync(`${TIMINGS_DIR}/${f}`);
 const steps = [];
 
 function finish(ok) {
@@ -136,14 +138,24 @@ const hasJourneys = existsSync('e2e') && readdirSync('e2e').some((f) => f.endsWi
 if (want('e2e') && hasJourneys) ensureBrowserPackages();
 // The browser steps: the journeys, then the short chaos run (scripts/chaos: 4 browser contexts of 2
 // accounts through a fault-injecting proxy, one kill -9 of the stack and one of PostgreSQL; fails on any
-// lost, doubled or divergent message). Both drive Chromium, so they do not overlap each other.
+// lost, doubled or divergent message).
+// The journeys run as E2E_SHARDS Playwright processes side by side (default 2; Playwright's --shard
+// splits the files between them). Each process starts its own stack in its global setup, so journeys of
+// different shards share no database, mailbox or seeded user: a shard is the same one-journey-at-a-time
+// run as before, on fewer files. (Journeys that stop parts of a stack, or watch a push daemon, start
+// their own stacks and D-Bus already.)
+const SHARDS = serial ? 1 : Math.max(1, Number(process.env.E2E_SHARDS ?? 2));
 async function browserSteps() {
-  if (want('e2e') && hasJourneys)
-    await start('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
-      // Absolute: Playwright resolves a reporter's outputFile against the config's folder (e2e/).
-      E2E_TIMINGS_FILE: resolve(TIMINGS_DIR, 'playwright.json'),
-      ...(want('build') ? { E2E_WEB_A: updateBuilds.a, E2E_WEB_B: updateBuilds.b } : {}),
-    });
+  if (want('e2e') && hasJourneys) {
+    const shard = (i) =>
+      start(SHARDS === 1 ? 'e2e' : `e2e ${i}/${SHARDS}`, 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...(SHARDS === 1 ? [] : [`--shard=${i}/${SHARDS}`])], {
+        // Absolute: Playwright resolves a reporter's outputFile against the config's folder (e2e/).
+        E2E_TIMINGS_FILE: resolve(TIMINGS_DIR, SHARDS === 1 ? 'playwright.json' : `playwright-${i}.json`),
+        ...(SHARDS === 1 ? {} : { E2E_OUTPUT_DIR: resolve(`e2e/artifacts/results-${i}`) }),
+        ...(want('build') ? { E2E_WEB_A: updateBuilds.a, E2E_WEB_B: updateBuilds.b } : {}),
+      });
+    await Promise.all(Array.from({ length: SHARDS }, (_, i) => shard(i + 1)));
+  }
   if (want('chaos') && existsSync('scripts/chaos/run.ts')) {
     ensureBrowserPackages();
     await start('chaos (short)', 'node', ['--import', 'tsx', 'scripts/chaos/run.ts', '--short', '--seed', process.env.CHAOS_SEED ?? '1'], {
