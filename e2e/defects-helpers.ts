@@ -26,7 +26,7 @@ export async function freshUser(baseURL: string, prefix: string, serviceKey?: st
 }
 
 /** PostgREST as service_role (seeding rows a journey needs). */
-export async function rest(baseURL: string, path: string, init: { method?: string; body?: unknown; prefer?: string; serviceKey?: string } = {}): Promise<unknown> {
+export async function rest(baseURL: string, path: string, init: { method?: string; body?: unknown; prefer?: string; serviceKey?: string | undefined } = {}): Promise<unknown> {
   const res = await fetch(`${baseURL}/rest/v1/${path}`, {
     method: init.method ?? 'GET',
     headers: { ...serviceHeaders(init.serviceKey), Prefer: init.prefer ?? 'return=representation' },
