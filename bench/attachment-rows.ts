@@ -5,7 +5,7 @@
 //   14c  the same file sent by the sync engine (fake-indexeddb, the real uploader) over a link cut
 //        3 times at seeded random points: bytes that reached the server against the bound the issue
 //        sets, 20 MB + 3 × 6 MB.
-// (14a, a 12 MP photo picked → its own bubble painted, needs the browser and is not measured here.)
+// (14a, a 12 MP photo picked → its own bubble painted, is measured in the browser: photo-bubble-row.ts.)
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as tus from 'tus-js-client';
 import { attachmentJob } from '../sync/attachments/queries.ts';

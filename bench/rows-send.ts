@@ -14,7 +14,7 @@ import { startProfiles } from './receiver-profile.ts';
 import type { BenchRow } from './table.ts';
 
 /** Types `text` into the composer, presses Enter; answers the epoch ms of the keydown and, for row 3, the ms to the bubble mark. */
-async function typeAndSend(
+export async function typeAndSend(
   page: Page,
   text: string,
   waitBubble: boolean,

@@ -17,6 +17,7 @@ import { slowLinkRows } from './slow-link.ts';
 import { searchRows } from './search-rows.ts';
 import { aiStreamRows } from './ai-stream-rows.ts';
 import { attachmentRows } from './attachment-rows.ts';
+import { photoBubbleRow } from './photo-bubble-row.ts';
 import { buildBaseline } from './setup.ts';
 
 const args = parseArgs(process.argv.slice(2));
@@ -81,7 +82,10 @@ if (wants(13)) {
   rows.push(...(await aiStreamRows({ webDir, baselineDir: await baselineDir(), quick: args.quick, log })));
 }
 
-if (wants(14)) rows.push(...(await attachmentRows({ quick: args.quick, log })));
+if (wants(14)) {
+  rows.push(...(await photoBubbleRow({ webDir, quick: args.quick, log, notes })));
+  rows.push(...(await attachmentRows({ quick: args.quick, log })));
+}
 
 const table = [renderTable(rows), ...notes].join('\n\n');
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;

@@ -6,41 +6,20 @@
 // and opens it in the lightbox.
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { freshChat, PHONE, SHOTS, signIn } from './defects-helpers.ts';
+import { composer, openChat, ownBubble, pick, twoColourJpeg } from './attachment-helpers.ts';
 
 test.use({ viewport: PHONE, hasTouch: true });
 
 const DESKTOP = { width: 1440, height: 900 };
-const composer = (page: Page) => page.getByRole('textbox', { name: 'Správa' });
-const ownBubble = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]', { hasText: text });
 
 /** A 1200 × 800 JPEG drawn by the browser (left half green, right half magenta). */
-async function photo(page: Page): Promise<Buffer> {
-  const base64 = await page.evaluate(async () => {
-    const canvas = new OffscreenCanvas(1200, 800);
-    const ctx = canvas.getContext('2d')!;
-    ctx.fillStyle = '#00a000';
-    ctx.fillRect(0, 0, 600, 800);
-    ctx.fillStyle = '#c000c0';
-    ctx.fillRect(600, 0, 600, 800);
-    const bytes = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.9 })).arrayBuffer());
-    let s = '';
-    for (const b of bytes) s += String.fromCharCode(b);
-    return btoa(s);
-  });
-  return Buffer.from(base64, 'base64');
-}
+const photo = (page: Page) => twoColourJpeg(page, { width: 1200, height: 800 }, { left: '#00a000', right: '#c000c0' });
 
 /** Waits until the service worker controls the page (one reload when the first load was not controlled). */
 async function controlled(page: Page): Promise<void> {
   await expect.poll(() => page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration('/'))?.active), { timeout: 30_000 }).toBe(true);
   if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload();
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-}
-
-async function openChat(page: Page, conversationId: string): Promise<void> {
-  await page.goto(`/app/chats/${conversationId}`);
-  await expect(page.locator('[data-testid="message"][data-own="false"]', { hasText: 'Dobrý deň' })).toBeVisible();
-  await expect(composer(page)).toBeEnabled();
 }
 
 /** The image has decoded (a broken or empty one has naturalWidth 0). */
@@ -62,9 +41,7 @@ async function lightbox(page: Page, bubble: Locator, shot?: string): Promise<str
 
 /** Sends a photo with a text and waits until the server has it and the device released its blob. */
 async function sendPhoto(page: Page, text: string): Promise<Locator> {
-  const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: 'Priložiť súbor', exact: true }).click();
-  await (await chooser).setFiles([{ name: 'fotka.jpg', mimeType: 'image/jpeg', buffer: await photo(page) }]);
+  await pick(page, [{ name: 'fotka.jpg', mimeType: 'image/jpeg', buffer: await photo(page) }]);
   await expect(page.getByTestId('attachment-draft').first()).toHaveAttribute('data-ready', 'true');
   await composer(page).fill(text);
   await composer(page).press('Enter');

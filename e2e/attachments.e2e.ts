@@ -15,48 +15,16 @@ import { hasExif, hasGpsPointer, withGpsExif } from '../tests/helpers/jpeg-exif.
 import { toast } from './admin-helpers.ts';
 import { axeViolations } from './admin-defects-helpers.ts';
 import { freshChat, PHONE, signIn } from './defects-helpers.ts';
+import { composer, drafts, openChat, pick, twoColourJpeg } from './attachment-helpers.ts';
 
 // axe is injected as an inline script, which the app's CSP refuses: bypass it for the probe only.
 test.use({ viewport: PHONE, hasTouch: true, bypassCSP: true });
 
 const SHOTS = 'e2e/artifacts/screenshots';
 const DESKTOP = { width: 1440, height: 900 };
-const composer = (page: Page) => page.getByRole('textbox', { name: 'Správa' });
-const drafts = (page: Page) => page.getByTestId('attachment-draft');
 
-/**
- * A landscape JPEG encoded by the browser (left half red, right half blue), 3000 × 2000, as bytes:
- * with EXIF Orientation 6 it must show portrait, red on top.
- */
-async function landscapeJpeg(page: Page): Promise<Uint8Array> {
-  const base64 = await page.evaluate(async () => {
-    const canvas = new OffscreenCanvas(3000, 2000);
-    const ctx = canvas.getContext('2d')!;
-    ctx.fillStyle = '#e00000';
-    ctx.fillRect(0, 0, 1500, 2000);
-    ctx.fillStyle = '#0000e0';
-    ctx.fillRect(1500, 0, 1500, 2000);
-    const bytes = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.9 })).arrayBuffer());
-    let s = '';
-    for (const b of bytes) s += String.fromCharCode(b);
-    return btoa(s);
-  });
-  return new Uint8Array(Buffer.from(base64, 'base64'));
-}
-
-/** Opens the fresh chat once the device holds it (its greeting shows; the composer is then open). */
-async function openChat(page: Page, conversationId: string): Promise<void> {
-  await page.goto(`/app/chats/${conversationId}`);
-  await expect(page.locator('[data-testid="message"][data-own="false"]', { hasText: 'Dobrý deň' })).toBeVisible();
-  await expect(composer(page)).toBeEnabled();
-}
-
-/** Picks files through the attach button's system picker, as a member does. */
-async function pick(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
-  const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: 'Priložiť súbor', exact: true }).click();
-  await (await chooser).setFiles(files);
-}
+/** A landscape JPEG, 3000 × 2000, left half red and right half blue: with EXIF Orientation 6 it must show portrait, red on top. */
+const landscapeJpeg = (page: Page) => twoColourJpeg(page, { width: 3000, height: 2000 }, { left: '#e00000', right: '#0000e0' });
 
 /** The bytes behind a blob: URL of the page, and the image's decoded size and two pixel colours. */
 async function blobFacts(page: Page, url: string) {

@@ -7,17 +7,17 @@ export const SHOTS = 'e2e/artifacts/screenshots';
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 
-function serviceHeaders(): Record<string, string> {
-  const key = process.env.E2E_SERVICE_KEY ?? '';
+/** The service-role key of the suite's stack, or of a journey's own stack when it names one. */
+function serviceHeaders(key = process.env.E2E_SERVICE_KEY ?? ''): Record<string, string> {
   return { apikey: key, Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
 }
 
 /** A confirmed user with password 'poradna123' through GoTrue's admin API (the signup trigger gives it an account). */
-export async function freshUser(baseURL: string, prefix: string): Promise<{ email: string; id: string }> {
+export async function freshUser(baseURL: string, prefix: string, serviceKey?: string): Promise<{ email: string; id: string }> {
   const email = `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@poradna.test`;
   const res = await fetch(`${baseURL}/auth/v1/admin/users`, {
     method: 'POST',
-    headers: serviceHeaders(),
+    headers: serviceHeaders(serviceKey),
     body: JSON.stringify({ email, password: 'poradna123', email_confirm: true }),
   });
   expect(res.ok, await res.clone().text()).toBe(true);
@@ -26,10 +26,10 @@ export async function freshUser(baseURL: string, prefix: string): Promise<{ emai
 }
 
 /** PostgREST as service_role (seeding rows a journey needs). */
-export async function rest(baseURL: string, path: string, init: { method?: string; body?: unknown; prefer?: string } = {}): Promise<unknown> {
+export async function rest(baseURL: string, path: string, init: { method?: string; body?: unknown; prefer?: string; serviceKey?: string | undefined } = {}): Promise<unknown> {
   const res = await fetch(`${baseURL}/rest/v1/${path}`, {
     method: init.method ?? 'GET',
-    headers: { ...serviceHeaders(), Prefer: init.prefer ?? 'return=representation' },
+    headers: { ...serviceHeaders(init.serviceKey), Prefer: init.prefer ?? 'return=representation' },
     body: init.body === undefined ? null : JSON.stringify(init.body),
   });
   expect(res.ok, await res.clone().text()).toBe(true);
@@ -41,13 +41,13 @@ export async function rest(baseURL: string, path: string, init: { method?: strin
  * A fresh user with a conversation of their own account with a human specialist, opened by the
  * specialist's greeting (so a chat screen has a message to wait for).
  */
-export async function freshChat(baseURL: string, prefix: string): Promise<{ user: { email: string; id: string }; accountId: string; conversationId: string }> {
-  const user = await freshUser(baseURL, prefix);
-  const link = (await rest(baseURL, `account_users?select=account_id&user_id=eq.${user.id}`)) as { account_id: string }[];
+export async function freshChat(baseURL: string, prefix: string, serviceKey?: string): Promise<{ user: { email: string; id: string }; accountId: string; conversationId: string }> {
+  const user = await freshUser(baseURL, prefix, serviceKey);
+  const link = (await rest(baseURL, `account_users?select=account_id&user_id=eq.${user.id}`, { serviceKey })) as { account_id: string }[];
   const accountId = link[0]!.account_id;
-  const conv = (await rest(baseURL, 'conversations', { method: 'POST', body: { account_id: accountId, specialist_id: '00000000-0000-4000-8000-000000000015' } })) as { id: string }[];
+  const conv = (await rest(baseURL, 'conversations', { method: 'POST', body: { account_id: accountId, specialist_id: '00000000-0000-4000-8000-000000000015' }, serviceKey })) as { id: string }[];
   const conversationId = conv[0]!.id;
-  await rest(baseURL, 'messages', { method: 'POST', prefer: 'return=minimal', body: { conversation_id: conversationId, direction: 'specialist', source: 'chatwoot', text: 'Dobrý deň, ako vám pomôžem?' } });
+  await rest(baseURL, 'messages', { method: 'POST', prefer: 'return=minimal', body: { conversation_id: conversationId, direction: 'specialist', source: 'chatwoot', text: 'Dobrý deň, ako vám pomôžem?' }, serviceKey });
   return { user, accountId, conversationId };
 }
 

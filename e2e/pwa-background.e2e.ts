@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { dispatchSync, launchProfile, openFirstChat, ownBubble, registrationId, sendFromComposer, serverCount, signInControlled } from './pwa-helpers.ts';
+import { dispatchSync, launchProfile, openFirstChat, ownBubble, registrationId, sendFromComposer, serverCount, signInControlled, syncTags } from './pwa-helpers.ts';
 import { expectOwnBubbleOnce } from './chat-helpers.ts';
 
 test('a message queued offline in a closed tab is delivered by Background Sync, once, with no app tab open', async ({ baseURL }) => {
@@ -24,14 +24,7 @@ test('a message queued offline in a closed tab is delivered by Background Sync, 
     await sendFromComposer(page, text);
     await expect(ownBubble(page, text)).toHaveAttribute('data-state', 'sending');
     // The page asked the browser for a Background Sync of the outbox.
-    await expect
-      .poll(() =>
-        page.evaluate(async () => {
-          const reg = (await navigator.serviceWorker.getRegistration('/')) as (ServiceWorkerRegistration & { sync?: { getTags(): Promise<string[]> } }) | undefined;
-          return (await reg?.sync?.getTags()) ?? [];
-        }),
-      )
-      .toContain('poradna-outbox');
+    await expect.poll(() => syncTags(page)).toContain('poradna-outbox');
 
     // Close the app's only tab; nothing of the app runs in a page any more.
     await page.close();

@@ -81,3 +81,11 @@ export async function registrationId(cdp: CDPSession, origin: string): Promise<s
 export async function dispatchSync(cdp: CDPSession, origin: string, regId: string, tag = 'poradna-outbox'): Promise<void> {
   await cdp.send('ServiceWorker.dispatchSyncEvent', { origin, registrationId: regId, tag, lastChance: false });
 }
+
+/** The Background Sync tags the page's service worker registration holds (Chromium). */
+export async function syncTags(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const reg = (await navigator.serviceWorker.getRegistration('/')) as (ServiceWorkerRegistration & { sync?: { getTags(): Promise<string[]> } }) | undefined;
+    return (await reg?.sync?.getTags()) ?? [];
+  });
+}

@@ -303,7 +303,13 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     startConversation: (input) => startConversation(ctx, input),
     ensureFirstConversation: () => ensureFirstConversation(ctx),
     requestSpecialist: (input) => opaqueSends(() => requestSpecialist(ctx, input)),
-    sendWithAttachments: (input) => sendWithAttachments(ctx, input),
+    // R12.12: every file send asks for Background Sync, online too: should the tab close before the
+    // upload ends, the service worker continues it (it waits while a tab leads, flush.ts).
+    sendWithAttachments: async (input) => {
+      const h = await sendWithAttachments(ctx, input);
+      wantBackgroundSync();
+      return h;
+    },
     cancelAttachments: (key) => cancelAttachments(ctx, key, (k) => uploader?.abortMessage(k) ?? Promise.resolve()),
     retryAttachments: (key) => retryAttachments(ctx, key),
     saveDraft: (conversationId, text) => saveDraft(ctx, conversationId, text),

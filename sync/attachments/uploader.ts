@@ -56,6 +56,9 @@ export interface UploaderDeps {
   chunkSize?: number;
   /** Back-off after failures without an answer (ms), the last one repeated. */
   retryDelaysMs?: readonly number[];
+  /** tus-js-client's HTTP stack; its default (XMLHttpRequest in browsers) when absent. The service
+   *  worker, which has no XMLHttpRequest, passes fetch-http-stack.ts (R12.12). */
+  httpStack?: tus.HttpStack;
 }
 
 export interface Uploader {
@@ -216,6 +219,7 @@ export function createUploader(d: UploaderDeps): Uploader {
         headers: { ...headers, 'x-upsert': 'true' },
         metadata: { bucketName: BUCKET, objectName: path, contentType: row.contentType, cacheControl: '3600' },
         fileReader: blobReader,
+        ...(d.httpStack ? { httpStack: d.httpStack } : {}),
         storeFingerprintForResuming: false, // R12.5: the URL is stored in the upload's own row instead
         onUploadUrlAvailable: () => {
           if (upload.url && upload.url !== row.uploadUrl) void db.attachmentUploads.update(row.id, { uploadUrl: upload.url }).catch(() => undefined);

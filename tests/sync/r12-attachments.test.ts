@@ -13,6 +13,9 @@ import type { ProvidedStack } from '../helpers/global-stack.ts';
 import { rng, TestDevice, waitFor } from '../../sync/testing/index.ts';
 import { cuttingLink, PDF, PNG } from '../server/storage-helpers.ts';
 import { createAccount, createConversation, pool, type TestAccount } from './helpers/server-db.ts';
+import { backgroundFlush } from '../../sync/background/flush.ts';
+import { dexieOptions } from '../../sync/db/open.ts';
+import { dbNameFor, SyncDb } from '../../sync/db/schema.ts';
 
 let stack: ProvidedStack;
 let db: pg.Pool;
@@ -265,5 +268,42 @@ describe('R12 attachments', () => {
     expect(await engine.db.messages.get(h.key)).toBeUndefined();
     await waitFor(async () => (await stored()).length === 0 && !(await engine.db.attachmentJobs.get(h.key)), 'the orphan removed', 60_000);
     expect(await serverMessages(h.correlationId)).toEqual([]);
+  });
+  it('R12.12 a file queued offline in a tab that then closed: the service worker\'s sync event uploads it over fetch and sends the message once; the next event finds nothing', async () => {
+    const { a, conv, device, link } = await setup('att-bg');
+    const user = a.users[0]!;
+    device.setOnline(false);
+    const engine = await device.start({ realtime: false, engine: engineOptions(link, user.token) });
+    const h = await engine.commands.sendWithAttachments({
+      conversationId: conv,
+      text: 'Poslané na pozadí',
+      files: [
+        { blob: new Blob([PDF], { type: 'application/pdf' }), name: 'zmluva.pdf', type: 'application/pdf' },
+        { blob: zip(7 * 1024 * 1024), name: 'podklady.zip', type: 'application/zip' },
+      ],
+    });
+    await waitFor(async () => (await attachmentUploads(engine.db, h.key)).every((u) => u.state === 'waiting-network'), 'waiting for the network');
+    await device.stop(true); // the tab is gone before the network comes back
+
+    // The browser fires the sync event in the worker: no tab holds the leader's lock.
+    const locks = { request: <T>(_name: string, _o: unknown, cb: (lock: unknown) => Promise<T>) => cb({}) };
+    const session = async () => ({ url: link.url, anonKey: stack.anonKey, userId: user.id, accessToken: user.token, expiresAt: Math.floor(Date.now() / 1000) + 600 });
+    expect(await backgroundFlush(locks, { idb: device.idb, session, patienceMs: 0 })).toBe('flushed');
+    const rows = await serverMessages(h.correlationId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.payload.attachments.map((x) => x.file_size)).toEqual([PDF.length, 7 * 1024 * 1024]);
+    for (const x of rows[0]!.payload.attachments) expect(await objectSize(x.path)).toBe(x.file_size);
+    // On the device: the job sent, its full blobs and upload rows released (R12.8), nothing queued.
+    const local = new SyncDb(dbNameFor(user.id), dexieOptions(device.idb));
+    try {
+      expect((await local.attachmentJobs.get(h.key))?.state).toBe('sent');
+      expect(await local.attachmentUploads.count()).toBe(0);
+      expect(await local.attachmentBlobs.count()).toBe(0);
+      expect(await local.outbox.count()).toBe(0);
+    } finally {
+      local.close();
+    }
+    expect(await backgroundFlush(locks, { idb: device.idb, session, patienceMs: 0 })).toBe('empty');
+    expect(await serverMessages(h.correlationId)).toHaveLength(1);
   });
 });

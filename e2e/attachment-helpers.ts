@@ -1,0 +1,45 @@
+// Shared steps of the attachment journeys (issue 38: attachments.e2e.ts, attachments-stored.e2e.ts,
+// attachments-chatwoot.e2e.ts): a JPEG the browser draws, the attach button's system picker, and
+// opening a fresh chat once the device holds it.
+import { expect, type Page } from '@playwright/test';
+
+export const composer = (page: Page) => page.getByRole('textbox', { name: 'Správa' });
+export const drafts = (page: Page) => page.getByTestId('attachment-draft');
+export const ownBubble = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]', { hasText: text });
+
+/**
+ * A JPEG encoded by the browser, `width` × `height`, its left half one colour and its right half
+ * another (so orientation and cropping show in two pixels), as bytes.
+ */
+export async function twoColourJpeg(page: Page, size: { width: number; height: number }, colours: { left: string; right: string }): Promise<Buffer> {
+  const base64 = await page.evaluate(
+    async ({ width, height, left, right }) => {
+      const canvas = new OffscreenCanvas(width, height);
+      const ctx = canvas.getContext('2d')!;
+      ctx.fillStyle = left;
+      ctx.fillRect(0, 0, width / 2, height);
+      ctx.fillStyle = right;
+      ctx.fillRect(width / 2, 0, width / 2, height);
+      const bytes = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.9 })).arrayBuffer());
+      let s = '';
+      for (const b of bytes) s += String.fromCharCode(b);
+      return btoa(s);
+    },
+    { ...size, ...colours },
+  );
+  return Buffer.from(base64, 'base64');
+}
+
+/** Picks files through the attach button's system picker, as a member does. */
+export async function pick(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Priložiť súbor', exact: true }).click();
+  await (await chooser).setFiles(files);
+}
+
+/** Opens the fresh chat once the device holds it (its greeting shows; the composer is then open). */
+export async function openChat(page: Page, conversationId: string, origin = ''): Promise<void> {
+  await page.goto(`${origin}/app/chats/${conversationId}`);
+  await expect(page.locator('[data-testid="message"][data-own="false"]', { hasText: 'Dobrý deň' })).toBeVisible();
+  await expect(composer(page)).toBeEnabled();
+}
