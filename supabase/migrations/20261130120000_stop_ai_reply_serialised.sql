@@ -14,17 +14,28 @@
 -- call's stop_requested_at / status under the same job lock: ai_reply_progress answers 'stop' and
 -- writes nothing). tests/db/ai-stop-race.test.ts interleaves them deterministically.
 
+-- A member's AI reply and its job, both locked, the job first: 404 unless the caller is a member
+-- (private.member_ai_reply reads only the message's identity); then the job's row lock, after which
+-- no worker write of this reply runs concurrently; then the message as that lock leaves it.
+create function private.locked_ai_reply(p_message_id uuid, out job public.ai_reply_jobs, out msg public.messages)
+language plpgsql volatile security definer set search_path = ''
+as $$
+begin
+  msg := private.member_ai_reply(p_message_id);
+  job := private.reply_job(msg);
+  select * into msg from public.messages m where m.id = msg.id for update;
+end $$;
+revoke all on function private.locked_ai_reply(uuid) from public, anon, authenticated, service_role;
+
 -- 'Zastaviť' (R13.5): signature, grants and answers as in 20261128110000; only the order changed.
 create or replace function public.stop_ai_reply(p_message_id uuid) returns void
 language plpgsql volatile security definer set search_path = ''
 as $$
 declare
-  -- 404 unless the caller is a member (the message's identity only: its state is read below).
-  v_msg public.messages := private.member_ai_reply(p_message_id);
-  -- The job's row lock: from here on no worker write of this reply runs concurrently.
-  v_job public.ai_reply_jobs := private.reply_job(v_msg);
+  v_locked record := private.locked_ai_reply(p_message_id);
+  v_job public.ai_reply_jobs := v_locked.job;
+  v_msg public.messages := v_locked.msg;
 begin
-  select * into v_msg from public.messages m where m.id = v_msg.id for update;
   if coalesce((v_msg.payload ->> 'streaming')::boolean, false) is false then
     return; -- finished (whole, stopped or interrupted) before this Stop: left as it is
   end if;
@@ -47,10 +58,10 @@ create or replace function public.retry_ai_reply(p_message_id uuid) returns void
 language plpgsql volatile security definer set search_path = ''
 as $$
 declare
-  v_msg public.messages := private.member_ai_reply(p_message_id);
-  v_job public.ai_reply_jobs := private.reply_job(v_msg);
+  v_locked record := private.locked_ai_reply(p_message_id);
+  v_job public.ai_reply_jobs := v_locked.job;
+  v_msg public.messages := v_locked.msg;
 begin
-  select * into v_msg from public.messages m where m.id = v_msg.id for update;
   if coalesce((v_msg.payload ->> 'interrupted')::boolean, false) is false then
     raise exception 'Only an interrupted answer can be retried' using errcode = 'P0001';
   end if;

@@ -47,33 +47,29 @@ revoke all on function private.chatwoot_event_fresh(uuid, text, timestamptz) fro
 
 -- A conversation event's status (ours: 'active' | 'completed', or null) and owner change (R14.5;
 -- null for none), applied together when the event is not older than the last one applied: 'applied'
--- or 'stale'. Locks in R14.3's order: the open AI jobs, the conversation, then the clock.
+-- or 'stale'. Locks: the clock first (only webhook deliveries take it), then the owner change takes
+-- the open AI jobs and the conversation in R14.3's order, and the status update finds the
+-- conversation already locked (a status alone locks just the conversation, as any update does).
 create function public.chatwoot_apply_state(
   p_conversation_id uuid, p_at timestamptz, p_status text, p_owner_state text, p_agent_name text default null)
 returns text
 language plpgsql volatile security definer set search_path = ''
 as $$
-declare
-  v_conv public.conversations;
 begin
   if p_status is not null and p_status not in ('active', 'completed') then
     raise exception 'Unknown status %', p_status using errcode = '22023';
   end if;
-  perform 1 from public.ai_reply_jobs j
-    where j.conversation_id = p_conversation_id and j.status in ('pending', 'running')
-    order by j.id for update;
-  v_conv := private.lock_conversation(p_conversation_id);
-  if v_conv.id is null then
+  if not exists (select 1 from public.conversations c where c.id = p_conversation_id) then
     perform private.raise_not_found('Conversation not found');
   end if;
   if not private.chatwoot_event_fresh(p_conversation_id, 'state', p_at) then
     return 'stale';
   end if;
-  if p_status is not null and p_status <> v_conv.status then
-    update public.conversations set status = p_status where id = p_conversation_id;
-  end if;
   if p_owner_state is not null then
     perform private.set_conversation_owner(p_conversation_id, p_owner_state, p_agent_name);
+  end if;
+  if p_status is not null then
+    update public.conversations set status = p_status where id = p_conversation_id and status <> p_status;
   end if;
   return 'applied';
 end $$;
