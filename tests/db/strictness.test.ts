@@ -155,6 +155,10 @@ const RPC_CALLS: (() => Call)[] = [
   // 404), the Chatwoot webhook sets the owner as the service role.
   () => ({ name: 'request_human', who: [m(), a()], run: (c) => rpc(c, 'request_human', { p_conversation_id: randomUUID() }) }),
   () => ({ name: 'set_conversation_owner', who: [service], run: (c) => rpc(c, 'set_conversation_owner', { p_conversation_id: randomUUID(), p_state: 'human', p_agent_name: 'Strict' }) }),
+  // Chatwoot's events by their own time (issue 39, R14.9): the webhook's (an id that does not exist
+  // answers its own 404 or 'missing').
+  () => ({ name: 'chatwoot_apply_state', who: [service], run: (c) => rpc(c, 'chatwoot_apply_state', { p_conversation_id: randomUUID(), p_at: null, p_status: null, p_owner_state: null }) }),
+  () => ({ name: 'chatwoot_update_message', who: [service], run: (c) => rpc(c, 'chatwoot_update_message', { p_conversation_id: randomUUID(), p_chatwoot_message_id: 1, p_at: null, p_text: 'x', p_type: 'text', p_payload: null }) }),
   // Web Push (issue 20).
   () => ({ name: 'push_subscribe', who: [m(), a()], run: (c) => rpc(c, 'push_subscribe', { p_endpoint: `https://fcm.googleapis.com/fcm/send/${randomUUID()}`, p_p256dh: 'B'.repeat(87), p_auth: 'A'.repeat(22), p_user_agent: 'strict' }) }),
   () => ({ name: 'push_unsubscribe', who: [m(), a()], run: (c) => rpc(c, 'push_unsubscribe', { p_endpoint: 'https://fcm.googleapis.com/fcm/send/none' }) }),

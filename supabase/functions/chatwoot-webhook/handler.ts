@@ -11,7 +11,8 @@ import { handle, HttpError, json } from '../_shared/http.ts';
 import type { FunctionHandler } from '../_shared/types.ts';
 import { secretProblem, secretsEqual, verifySignature } from '../_shared/chatwoot/webhook-auth.ts';
 import { agentLastSeen, mapMessage, mapStatus, type ChatwootWebhook, type MappedMessage } from '../_shared/chatwoot/webhook-map.ts';
-import { applyOwnerChange, ownerChange } from '../_shared/chatwoot/webhook-owner.ts';
+import { ownerChange } from '../_shared/chatwoot/webhook-owner.ts';
+import { applyState, eventTime } from '../_shared/chatwoot/webhook-order.ts';
 
 async function record(db: Db, kind: string, level: 'info' | 'warning' | 'error', data: Record<string, unknown>): Promise<void> {
   await db.from('integration_events').insert({ kind, level, data });
@@ -108,13 +109,15 @@ const handler: FunctionHandler = (req, env) =>
     }
     // R14.5: who owns the conversation now. Before the agent's message is stored, so no AI reply can
     // land between the two; status changes first apply the status below.
+    // R14.9: applied by the event's own time, so a late delivery never undoes a newer state.
     const owner = ownerChange(body, event, conv.status);
-    const convId = conv.id;
-    const applyOwner = async (): Promise<void> => {
-      const failed = owner ? await applyOwnerChange(db, convId, owner) : null;
-      if (failed) throw new HttpError(500, `could not change the conversation's owner: ${failed}`);
-    };
-    if (event === 'message_created') await applyOwner();
+    const at = eventTime(body, event);
+    let stale = false;
+    if (event === 'message_created' && owner) {
+      const r = await applyState(db, conv.id, at, null, owner);
+      if ('error' in r) throw new HttpError(500, `could not change the conversation's owner: ${r.error}`);
+      stale = r.outcome === 'stale';
+    }
     if (event === 'message_created' || event === 'message_updated') {
       const m = mapMessage(body);
       if (!m) {
@@ -122,25 +125,34 @@ const handler: FunctionHandler = (req, env) =>
         return json({ ok: true, ignored: 'not user-visible' });
       }
       if (event === 'message_updated') {
-        const upd = await db.from('messages').update({ text: m.text, payload: m.payload, type: m.type }).eq('chatwoot_message_id', m.chatwoot_message_id).select('id');
-        const outcome = (upd.data?.length ?? 0) > 0 ? 'updated' : await upsertMessage(db, conv.id, m);
+        const upd = await db.rpc('chatwoot_update_message', {
+          p_conversation_id: conv.id,
+          p_chatwoot_message_id: m.chatwoot_message_id,
+          p_at: at,
+          p_text: m.text,
+          p_type: m.type,
+          p_payload: m.payload,
+        });
+        if (upd.error) throw new HttpError(500, `could not update the message: ${upd.error.message}`);
+        const outcome = upd.data === 'missing' ? await upsertMessage(db, conv.id, m) : (upd.data as 'updated' | 'stale');
         await record(db, `webhook.${event}`, 'info', { ...base, chatwoot_message_id: m.chatwoot_message_id, outcome });
         return json({ ok: true, outcome });
       }
       const outcome = await upsertMessage(db, conv.id, m);
-      await record(db, `webhook.${event}`, 'info', { ...base, chatwoot_message_id: m.chatwoot_message_id, outcome });
+      await record(db, `webhook.${event}`, 'info', { ...base, chatwoot_message_id: m.chatwoot_message_id, outcome, ...(stale ? { owner: 'stale' } : {}) });
       return json({ ok: true, outcome });
     }
     if (event === 'conversation_status_changed' || event === 'conversation_updated') {
       const status = mapStatus(body.status ?? body.conversation?.status);
-      if (status && status !== conv.status) {
-        const upd = await db.from('conversations').update({ status }).eq('id', conv.id).neq('status', status);
-        if (upd.error) {
-          await record(db, `webhook.${event}`, 'error', { ...base, error: upd.error.message });
-          return json({ ok: false, error: 'status not applied' }, 409);
-        }
+      const r = await applyState(db, conv.id, at, status, owner);
+      if ('error' in r) {
+        await record(db, `webhook.${event}`, 'error', { ...base, error: r.error });
+        return json({ ok: false, error: 'status not applied' }, 409);
       }
-      await applyOwner();
+      if (r.outcome === 'stale') {
+        await record(db, `webhook.${event}`, 'info', { ...base, at, outcome: 'stale' });
+        return json({ ok: true, outcome: 'stale' });
+      }
       await record(db, `webhook.${event}`, 'info', { ...base, status, ...(owner ? { owner: owner.state } : {}) });
       return json({ ok: true, status });
     }

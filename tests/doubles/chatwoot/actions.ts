@@ -114,6 +114,10 @@ export class ChatwootActions {
       message.contentAttributes = { ...message.contentAttributes, ...patch.contentAttributes };
     if (patch.status !== undefined) message.status = patch.status;
     message.updatedAtMs = Date.now();
+    // Chatwoot's Message `belongs_to :conversation, touch: true`: the conversation's updated_at moves
+    // too, and message_updated carries it (the webhook orders events by it, R14.9).
+    const conversation = this.store.conversations.get(message.conversationId);
+    if (conversation) conversation.updatedAtMs = message.updatedAtMs;
     this.sink.emit({ name: 'message.updated', message });
     return message;
   }

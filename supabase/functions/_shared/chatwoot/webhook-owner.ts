@@ -1,6 +1,7 @@
 // Who owns a conversation after a Chatwoot webhook event (issue 39, sync/SPEC.md R14.5). Pure
-// mapping plus one apply step through the service-role RPC set_conversation_owner
-// (migration 20261128120000_conversation_owner.sql), which cancels the AI's jobs on a takeover.
+// mapping; webhook-order.ts applies it with the event's status through chatwoot_apply_state, which
+// keeps the newest event's state (R14.9) and moves the owner as set_conversation_owner does
+// (migration 20261128120000_conversation_owner.sql: the AI's jobs cancelled on a takeover).
 //   R14.5a an agent's reply (message_created, outgoing, not private, sender type 'user') → 'human'
 //          with the agent's name; a bot or our own AI echo is not a human;
 //   R14.5b an assignment (conversation_updated whose changed_attributes name assignee_id, with
@@ -11,7 +12,6 @@
 //          or 'waiting' when nobody is assigned.
 // Payload shapes: Chatwoot's message and conversation webhook_data (sender {name, type} for users;
 // meta.assignee as the user's push data), as tests/doubles/chatwoot/hook-payloads.ts reproduces them.
-import type { Db } from '../clients.ts';
 import type { ChatwootWebhook } from './webhook-map.ts';
 
 export type OwnerChange = { state: 'human'; agentName: string | null } | { state: 'waiting' } | { state: 'ai' };
@@ -54,14 +54,4 @@ export function ownerChange(body: ChatwootWebhook, event: string, previousStatus
     return name ? { state: 'human', agentName: name } : null;
   }
   return null;
-}
-
-/** Applies it; the error message, if the RPC failed (the caller records it). */
-export async function applyOwnerChange(db: Db, conversationId: string, change: OwnerChange): Promise<string | null> {
-  const r = await db.rpc('set_conversation_owner', {
-    p_conversation_id: conversationId,
-    p_state: change.state,
-    p_agent_name: change.state === 'human' ? change.agentName : null,
-  });
-  return r.error ? r.error.message : null;
 }
