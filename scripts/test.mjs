@@ -171,11 +171,15 @@ if (serial) {
 } else {
   // Vitest needs no build: it starts with the static steps. The journeys need the build, and must not
   // run on a failed one (every journey would fail for the same reason): they start once it is there.
+  // Lint and types take longest of the static steps and nothing waits for them; the journeys wait only
+  // for the builds.
   const vitest = want('vitest') ? vitestStep() : Promise.resolve(0);
-  await together(statics);
+  const isBuild = (step) => step[0].startsWith('build');
+  const checks = together(statics.filter((step) => !isBuild(step)));
+  await together(statics.filter(isBuild));
   const buildFailed = failures.some((f) => f.startsWith('build'));
   const browser = buildFailed ? Promise.resolve(console.error('\n✖ the journeys and chaos did not run: the build failed')) : browserSteps();
-  await Promise.all([vitest, browser]);
+  await Promise.all([vitest, checks, browser]);
 }
 if (failures.length) {
   console.error(`\n✖ failed: ${failures.join(', ')}`);
