@@ -27,12 +27,8 @@ export interface Matches {
   total: number;
 }
 
-// resolution 1: FlexSearch files every (term, id) under one of `resolution` relevance slots (9 by
-// default), an array each; hits are ordered by createdAt here and never by FlexSearch's relevance,
-// so one slot keeps the same matches with fewer arrays to allocate at build, export and merge at
-// query (bench row 12b; the snapshot's format changed with it, store.ts SEARCH_FORMAT 2).
 function flex(): Index {
-  return new Index({ tokenize: 'forward', encode: terms, resolution: 1 });
+  return new Index({ tokenize: 'forward', encode: terms });
 }
 
 export class MessageIndex {

@@ -8,7 +8,7 @@ import { MessageIndex, type IndexSlots } from './index.ts';
 import { searchDbName } from './drop.ts';
 
 /** Bumped when the folding, the tokenizer or the export format changes: an older snapshot is rebuilt. */
-export const SEARCH_FORMAT = 2; // 2: FlexSearch resolution 1 (index.ts)
+export const SEARCH_FORMAT = 1;
 
 interface PartRow {
   key: string;
