@@ -103,6 +103,22 @@ test('the list snapshot is painted in the theme chosen now, whichever theme it w
     expect(shownLight.dark).toBe(false);
     expect(luminance(shownLight.host)).toBeGreaterThan(0.8);
     expect(luminance(shownLight.text)).toBeLessThan(0.3);
+
+    // Screenshots of the painted frame alone (no script: the app never replaces it), phone and
+    // desktop, in both themes; the class theme.js would set is set by hand once scripts are back on.
+    for (const [label, size] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1440, height: 900 }]] as const) {
+      await page.setViewportSize(size);
+      for (const theme of ['light', 'dark'] as const) {
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+        await page.goto('/app/chats', { waitUntil: 'load' });
+        await cdp.send('Emulation.setScriptExecutionDisabled', { value: false });
+        await cdp.detach();
+        await expect(page.locator('#list-snapshot')).toBeVisible();
+        await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
+        await page.screenshot({ path: `e2e/artifacts/screenshots/list-snapshot-theme/${label}-${theme}.png` });
+      }
+    }
   } finally {
     await context.close();
     await rm(profile, { recursive: true, force: true });
