@@ -64,3 +64,23 @@ test('offline: rozpocet finds Rozpočet in an old message, and the hit opens the
   await expect(found).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/found-desktop.png` });
 });
+
+test('R15.4 a message arriving while a search is shown joins its hits (the worker reads only the changed row)', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const chat = await freshChat(baseURL!, 'hladanie-nove');
+  await page.setViewportSize(PHONE);
+  await signIn(page, chat.user.email, { lands: /\/app\/chats/ });
+  await expect(page.getByTestId('conversation-row').first()).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('searchbox', { name: 'Hľadať konverzáciu' }).fill('zimn kampan');
+  await expect(page.getByTestId('message-hit')).toHaveCount(0);
+  // One row through the real path: realtime → the engine's put of that row → Dexie's storagemutated,
+  // relayed to the worker with the row's key → a catch-up of that key → the shown answer asked again.
+  await rest(baseURL!, 'messages', {
+    method: 'POST',
+    prefer: 'return=minimal',
+    body: { conversation_id: chat.conversationId, direction: 'specialist', source: 'ai', text: 'Zimná kampaň štartuje v pondelok.' },
+  });
+  const hit = page.getByRole('list', { name: 'Nájdené správy' }).getByTestId('message-hit');
+  await expect(hit).toHaveCount(1, { timeout: 30_000 });
+  await expect(hit.locator('mark')).toHaveText(['Zimn', 'kampaň']); // the typed prefix, as written
+});

@@ -67,11 +67,11 @@ export function withoutPseudoElements(selector: string): string {
     .join(', ');
 }
 
-/** Whether a style rule's selector matches one of `elements` or anything inside `root`. */
-function matchesFrame(selectorText: string, root: Element, elements: readonly Element[]): boolean {
+/** Whether a style rule's selector matches one of `elements` or anything inside one of `roots`. */
+function matchesFrame(selectorText: string, roots: readonly Element[], elements: readonly Element[]): boolean {
   const selector = withoutPseudoElements(selectorText);
   try {
-    return elements.some((el) => el.matches(selector)) || root.querySelector(selector) !== null;
+    return elements.some((el) => el.matches(selector)) || roots.some((r) => r.querySelector(selector) !== null);
   } catch {
     return true;
   }
@@ -95,11 +95,11 @@ function groupPrelude(rule: CSSRule): string | null {
 }
 
 /** The rules of `rules` the frame needs, grouping rules kept around what they keep (layers always). */
-function subset(rules: CSSRuleList, root: Element, elements: readonly Element[]): Kept[] {
+function subset(rules: CSSRuleList, roots: readonly Element[], elements: readonly Element[]): Kept[] {
   const out: Kept[] = [];
   for (const rule of Array.from(rules)) {
     if (rule.type === STYLE_RULE) {
-      if (matchesFrame((rule as CSSStyleRule).selectorText, root, elements)) out.push({ rule });
+      if (matchesFrame((rule as CSSStyleRule).selectorText, roots, elements)) out.push({ rule });
       continue;
     }
     const prelude = groupPrelude(rule);
@@ -111,7 +111,7 @@ function subset(rules: CSSRuleList, root: Element, elements: readonly Element[])
     // browser (a browser update that changes the answer only costs the snapshot's styling, never the
     // app's, which loads the whole stylesheet).
     if (rule.type === SUPPORTS_RULE && !supported((rule as CSSSupportsRule).conditionText)) continue;
-    const inner = subset((rule as CSSGroupingRule).cssRules, root, elements);
+    const inner = subset((rule as CSSGroupingRule).cssRules, roots, elements);
     const isLayer = prelude.startsWith('@layer');
     if (inner.length > 0 || isLayer) out.push({ prelude, inner });
   }
@@ -215,11 +215,12 @@ function text(kept: Kept[], used: Set<string>): string {
 /**
  * The rules of `sheet` that the frame under `root` needs, as CSS text; `elements` are the frame's
  * ancestors whose own rules it inherits or is laid out by (<html>, <body>, the worker's host).
- * Null when the sheet's rules cannot be read (a cross-origin sheet).
+ * `root` may be several copies of the frame (one per theme, list-snapshot.ts): a rule any of them
+ * needs is kept. Null when the sheet's rules cannot be read (a cross-origin sheet).
  */
 export function criticalCss(
   sheet: CSSStyleSheet,
-  root: Element,
+  root: Element | readonly Element[],
   elements: readonly Element[],
 ): string | null {
   let rules: CSSRuleList;
@@ -228,6 +229,7 @@ export function criticalCss(
   } catch {
     return null;
   }
-  const kept = subset(rules, root, [root, ...elements]);
+  const roots: readonly Element[] = root instanceof Element ? [root] : root;
+  const kept = subset(rules, roots, [...roots, ...elements]);
   return text(kept, usedVariables(kept));
 }

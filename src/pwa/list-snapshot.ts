@@ -65,10 +65,25 @@ function frameRules(doc: Document, href: string, frame: HTMLElement): string | n
         : null;
   const sheet = owner?.sheet ?? null;
   if (!sheet || !doc.body) return null;
-  // The worker's host element around the frame (sw/list-snapshot.ts) carries a class of its own.
-  const host = doc.createElement('div');
-  host.className = SNAPSHOT_HOST_CLASS;
-  const rules = criticalCss(sheet, frame, [doc.documentElement, doc.body, host]);
+  // The frame is judged inside copies of <html> and <body> around the worker's host element (which
+  // carries a class of its own, sw/list-snapshot.ts), once in each theme: the snapshot is painted in
+  // the theme shown when it is opened (public/theme.js sets <html class="dark"> on the snapshot page
+  // before the body is parsed), not the one it was saved in (issue 40). So `html.dark` (the dark
+  // palette, src/theme/dark.css) and Tailwind's `dark:` variant (`:where(.dark, .dark *)`, a
+  // descendant of <html>) are kept whichever theme is on screen now.
+  const themes = [false, true].map((dark) => {
+    const html = doc.documentElement.cloneNode(false) as HTMLElement;
+    html.classList.toggle('dark', dark);
+    const body = doc.body.cloneNode(false) as HTMLElement;
+    const host = doc.createElement('div');
+    host.className = SNAPSHOT_HOST_CLASS;
+    host.append(frame.cloneNode(true));
+    body.append(host);
+    html.append(body);
+    return html;
+  });
+  // The live <html> too: only the document's own root is `:root` (the palette's variables).
+  const rules = criticalCss(sheet, themes, [doc.documentElement, ...themes]);
   return rules !== null && rules.length > 0 && rules.length <= SNAPSHOT_MAX_RULES_BYTES ? rules : null;
 }
 

@@ -1,14 +1,15 @@
 // R15.4: the search index runs here, off the main thread. It opens the user's sync database
 // read-mostly and its own search database (sync/search/store.ts), loads the persisted index, catches
-// up with the messages table, and catches up again once writes anywhere in this origin that touched
-// the messages table pause (Dexie's storagemutated event, which Dexie relays between tabs and workers over
-// a BroadcastChannel). The snapshot is written once the index has been quiet for PERSIST_AFTER_MS.
+// up with the messages table, and catches up again — reading the changed keys only (changes.ts) —
+// once writes anywhere in this origin that touched the messages table pause (Dexie's storagemutated
+// event, which Dexie relays between tabs and workers over a BroadcastChannel). The snapshot is written once the index has been quiet for PERSIST_AFTER_MS.
 // When either database is to be deleted (sign-out, R15.5) it closes both and stops for good, so it
 // never re-creates a database the user's sign-out removed.
 import { Dexie } from 'dexie';
 import { dbNameFor, SyncDb } from '../../sync/db/schema.ts';
 import { openDeviceSearch, type DeviceSearch } from '../../sync/search/device.ts';
 import { SearchDb } from '../../sync/search/store.ts';
+import { ALL_CHANGED, mergeChanges, messageChanges, type MessageChanges } from '../../sync/search/changes.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
 const CATCH_UP_AFTER_MS = 300;
@@ -46,16 +47,21 @@ function schedulePersist(s: DeviceSearch): void {
  * write; a steady stream still gets one at least every CATCH_UP_AT_MOST_MS.
  */
 let firstPending: number | null = null;
-function scheduleCatchUp(s: DeviceSearch): void {
+/** The changes of the writes since the last catch-up began (R15.4: only these keys are read). */
+let changed: MessageChanges | null = null;
+function scheduleCatchUp(s: DeviceSearch, changes: MessageChanges): void {
   if (closed) return;
+  changed = mergeChanges(changed, changes);
   firstPending ??= performance.now();
   if (catchUpTimer) clearTimeout(catchUpTimer);
   const wait = Math.max(0, Math.min(CATCH_UP_AFTER_MS, firstPending + CATCH_UP_AT_MOST_MS - performance.now()));
   catchUpTimer = setTimeout(() => {
     catchUpTimer = null;
     firstPending = null;
+    const now = changed ?? ALL_CHANGED;
+    changed = null;
     if (closed) return;
-    s.catchUp().then(
+    s.catchUp(now).then(
       (r) => {
         if (!r.added && !r.removed) return;
         post({ type: 'changed' });
@@ -73,9 +79,9 @@ async function open(userId: string): Promise<DeviceSearch> {
   const dbs = [messages, store];
   for (const d of dbs) d.on('versionchange', () => (shutDown(dbs), false));
   const s = await openDeviceSearch(messages, store);
-  const prefix = `idb://${dbNameFor(userId)}/messages/`;
   Dexie.on('storagemutated', (parts: Record<string, unknown>) => {
-    if (Object.keys(parts).some((p) => p.startsWith(prefix))) scheduleCatchUp(s);
+    const c = messageChanges(parts, dbNameFor(userId));
+    if (c) scheduleCatchUp(s, c);
   });
   const r = await s.catchUp();
   if (r.added || r.removed) schedulePersist(s);

@@ -3,13 +3,17 @@
 // rebuild), then `catchUp` brings it to the messages table: it adds the messages the index does not
 // hold and removes the keys the table no longer has (a deleted conversation, another account:
 // R5.5), reading only the table's keys plus the rows it adds — never a rebuild. The caller runs
-// `catchUp` when the messages table changed (Dexie's storagemutated) and `persist` once it is idle.
+// `catchUp` when the messages table changed (Dexie's storagemutated) with the keys that changed
+// (changes.ts): then only those rows are read, so a new message costs O(1), not a read of every key;
+// a change that is not a list of keys (a pull's bulk write, a clear) runs the full pass. `persist`
+// once it is idle.
 import type { SyncDb } from '../db/schema.ts';
 import type { LocalMessage } from '../model/local-types.ts';
 import { MessageIndex } from './index.ts';
 import { loadSnapshot, saveSnapshot, type SearchDb } from './store.ts';
 import { snippetOf, type Snippet } from './snippet.ts';
 import { terms } from './normalise.ts';
+import { ALL_CHANGED, mergeChanges, type MessageChanges } from './changes.ts';
 
 /** Rows read per step of a catch-up: a big account's first build yields between steps. */
 const BATCH = 500;
@@ -29,8 +33,11 @@ export interface SearchAnswer {
 
 export interface DeviceSearch {
   readonly index: MessageIndex;
-  /** Brings the index to the messages table; answers how many it added and removed. */
-  catchUp(): Promise<{ added: number; removed: number }>;
+  /**
+   * Brings the index to the messages table for `changes` (default: every key, the full pass);
+   * answers how many it added and removed.
+   */
+  catchUp(changes?: MessageChanges): Promise<{ added: number; removed: number }>;
   search(query: string, limit?: number): Promise<SearchAnswer>;
   /** Writes the snapshot if anything changed since the last one. */
   persist(): Promise<boolean>;
@@ -45,9 +52,33 @@ function indexable(m: LocalMessage): boolean {
 export async function openDeviceSearch(messages: SyncDb, store: SearchDb): Promise<DeviceSearch> {
   const index = (await loadSnapshot(store)) ?? new MessageIndex();
   let dirty = false;
-  // One catch-up at a time; a change during one runs another after it.
-  let running: Promise<{ added: number; removed: number }> | null = null;
-  let again = false;
+  // One catch-up at a time; the changes noted during one are caught up after it.
+  let queue: Promise<unknown> = Promise.resolve();
+  let pending: MessageChanges | null = null;
+
+  /** R15.4: only the rows of the changed keys: a new message is added, a deleted one removed. */
+  async function keyedPass(keys: string[]): Promise<{ added: number; removed: number }> {
+    let added = 0;
+    let removed = 0;
+    for (let i = 0; i < keys.length; i += BATCH) {
+      const batch = keys.slice(i, i + BATCH);
+      const rows = await messages.messages.bulkGet(batch);
+      batch.forEach((key, j) => {
+        const m = rows[j];
+        if (!m) {
+          if (index.has(key)) {
+            index.remove(key);
+            removed++;
+          }
+        } else if (!index.has(key) && indexable(m)) {
+          index.add({ key: m.key, text: m.text, createdAt: m.createdAt });
+          added++;
+        }
+      });
+    }
+    if (added || removed) dirty = true;
+    return { added, removed };
+  }
 
   async function pass(): Promise<{ added: number; removed: number }> {
     const tableKeys: string[] = await messages.messages.toCollection().primaryKeys();
@@ -74,26 +105,29 @@ export async function openDeviceSearch(messages: SyncDb, store: SearchDb): Promi
     return { added, removed };
   }
 
-  async function catchUp(): Promise<{ added: number; removed: number }> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
+  // Each call queues one drain of the changes noted so far behind the drain before it, so a change
+  // noted while a drain finishes is never left behind; a drain that finds nothing left answers 0s.
+  function catchUp(changes: MessageChanges = ALL_CHANGED): Promise<{ added: number; removed: number }> {
+    pending = mergeChanges(pending, changes);
+    const run = queue.then(async () => {
       const total = { added: 0, removed: 0 };
-      do {
-        again = false;
-        const r = await pass();
+      while (pending) {
+        const now = pending;
+        pending = null;
+        let r: { added: number; removed: number };
+        try {
+          r = 'all' in now ? await pass() : await keyedPass(now.keys);
+        } catch (err) {
+          pending = mergeChanges(pending, now); // the next catch-up tries these again
+          throw err;
+        }
         total.added += r.added;
         total.removed += r.removed;
-      } while (again);
+      }
       return total;
-    })();
-    try {
-      return await running;
-    } finally {
-      running = null;
-    }
+    });
+    queue = run.catch(() => undefined);
+    return run;
   }
 
   return {

@@ -1,7 +1,8 @@
 // R15 (issue 40): the search index on the device, on fake-indexeddb: folded prefix matches, built
 // incrementally, reloaded without a rebuild, dropped with the user's data.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Dexie } from 'dexie';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deleteUserDb, openUserDb } from '../../../sync/db/open.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
 import { createSyncEngine } from '../../../sync/engine.ts';
@@ -10,6 +11,8 @@ import { scopeToAccount } from '../../../sync/session/account-scope.ts';
 import { manualNetwork } from '../../../sync/session/network.ts';
 import { openDeviceSearch, type DeviceSearch } from '../../../sync/search/device.ts';
 import { searchDbName } from '../../../sync/search/drop.ts';
+import { messageChanges, type MessageChanges } from '../../../sync/search/changes.ts';
+import { dbNameFor } from '../../../sync/db/schema.ts';
 import { SearchDb } from '../../../sync/search/store.ts';
 import { FakeServer } from '../sync/helpers/fake-server.ts';
 import { FAST_TIMINGS, waitFor } from '../sync/helpers/wait.ts';
@@ -75,6 +78,54 @@ describe('R15 search index on the device', () => {
     expect(await s.catchUp()).toEqual({ added: 1, removed: 0 });
     expect(s.index.adds).toBe(51);
     expect((await s.search('rozpocet')).hits.map((h) => h.key)).toEqual(['s:m50']);
+  });
+
+  it('R15.4 a change event\'s keys only: a new message reads its own row, not every key of the table', async () => {
+    await db.messages.bulkPut(Array.from({ length: 2000 }, (_, i) => message(i, `správa ${i} o kampani`)));
+    const s = await search();
+    await s.catchUp();
+    // The changes as the worker gets them: Dexie's storagemutated event of the write's transaction.
+    const events: MessageChanges[] = [];
+    const listen = (parts: Record<string, unknown>) => {
+      const c = messageChanges(parts, dbNameFor('user-1'));
+      if (c) events.push(c);
+    };
+    Dexie.on('storagemutated', listen);
+    try {
+      const keysRead = vi.spyOn(db.messages, 'toCollection');
+      const rowsRead = vi.spyOn(db.messages, 'bulkGet');
+      await db.messages.put(message(2000, 'Nový rozpočet'));
+      await waitFor(() => events.length === 1, 'the storagemutated event');
+      expect(events[0]).toEqual({ keys: ['s:m2000'] });
+      expect(await s.catchUp(events[0])).toEqual({ added: 1, removed: 0 });
+      expect(keysRead).not.toHaveBeenCalled(); // before: every key of the table, O(n) per message
+      expect(rowsRead.mock.calls.flatMap(([keys]) => keys)).toEqual(['s:m2000']);
+      expect((await s.search('rozpocet')).hits.map((h) => h.key)).toEqual(['s:m2000']);
+
+      await db.messages.delete('s:m5');
+      await waitFor(() => events.length === 2, 'the delete\'s event');
+      expect(await s.catchUp(events[1])).toEqual({ added: 0, removed: 1 });
+      expect(s.index.has('s:m5')).toBe(false);
+      expect(keysRead).not.toHaveBeenCalled();
+    } finally {
+      Dexie.on('storagemutated').unsubscribe(listen);
+    }
+  });
+
+  it('R15.4 a bulk write of 50 rows or more is not a list of keys: the full pass follows it', async () => {
+    const s = await search();
+    await s.catchUp();
+    let seen: MessageChanges | null = null;
+    const listen = (parts: Record<string, unknown>) => (seen ??= messageChanges(parts, dbNameFor('user-1')));
+    Dexie.on('storagemutated', listen);
+    try {
+      await db.messages.bulkPut(Array.from({ length: 60 }, (_, i) => message(i, `rozpočet ${i}`)));
+      await waitFor(() => seen !== null, 'the storagemutated event');
+      expect(seen).toEqual({ all: true });
+      expect(await s.catchUp(seen!)).toEqual({ added: 60, removed: 0 });
+    } finally {
+      Dexie.on('storagemutated').unsubscribe(listen);
+    }
   });
 
   it('R15.3 a reload loads the persisted index and adds only what arrived since', async () => {
