@@ -17,6 +17,12 @@ import { ALL_CHANGED, mergeChanges, type MessageChanges } from './changes.ts';
 
 /** Rows read per step of a catch-up: a big account's first build yields between steps. */
 const BATCH = 500;
+/**
+ * A full pass (after a bulk write) also re-reads the held messages created in this window: an answer
+ * still streaming or an edit arrives within it, and a pull's bulk write names no keys. Older texts
+ * change only through a keyed write (a live edit), which re-indexes them anyway.
+ */
+const RECENT_MS = 24 * 60 * 60 * 1000;
 
 export interface MessageHit {
   key: string;
@@ -70,9 +76,16 @@ export async function openDeviceSearch(messages: SyncDb, store: SearchDb): Promi
             index.remove(key);
             removed++;
           }
-        } else if (!index.has(key) && indexable(m)) {
-          index.add({ key: m.key, text: m.text, createdAt: m.createdAt });
-          added++;
+        } else if (indexable(m)) {
+          // New, or held with another text (an answer streaming in, an edit): added or re-indexed.
+          const isNew = !index.has(key);
+          if (index.add({ key: m.key, text: m.text, createdAt: m.createdAt })) {
+            if (isNew) added++;
+            dirty = true;
+          }
+        } else if (index.has(key)) {
+          index.remove(key); // its text is gone
+          removed++;
         }
       });
     }
@@ -100,6 +113,12 @@ export async function openDeviceSearch(messages: SyncDb, store: SearchDb): Promi
         index.add({ key: m.key, text: m.text, createdAt: m.createdAt });
         added++;
       }
+    }
+    // Recent held messages whose text may have grown or been edited by the bulk write.
+    const recent = index.keysSince(Date.now() - RECENT_MS);
+    for (let i = 0; i < recent.length; i += BATCH) {
+      const rows = await messages.messages.bulkGet(recent.slice(i, i + BATCH));
+      for (const m of rows) if (m && indexable(m) && index.add({ key: m.key, text: m.text, createdAt: m.createdAt })) dirty = true;
     }
     if (added || removed) dirty = true;
     return { added, removed };

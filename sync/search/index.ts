@@ -5,6 +5,9 @@
 //
 // FlexSearch wants numeric ids: slot i of `keys` holds the message key of id i (null once removed)
 // and `times[i]` its createdAt in ms, so hits are ordered newest first without reading any row.
+// A message's text can change after it is stored (an AI answer streams into its row, R13.1; an agent
+// edits a reply, R14.9): `sums[i]` fingerprints the text indexed, and adding a held key with another
+// text re-indexes it in place (FlexSearch's update), so the whole answer is found, not its first words.
 import { Index } from 'flexsearch';
 import { terms } from './normalise.ts';
 
@@ -18,6 +21,18 @@ export interface IndexedMessage {
 export interface IndexSlots {
   keys: (string | null)[];
   times: number[];
+  /** textSum of the text indexed under each id. */
+  sums: number[];
+}
+
+/** FNV-1a over the UTF-16 code units: tells a changed text from the one indexed, nothing more. */
+export function textSum(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
 }
 
 export interface Matches {
@@ -33,7 +48,7 @@ function flex(): Index {
 
 export class MessageIndex {
   private ix = flex();
-  private slots: IndexSlots = { keys: [], times: [] };
+  private slots: IndexSlots = { keys: [], times: [], sums: [] };
   private byKey = new Map<string, number>();
   /** Messages added since this object was made (tests count them: a reload must not re-add). */
   adds = 0;
@@ -51,14 +66,32 @@ export class MessageIndex {
     return this.byKey.size;
   }
 
-  add(m: IndexedMessage): void {
-    if (this.byKey.has(m.key)) return; // a message's text does not change after it is stored
+  /** Adds a message, or re-indexes a held one whose text changed; answers whether the index changed. */
+  add(m: IndexedMessage): boolean {
+    const sum = textSum(m.text);
+    const held = this.byKey.get(m.key);
+    if (held !== undefined) {
+      if (this.slots.sums[held] === sum) return false;
+      this.ix.update(held, m.text);
+      this.slots.sums[held] = sum;
+      return true;
+    }
     const id = this.slots.keys.length;
     this.slots.keys.push(m.key);
     this.slots.times.push(Date.parse(m.createdAt) || 0);
+    this.slots.sums.push(sum);
     this.byKey.set(m.key, id);
     this.ix.add(id, m.text);
     this.adds++;
+    return true;
+  }
+
+  /** Held keys of messages created at or after `since` (ms): the ones still likely to change. */
+  keysSince(since: number): string[] {
+    const { keys, times } = this.slots;
+    const out: string[] = [];
+    for (let id = keys.length - 1; id >= 0; id--) if (keys[id] != null && times[id]! >= since) out.push(keys[id]!);
+    return out;
   }
 
   remove(key: string): void {
@@ -85,7 +118,7 @@ export class MessageIndex {
     this.ix.export((key: string, data: string) => {
       if (data != null) parts.push([key, data]);
     });
-    return { parts, slots: { keys: [...this.slots.keys], times: [...this.slots.times] } };
+    return { parts, slots: { keys: [...this.slots.keys], times: [...this.slots.times], sums: [...this.slots.sums] } };
   }
 
   static fromParts(parts: [string, string][], slots: IndexSlots): MessageIndex {

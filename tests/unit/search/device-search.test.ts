@@ -128,6 +128,34 @@ describe('R15 search index on the device', () => {
     }
   });
 
+  it('R15.4 a text that grows or is edited after it was stored is found by its new words (a streamed answer, an edit)', async () => {
+    const s = await search();
+    // An AI answer's row as it streams (R13.1): first words, then the whole text, each a keyed write.
+    const now = new Date().toISOString();
+    const answer = (text: string) => message(1, text, { direction: 'specialist', createdAt: now, orderKey: `${now} m1` });
+    await db.messages.put(answer('Dobrý deň,'));
+    expect(await s.catchUp({ keys: ['s:m1'] })).toEqual({ added: 1, removed: 0 });
+    await db.messages.put(answer('Dobrý deň, odporúčam rozpočet 2 000 € na kampaň.'));
+    expect(await s.catchUp({ keys: ['s:m1'] })).toEqual({ added: 0, removed: 0 });
+    expect((await s.search('rozpocet')).hits.map((h) => h.key)).toEqual(['s:m1']); // before: never found
+    expect(s.index.adds).toBe(1); // re-indexed in place, not a second entry
+    // An edit that drops a word: the old word no longer finds it.
+    await db.messages.put(answer('Dobrý deň, odporúčam 2 000 € na kampaň.'));
+    await s.catchUp({ keys: ['s:m1'] });
+    expect((await s.search('rozpocet')).hits).toEqual([]);
+    // A pull's bulk write (no keys named) that completes a recent answer: the full pass re-reads it.
+    await db.messages.put(answer('Dobrý deň, odporúčam 2 000 € na kampaň a newsletter.'));
+    await s.catchUp();
+    expect((await s.search('newsletter')).hits.map((h) => h.key)).toEqual(['s:m1']);
+    // And the re-indexed text survives a reload (the fingerprints are persisted with the slots).
+    await s.persist();
+    const again = await search();
+    await db.messages.put(answer('Dobrý deň, odporúčam 2 000 € na kampaň a newsletter.'));
+    expect(await again.catchUp({ keys: ['s:m1'] })).toEqual({ added: 0, removed: 0 });
+    expect(again.index.adds).toBe(0);
+    expect((await again.search('newsletter')).hits.map((h) => h.key)).toEqual(['s:m1']);
+  });
+
   it('R15.3 a reload loads the persisted index and adds only what arrived since', async () => {
     await db.messages.bulkPut(Array.from({ length: 40 }, (_, i) => message(i, `rozpočet ${i}`)));
     const first = await search();
