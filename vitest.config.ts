@@ -20,6 +20,11 @@ import { defineConfig } from 'vitest/config';
 //                         (groupSpecs in vitest's cli-api: isolate, groupOrder 0 and maxWorkers 1 make a
 //                         sequential group of their own), so the other files' load is not in their
 //                         samples. Its own stack, set up like the server and db groups' (one globalSetup).
+//   server-configured     issue 36 "Done when": the attack files again, against a stack started with
+//                         Chatwoot and an AI provider configured (tests/helpers/global-stack-configured.ts;
+//                         files with stacks of their own start them through startAttackStack). Only each
+//                         row's attack tests run (ATTACK_TESTS), not the files' other tests; chatwoot-ssrf
+//                         runs with Chatwoot configured in every project already.
 // Default 1 until a full clean-clone run with several workers is green (issue 42: the sync group's
 // bounds, e.g. a hostile fuzz drain ≤ 15 s, were not yet checked against files running side by side);
 // VITEST_WORKERS=3 runs three files at a time.
@@ -32,6 +37,25 @@ const TIMING = [
   'tests/server/enumeration-timing.test.ts',
   'tests/db/chat-rules.test.ts',
 ];
+
+// Issue 36's rows, each by the file that performs its attack (SECURITY.md "Issue 36, item by item").
+const ATTACKS_CONFIGURED = [
+  'tests/server/dev-mail-access.test.ts', // N1
+  'tests/server/push-security.test.ts', // N2
+  'tests/server/push-delivery.test.ts', // N3
+  'tests/server/realtime-flood.test.ts', // N4
+  'tests/server/ai-cost.test.ts', // N5
+  'tests/db/query-limits.test.ts', // F4
+  'tests/db/not-found-4xx.test.ts', // N6, info (message length)
+  'tests/server/auth-refresh.test.ts', // N7
+  'tests/server/auth-security-signup.test.ts', // N8
+  'tests/server/auth-security-account.test.ts', // F12
+  'tests/server/realtime-session.test.ts', // F15
+  'tests/server/attacks.test.ts', // forged tokens, admin RPCs, other accounts' rows
+];
+
+// The names of those files' attack tests (a suite whose tests are all filtered out starts no stack).
+const ATTACK_TESTS = /issue 36|R10\.1[5-8] |N[78]: |F12: |forged JWTs|cannot act as an admin|at most 1000 rows|depth-6/;
 
 const stackGroup = { globalSetup: ['tests/helpers/global-stack.ts'], testTimeout: 60_000, hookTimeout: 120_000 };
 
@@ -59,6 +83,15 @@ export default defineConfig({
         test: { name: 'server', include: ['tests/server/**/*.test.ts'], exclude: [...PUSH_SETTINGS, ...TIMING], ...stackGroup },
       },
       { test: { name: 'server-push-settings', include: PUSH_SETTINGS, ...stackGroup } },
+      {
+        test: {
+          name: 'server-configured',
+          include: ATTACKS_CONFIGURED,
+          testNamePattern: ATTACK_TESTS,
+          ...stackGroup,
+          globalSetup: ['tests/helpers/global-stack-configured.ts'],
+        },
+      },
       { test: { name: 'timing', include: TIMING, ...stackGroup, maxWorkers: 1 } },
       { test: { name: 'db', include: ['tests/db/**/*.test.ts'], exclude: TIMING, ...stackGroup } },
       { test: { name: 'sync', include: ['tests/sync/**/*.test.ts'], ...stackGroup, testTimeout: 120_000 } },

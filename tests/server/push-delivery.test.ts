@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../supabase/local/config.ts';
 import { anonClient, serviceClient, uniqueEmail, type Client } from '../helpers/clients.ts';
 import { signUpConfirmed } from '../helpers/signup.ts';
-import { startTestStack, type TestStack } from '../helpers/stack.ts';
+import { startAttackStack } from '../helpers/configured.ts';
+import type { TestStack } from '../helpers/stack.ts';
 import { PER_USER_IN_FLIGHT } from '../../supabase/functions/_shared/push/per-user.ts';
 import { decryptPush, deviceKeys, sleep, startFakePushService, until, verifyVapid, type DeviceKeys, type FakePushService } from './push-helpers.ts';
 
@@ -22,7 +23,7 @@ let svc: Client;
 
 beforeAll(async () => {
   fake = await startFakePushService();
-  stack = await startTestStack({ push: { ...readConfig({}).push, allowPrivateEndpoints: true } }, { functionEnv: { PUSH_CA_CERT: fake.caCert } });
+  stack = await startAttackStack({ push: { ...readConfig({}).push, allowPrivateEndpoints: true } }, { functionEnv: { PUSH_CA_CERT: fake.caCert } });
   pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 3 });
   svc = serviceClient({ url: stack.url, serviceRoleKey: stack.keys.serviceRoleKey });
   await setDelay(1);
