@@ -28,6 +28,7 @@ import { createGateway } from './gateway/app.ts';
 import { restProxy } from './gateway/rest-proxy.ts';
 import { functionsHost } from './gateway/functions-host.ts';
 import { devMailApp } from './gateway/dev-mail.ts';
+import { boundBodyIdle, serverTimeouts } from './gateway/slow-clients.ts';
 import { envScript, staticWeb } from './gateway/static-web.ts';
 import { createStorage } from './storage/server.ts';
 import { startWorkers, type Workers } from './workers.ts';
@@ -155,7 +156,9 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
   // at once: with no listener Node would leave it unanswered and a client without timeouts would
   // wait forever (found by the chaos run: outboxes stalled after a restart).
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  const server = createServer((req, res) => {
+  // Slow clients (headers or a body a byte at a time) are cut as hosted's nginx cuts them.
+  const server = createServer(serverTimeouts(config.httpTimeouts), (req, res) => {
+    boundBodyIdle(req, res, config.httpTimeouts.bodyIdleMs);
     if (handle) return handle(req, res);
     res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
     res.end(JSON.stringify({ code: 'PGRST000', message: 'Starting up, retry shortly', details: null, hint: null }));
