@@ -76,6 +76,8 @@ export interface StartOptions {
   functionEnv?: Record<string, string>;
   /** Measurement hook: each change's hop through the realtime server (bench rows 4a/4b). */
   onRealtimeDelivery?: (d: DeliveryTiming) => void;
+  /** false: no local push worker, as on a hosted project, where push-dispatch sends (its tests). */
+  pushWorker?: boolean;
 }
 
 async function secretsFor(dataDir: string): Promise<{ authenticatorPassword: string }> {
@@ -314,7 +316,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       if ((req.url ?? '').startsWith('/realtime/v1/websocket')) rt.handleUpgrade(req, socket, head);
       else socket.destroy();
     });
-    workers = await startWorkers({ pool, databaseUrl: postgres.url, config, env: functionEnv, log });
+    workers = await startWorkers({ pool, databaseUrl: postgres.url, config, env: functionEnv, log, pushWorker: opts.pushWorker ?? true });
     ready = true;
   } catch (err) {
     await cleanup();
