@@ -6,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { startAiProviderDouble } from '../doubles/ai-provider.ts';
 import { startChatwootDouble } from '../doubles/chatwoot/server.ts';
 import { saveChatwootConfig, type ProvidedConfigured } from './configured.ts';
+import { provideStack } from './global-stack.ts';
 import { startTestStack } from './stack.ts';
 
 export default async function setup(project: TestProject) {
@@ -26,15 +27,7 @@ export default async function setup(project: TestProject) {
     configured.chatwoot.webhookSecret,
   );
   project.provide('configured', configured);
-  project.provide('stack', {
-    url: stack.url,
-    anonKey: stack.keys.anonKey,
-    serviceRoleKey: stack.keys.serviceRoleKey,
-    publishableKey: stack.keys.publishableKey,
-    secretKey: stack.keys.secretKey,
-    jwtSecret: stack.keys.jwtSecret,
-    databaseUrl: stack.databaseUrl,
-  });
+  provideStack(project, stack);
   return async () => {
     await stack.destroy();
     await chatwoot.stop();
