@@ -50,11 +50,16 @@ export async function startPushWorker(deps: {
   // keeps a notification in flight from being claimed again.
   // A user has at most PER_USER_IN_FLIGHT of them in flight (per-user.ts); the rest go back to the queue.
   let lastError = '';
-  const sends = new InFlightSends(MAX_IN_FLIGHT, (err) => {
-    const msg = (err as Error).message;
-    if (msg !== lastError) deps.log(`push worker: ${msg}`);
-    lastError = msg;
-  });
+  // An error is logged once while it repeats, and again after a send was recorded meanwhile.
+  const sends = new InFlightSends(
+    MAX_IN_FLIGHT,
+    (err) => {
+      const msg = (err as Error).message;
+      if (msg !== lastError) deps.log(`push worker: ${msg}`);
+      lastError = msg;
+    },
+    () => void (lastError = ''),
+  );
   const drain = await startDrainWorker({
     name: 'push worker',
     databaseUrl: deps.databaseUrl,

@@ -18,6 +18,7 @@ export class InFlightSends {
   constructor(
     private readonly max: number,
     private readonly onError: (err: unknown) => void,
+    private readonly onRecorded: () => void = () => undefined,
   ) {}
 
   get size(): number {
@@ -37,6 +38,7 @@ export class InFlightSends {
           this.total.sent += o.sent;
           this.total.gone += o.gone;
           this.total.failed += o.failed;
+          this.onRecorded();
         },
         (err: unknown) => this.onError(err),
       )
