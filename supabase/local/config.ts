@@ -2,6 +2,7 @@
 // Invariant: nothing else in supabase/local reads process.env directly.
 import { resolve } from 'node:path';
 import { MIN_WEBHOOK_SECRET_LENGTH } from '../functions/_shared/chatwoot/webhook-auth.ts';
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './gateway/slow-clients.ts';
 import { DEFAULT_LIMITS, type RealtimeLimits } from './realtime/limits.ts';
 
 export interface StackConfig {
@@ -59,6 +60,9 @@ export interface StackConfig {
   push: { publicKey: string | undefined; privateKey: string | undefined; subject: string; allowPrivateEndpoints: boolean; endpointHosts?: string };
   /** Realtime flood limits (issue 36 N4), hosted free-plan values by default (realtime/limits.ts). */
   realtimeLimits: RealtimeLimits;
+  /** How long the gateway waits for a slow client's headers and body (gateway/slow-clients.ts: nginx's
+   *  defaults, as hosted's Kong keeps them). */
+  httpTimeouts: HttpTimeouts;
 }
 
 type Env = Record<string, string | undefined>;
@@ -185,6 +189,11 @@ export function readConfig(env: Env = process.env, cwd = process.cwd()): StackCo
       maxBytesPerSecond: int(env, 'REALTIME_MAX_BYTES_PER_SECOND', DEFAULT_LIMITS.maxBytesPerSecond),
       maxBufferedBytes: int(env, 'REALTIME_MAX_BUFFERED_BYTES', DEFAULT_LIMITS.maxBufferedBytes),
       maxSocketsPerAddress: int(env, 'REALTIME_MAX_SOCKETS_PER_ADDRESS', DEFAULT_LIMITS.maxSocketsPerAddress),
+    },
+    httpTimeouts: {
+      headersMs: int(env, 'HTTP_HEADERS_TIMEOUT_SECONDS', DEFAULT_HTTP_TIMEOUTS.headersMs / 1000) * 1000,
+      bodyIdleMs: int(env, 'HTTP_BODY_TIMEOUT_SECONDS', DEFAULT_HTTP_TIMEOUTS.bodyIdleMs / 1000) * 1000,
+      requestMs: int(env, 'HTTP_REQUEST_TIMEOUT_SECONDS', DEFAULT_HTTP_TIMEOUTS.requestMs / 1000) * 1000,
     },
   };
 }

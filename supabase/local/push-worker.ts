@@ -6,12 +6,16 @@
 import type pg from 'pg';
 import type { FunctionEnv } from '../functions/_shared/types.ts';
 import { serviceClient } from '../functions/_shared/clients.ts';
-import { claimDue, deliver, vapidFromEnv } from '../functions/_shared/push/dispatch.ts';
-import { admit, UserSlots, type Admitted } from '../functions/_shared/push/per-user.ts';
+import { claimDue, vapidFromEnv } from '../functions/_shared/push/dispatch.ts';
+import { InFlightSends } from '../functions/_shared/push/in-flight.ts';
+import { admit } from '../functions/_shared/push/per-user.ts';
 import { allowAnyHost, pushServiceHosts } from '../functions/_shared/push/endpoint.ts';
 import { startDrainWorker, type DrainWorker } from './drain-worker.ts';
 
 export type PushWorker = DrainWorker;
+
+/** A worker that sends nothing (no VAPID keys, or push-dispatch sends). */
+const IDLE: PushWorker = { kick: () => undefined, reconnectNow: () => undefined, stop: async () => undefined };
 
 /** Notifications being sent at once, at most (issue 36 N3). */
 const MAX_IN_FLIGHT = 64;
@@ -27,13 +31,16 @@ export async function startPushWorker(deps: {
   databaseUrl: string;
   env: () => FunctionEnv;
   log: (line: string) => void;
+  /** false: only the endpoint settings are applied and nothing is sent here (push-dispatch does). */
+  send?: boolean;
 }): Promise<PushWorker> {
   const env = deps.env();
   await applyEndpointSettings(deps.pool, env);
   const vapid = vapidFromEnv(env);
+  if (deps.send === false) return IDLE;
   if (!vapid) {
     deps.log('push worker: no VAPID keys, notifications are not sent');
-    return { kick: () => undefined, reconnectNow: () => undefined, stop: async () => undefined };
+    return IDLE;
   }
   const db = serviceClient({ ...env, SUPABASE_URL: env.SUPABASE_INTERNAL_URL ?? env.SUPABASE_URL });
   const worker = `local-push-${process.pid}`;
@@ -42,35 +49,27 @@ export async function startPushWorker(deps: {
   // notification, never another user's. The queue's lease (claim_push_notifications: due_at + 2 min)
   // keeps a notification in flight from being claimed again.
   // A user has at most PER_USER_IN_FLIGHT of them in flight (per-user.ts); the rest go back to the queue.
-  const inFlight = new Set<Promise<void>>();
-  const slots = new UserSlots();
   let lastError = '';
-  const launch = ({ notification, user }: Admitted) => {
-    const sending: Promise<void> = deliver(db, notification, vapid, env)
-      .then(
-        () => void (lastError = ''),
-        (err: unknown) => {
-          const msg = (err as Error).message;
-          if (msg !== lastError) deps.log(`push worker: ${msg}`);
-          lastError = msg;
-        },
-      )
-      .finally(() => {
-        inFlight.delete(sending);
-        slots.free(user);
-      });
-    inFlight.add(sending);
-  };
+  // An error is logged once while it repeats, and again after a send was recorded meanwhile.
+  const sends = new InFlightSends(
+    MAX_IN_FLIGHT,
+    (err) => {
+      const msg = (err as Error).message;
+      if (msg !== lastError) deps.log(`push worker: ${msg}`);
+      lastError = msg;
+    },
+    () => void (lastError = ''),
+  );
   const drain = await startDrainWorker({
     name: 'push worker',
     databaseUrl: deps.databaseUrl,
     channel: 'push_notifications',
     maxSteps: 50,
     step: async () => {
-      while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
-      const batch = await claimDue(db, worker, Math.min(20, MAX_IN_FLIGHT - inFlight.size));
+      await sends.roomFree();
+      const batch = await claimDue(db, worker, Math.min(20, sends.room));
       if (batch.length === 0) return 'idle';
-      for (const a of await admit(db, batch, slots)) launch(a);
+      for (const a of await admit(db, batch, sends.slots)) sends.launch(db, a, vapid, env);
       return batch.length;
     },
     log: deps.log,
@@ -80,7 +79,7 @@ export async function startPushWorker(deps: {
     reconnectNow: () => drain.reconnectNow(),
     stop: async () => {
       await drain.stop();
-      await Promise.allSettled([...inFlight]); // every send's answer is recorded before the pool closes
+      await sends.settled(); // every send's answer is recorded before the pool closes
     },
   };
 }

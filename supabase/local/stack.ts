@@ -28,6 +28,7 @@ import { createGateway } from './gateway/app.ts';
 import { restProxy } from './gateway/rest-proxy.ts';
 import { functionsHost } from './gateway/functions-host.ts';
 import { devMailApp } from './gateway/dev-mail.ts';
+import { boundBodyIdle, serverTimeouts } from './gateway/slow-clients.ts';
 import { envScript, staticWeb } from './gateway/static-web.ts';
 import { createStorage } from './storage/server.ts';
 import { startWorkers, type Workers } from './workers.ts';
@@ -75,6 +76,8 @@ export interface StartOptions {
   functionEnv?: Record<string, string>;
   /** Measurement hook: each change's hop through the realtime server (bench rows 4a/4b). */
   onRealtimeDelivery?: (d: DeliveryTiming) => void;
+  /** false: no local push worker, as on a hosted project, where push-dispatch sends (its tests). */
+  pushWorker?: boolean;
 }
 
 async function secretsFor(dataDir: string): Promise<{ authenticatorPassword: string }> {
@@ -155,7 +158,9 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
   // at once: with no listener Node would leave it unanswered and a client without timeouts would
   // wait forever (found by the chaos run: outboxes stalled after a restart).
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  const server = createServer((req, res) => {
+  // Slow clients (headers or a body a byte at a time) are cut as hosted's nginx cuts them.
+  const server = createServer(serverTimeouts(config.httpTimeouts), (req, res) => {
+    boundBodyIdle(req, res, config.httpTimeouts.bodyIdleMs);
     if (handle) return handle(req, res);
     res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
     res.end(JSON.stringify({ code: 'PGRST000', message: 'Starting up, retry shortly', details: null, hint: null }));
@@ -311,7 +316,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       if ((req.url ?? '').startsWith('/realtime/v1/websocket')) rt.handleUpgrade(req, socket, head);
       else socket.destroy();
     });
-    workers = await startWorkers({ pool, databaseUrl: postgres.url, config, env: functionEnv, log });
+    workers = await startWorkers({ pool, databaseUrl: postgres.url, config, env: functionEnv, log, pushWorker: opts.pushWorker ?? true });
     ready = true;
   } catch (err) {
     await cleanup();

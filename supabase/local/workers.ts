@@ -29,6 +29,8 @@ export async function startWorkers(deps: {
   env: () => FunctionEnv;
   log: (line: string) => void;
   provider?: ReplyProvider;
+  /** Whether to send Web Push here (false only in tests of the hosted push-dispatch). */
+  pushWorker?: boolean;
 }): Promise<Workers> {
   const provider = deps.provider ?? (deps.config.ai ? openAiProvider(deps.config.ai) : localProvider(deps.config.aiDemoWordMs));
   const env = deps.env();
@@ -43,7 +45,7 @@ export async function startWorkers(deps: {
     log: deps.log,
   });
   // Web Push (issue 20) runs beside the AI worker with its own LISTEN and poll.
-  const push = await startPushWorker({ pool: deps.pool, databaseUrl: deps.databaseUrl, env: deps.env, log: deps.log });
+  const push = await startPushWorker({ pool: deps.pool, databaseUrl: deps.databaseUrl, env: deps.env, log: deps.log, send: deps.pushWorker ?? true });
 
   return {
     kick: () => ai.kick(),

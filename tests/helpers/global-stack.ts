@@ -1,6 +1,6 @@
 // Vitest globalSetup: one stack for a whole test group; tests reach it with inject('stack').
 import type { TestProject } from 'vitest/node';
-import { startTestStack } from './stack.ts';
+import { startTestStack, type TestStack } from './stack.ts';
 
 export interface ProvidedStack {
   url: string;
@@ -18,8 +18,8 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject) {
-  const stack = await startTestStack();
+/** Hands a group's stack to its test files (inject('stack')). */
+export function provideStack(project: TestProject, stack: TestStack): void {
   project.provide('stack', {
     url: stack.url,
     anonKey: stack.keys.anonKey,
@@ -29,6 +29,11 @@ export default async function setup(project: TestProject) {
     jwtSecret: stack.keys.jwtSecret,
     databaseUrl: stack.databaseUrl,
   });
+}
+
+export default async function setup(project: TestProject) {
+  const stack = await startTestStack();
+  provideStack(project, stack);
   return async () => {
     await stack.destroy();
   };

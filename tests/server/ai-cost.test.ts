@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAiProviderDouble, type AiProviderDouble } from '../doubles/ai-provider.ts';
 import { anonClient, uniqueEmail } from '../helpers/clients.ts';
 import { signUpConfirmed } from '../helpers/signup.ts';
-import { startTestStack, type TestStack } from '../helpers/stack.ts';
+import { startAttackStack } from '../helpers/configured.ts';
+import type { TestStack } from '../helpers/stack.ts';
 import { freshUser, refOf, sendMessage, sql, waitFor, type Client, type StackRef } from './functions-helpers.ts';
 
 let provider: AiProviderDouble;
@@ -18,7 +19,7 @@ let ref: StackRef;
 
 beforeAll(async () => {
   provider = await startAiProviderDouble();
-  stack = await startTestStack({ ai: { baseUrl: provider.url, apiKey: 'sk-test', model: 'fake-model' } });
+  stack = await startAttackStack({ ai: { baseUrl: provider.url, apiKey: 'sk-test', model: 'fake-model' } });
   ref = refOf(stack);
 });
 afterAll(async () => {

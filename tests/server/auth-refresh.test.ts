@@ -8,7 +8,8 @@ import pg from 'pg';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { anonClient, uniqueEmail } from '../helpers/clients.ts';
-import { startTestStack, type TestStack } from '../helpers/stack.ts';
+import { startAttackStack } from '../helpers/configured.ts';
+import type { TestStack } from '../helpers/stack.ts';
 import { signUpConfirmed } from '../helpers/signup.ts';
 import { authFetch, clientFromIp, freshIp } from './auth-helpers.ts';
 
@@ -100,7 +101,7 @@ describe('own stack: reuse detection and rate limits', () => {
   let own: TestStack;
   let ref: { url: string; anonKey: string };
   beforeAll(async () => {
-    own = await startTestStack({ authRateLimit: { perIp: 3, perEmail: 3, windowMs: 60_000 }, refreshReuseIntervalSec: 0 });
+    own = await startAttackStack({ authRateLimit: { perIp: 3, perEmail: 3, windowMs: 60_000 }, refreshReuseIntervalSec: 0 });
     ref = { url: own.url, anonKey: own.keys.anonKey };
   });
   afterAll(async () => {
@@ -229,7 +230,7 @@ describe('stack not behind a trusted proxy (the default: TRUST_X_FORWARDED_FOR u
   let plain: TestStack;
   let ref: { url: string; anonKey: string };
   beforeAll(async () => {
-    plain = await startTestStack({ authRateLimit: { perIp: 3, perEmail: 100, windowMs: 60_000 }, trustForwardedFor: false });
+    plain = await startAttackStack({ authRateLimit: { perIp: 3, perEmail: 100, windowMs: 60_000 }, trustForwardedFor: false });
     ref = { url: plain.url, anonKey: plain.keys.anonKey };
   });
   afterAll(async () => {

@@ -5,7 +5,8 @@
 // sign-up (422 signup_disabled) while the product's own registration (auth-link) keeps working.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { anonClient, serviceClient, uniqueEmail } from '../helpers/clients.ts';
-import { startTestStack, type TestStack } from '../helpers/stack.ts';
+import { startAttackStack } from '../helpers/configured.ts';
+import type { TestStack } from '../helpers/stack.ts';
 import { fragmentParams, latestMail, openLink } from './auth-helpers.ts';
 
 const stack = inject('stack');
@@ -72,7 +73,7 @@ describe('DISABLE_SIGNUP=true', () => {
   let closed: TestStack;
   let ref: { url: string; anonKey: string; serviceRoleKey: string };
   beforeAll(async () => {
-    closed = await startTestStack({ disableSignup: true });
+    closed = await startAttackStack({ disableSignup: true });
     ref = { url: closed.url, anonKey: closed.keys.anonKey, serviceRoleKey: closed.keys.serviceRoleKey };
   });
   afterAll(async () => {

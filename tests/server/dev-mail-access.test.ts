@@ -12,7 +12,8 @@ import { createServer as createTcpServer, connect, type Server as TcpServer, typ
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { devMailMode, readConfig } from '../../supabase/local/config.ts';
-import { startTestStack, type TestStack } from '../helpers/stack.ts';
+import { startAttackStack } from '../helpers/configured.ts';
+import type { TestStack } from '../helpers/stack.ts';
 
 const shared = inject('stack');
 const ADMIN = 'admin@poradna.test';
@@ -153,7 +154,7 @@ describe('the dev mailbox behind a proxy (issue 36 N1)', () => {
   beforeAll(async () => {
     // A deployment as README describes it: bound to loopback, announced at its public https URL,
     // reached through whatever forwards the internet's connections to it.
-    stack = await startTestStack({ host: '127.0.0.1', publicUrl: 'https://poradna.example' });
+    stack = await startAttackStack({ host: '127.0.0.1', publicUrl: 'https://poradna.example' });
     proxy = await tcpForwarder(stack.port);
   });
   afterAll(async () => {
@@ -204,7 +205,7 @@ describe('the dev mailbox seen from another machine', () => {
   let stack: TestStack;
   const address = externalAddress();
   beforeAll(async () => {
-    stack = await startTestStack({ host: '0.0.0.0' });
+    stack = await startAttackStack({ host: '0.0.0.0' });
   });
   afterAll(async () => {
     await stack?.destroy();
@@ -234,7 +235,7 @@ describe('the dev mailbox where mails really go out', () => {
 
   it('is off (404) when SMTP_URL is configured', async () => {
     // Nothing listens on port 1: the send fails and is logged; the mailbox must still not show it.
-    const stack = await startTestStack({ smtp: { url: 'smtp://127.0.0.1:1', from: 'x@poradna.test' } });
+    const stack = await startAttackStack({ smtp: { url: 'smtp://127.0.0.1:1', from: 'x@poradna.test' } });
     stacks.push(stack);
     await requestAdminCode(stack.url, stack.keys.anonKey);
     expectRefused(await raw(`${stack.url}/_dev/mail.json`), 404);
@@ -242,7 +243,7 @@ describe('the dev mailbox where mails really go out', () => {
   });
 
   it('is off (404) with NODE_ENV=production', async () => {
-    const stack = await startTestStack({ production: readConfig({ NODE_ENV: 'production' }).production });
+    const stack = await startAttackStack({ production: readConfig({ NODE_ENV: 'production' }).production });
     stacks.push(stack);
     await requestAdminCode(stack.url, stack.keys.anonKey);
     expectRefused(await raw(`${stack.url}/_dev/mail.json`), 404);

@@ -11,9 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../supabase/local/config.ts';
 import { anonClient, serviceClient, uniqueEmail, type Client } from '../helpers/clients.ts';
 import { signUpConfirmed } from '../helpers/signup.ts';
-import { startTestStack, type TestStack } from '../helpers/stack.ts';
+import { startAttackStack } from '../helpers/configured.ts';
+import type { TestStack } from '../helpers/stack.ts';
 import { PER_USER_IN_FLIGHT } from '../../supabase/functions/_shared/push/per-user.ts';
-import { decryptPush, deviceKeys, sleep, startFakePushService, until, verifyVapid, type DeviceKeys, type FakePushService } from './push-helpers.ts';
+import { decryptPush, deviceKeys, sleep, startFakePushService, until, verifyVapid, type FakePushService } from './push-helpers.ts';
+import { pushMembers } from './push-members.ts';
 
 let stack: TestStack;
 let fake: FakePushService;
@@ -22,7 +24,7 @@ let svc: Client;
 
 beforeAll(async () => {
   fake = await startFakePushService();
-  stack = await startTestStack({ push: { ...readConfig({}).push, allowPrivateEndpoints: true } }, { functionEnv: { PUSH_CA_CERT: fake.caCert } });
+  stack = await startAttackStack({ push: { ...readConfig({}).push, allowPrivateEndpoints: true } }, { functionEnv: { PUSH_CA_CERT: fake.caCert } });
   pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 3 });
   svc = serviceClient({ url: stack.url, serviceRoleKey: stack.keys.serviceRoleKey });
   await setDelay(1);
@@ -38,34 +40,7 @@ async function setDelay(seconds: number): Promise<void> {
   await pool.query('update private.push_settings set delay_seconds = $1', [seconds]);
 }
 
-interface Member {
-  client: Client;
-  userId: string;
-  conversationId: string;
-}
-
-async function member(): Promise<Member> {
-  const client = anonClient({ url: stack.url, anonKey: stack.keys.anonKey });
-  const { data, error } = await signUpConfirmed(stack, client, { email: uniqueEmail('push'), password: 'heslo12345' });
-  if (error) throw error;
-  const conv = await client.rpc('ensure_first_conversation');
-  if (conv.error) throw conv.error;
-  return { client, userId: data.user!.id, conversationId: (conv.data as { conversation_id: string }).conversation_id };
-}
-
-async function subscribe(m: Member, path = `/d/${randomUUID()}`): Promise<{ path: string; keys: DeviceKeys; endpoint: string }> {
-  const keys = deviceKeys();
-  const endpoint = fake.url + path;
-  const r = await m.client.rpc('push_subscribe', { p_endpoint: endpoint, p_p256dh: keys.p256dh, p_auth: keys.auth, p_user_agent: 'vitest' });
-  if (r.error) throw r.error;
-  return { path, keys, endpoint };
-}
-
-async function specialistSays(conversationId: string, text: string): Promise<string> {
-  const r = await svc.from('messages').insert({ conversation_id: conversationId, text, type: 'text', direction: 'specialist', source: 'chatwoot' }).select('id').single<{ id: string }>();
-  if (r.error) throw r.error;
-  return r.data.id;
-}
+const { member, subscribe, specialistSays } = pushMembers(() => ({ stack, fake, svc }));
 
 async function notificationStatus(messageId: string): Promise<string | undefined> {
   const r = await pool.query<{ status: string }>('select status from public.push_notifications where message_id = $1', [messageId]);

@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { startTestStack, type TestStack } from '../helpers/stack.ts';
+import { startAttackStack } from '../helpers/configured.ts';
+import type { TestStack } from '../helpers/stack.ts';
 import {
   clientFor,
   createTestTable,
@@ -26,7 +27,7 @@ const sockets: RawSocket[] = [];
 const MB = 1024 * 1024;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startAttackStack();
 });
 afterAll(async () => {
   for (const s of sockets) s.close();

@@ -2,15 +2,20 @@
 // no local-stack push worker runs. pg_cron calls it through pg_net when something is due
 // (migration 20261124000520_push_dispatch_schedule.sql). VAPID keys come from the function secrets
 // VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT. Reply {batches, notifications, sent, gone, failed}.
-// The same dispatchOnce runs in the local stack's push worker (supabase/local/push-worker.ts).
+// The sends run side by side and the call claims again whenever one ends (pump.ts, issue 36 N3); the
+// local stack's push worker sends with the same InFlightSends (supabase/local/push-worker.ts).
 import { serviceClient } from '../_shared/clients.ts';
 import { handle, HttpError, json } from '../_shared/http.ts';
 import type { FunctionHandler } from '../_shared/types.ts';
-import { dispatchOnce, vapidFromEnv } from '../_shared/push/dispatch.ts';
+import { vapidFromEnv } from '../_shared/push/dispatch.ts';
+import { pump, type PumpLimits } from '../_shared/push/pump.ts';
 import { requireServiceRole } from '../ai-reply-worker/service-caller.ts';
 
-const MAX_BATCHES_PER_CALL = 10;
-const BUDGET_MS = 25_000;
+// A call claims for 15 s and then waits for its sends (each ends within web-push's 10 s timeout and
+// the 2 s connect bound), so it answers within pg_net's 30 s (invoke_push_dispatch); pg_cron calls again
+// every 5 s while something is due. 200 notifications a call, as the 10 batches of 20 before; 32 sends
+// at once keep one call's sockets and memory modest in an Edge Function.
+const LIMITS: PumpLimits = { maxInFlight: 32, claimMs: 15_000, maxClaimed: 200, pollMs: 250 };
 
 const handler: FunctionHandler = (req, env) =>
   handle(async () => {
@@ -19,18 +24,7 @@ const handler: FunctionHandler = (req, env) =>
     const vapid = vapidFromEnv(env);
     if (!vapid) throw new HttpError(503, 'Push is not configured: set the VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY secrets');
     const db = serviceClient(env);
-    const total = { batches: 0, notifications: 0, sent: 0, gone: 0, failed: 0 };
-    const end = Date.now() + BUDGET_MS;
-    while (total.batches < MAX_BATCHES_PER_CALL && Date.now() < end) {
-      const outcome = await dispatchOnce(db, vapid, `edge-${crypto.randomUUID().slice(0, 8)}`, env);
-      if (outcome === 'idle') break;
-      total.batches++;
-      total.notifications += outcome.notifications;
-      total.sent += outcome.sent;
-      total.gone += outcome.gone;
-      total.failed += outcome.failed;
-    }
-    return json(total);
+    return json(await pump(db, vapid, `edge-${crypto.randomUUID().slice(0, 8)}`, env, LIMITS));
   })(req);
 
 export default handler;

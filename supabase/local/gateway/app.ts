@@ -76,6 +76,10 @@ export function createGateway(parts: GatewayParts): Hono {
   app.all('*', parts.web);
 
   app.onError((err, c) => {
+    // A client that went away in the middle of its body (or was cut for stalling it, slow-clients.ts)
+    // is no server error: nobody reads the answer, and a log line per aborted request would let a
+    // client fill the log.
+    if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') return c.json({ message: 'Request aborted by the client' }, 400);
     console.error('gateway error:', err);
     return c.json({ message: 'Internal server error' }, 500);
   });

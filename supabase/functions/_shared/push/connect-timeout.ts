@@ -4,8 +4,12 @@
 // This agent cuts a connection that has not finished the TLS handshake within CONNECT_TIMEOUT_MS; the
 // send then fails without a status, which trips the endpoint's breaker (breaker.ts) like any other
 // "no answer". Push services (FCM, Mozilla autopush, APNs web push, WNS) are reached from a server in
-// a few round trips, far below this. Hosted push-dispatch runs the same code; on Deno's node:https the
-// agent's createConnection may not be used, and there the 10 s request timeout remains the bound.
+// a few round trips, far below this. Hosted push-dispatch runs the same code on Deno: web-push passes
+// the agent to https.request (it must be an https.Agent, which this is), and Deno's node:https calls
+// its createConnection — checked with the repository's deno (2.9) in
+// tests/server/push-connect-deno.test.ts. An Edge Runtime on an older Deno whose node:https ignored
+// the agent would fall back to web-push's 10 s timeout for such a send, which then holds only its
+// own slot (pump.ts).
 import { Agent } from 'node:https';
 
 // The base method's own types: Node's @types/node and Deno's node:https declare it differently

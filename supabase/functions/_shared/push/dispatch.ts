@@ -2,7 +2,8 @@
 // (claim_push_notifications, which already dropped those seen in time), encrypts and POSTs each to
 // every device of the user with web-push (VAPID, RFC 8291 aes128gcm), and reports the push
 // services' answers (finish_push_notification: 404/410 deletes the subscription). Shared by the
-// local stack's push worker and the hosted push-dispatch function.
+// local stack's push worker and the hosted push-dispatch function, which send many notifications at
+// once (in-flight.ts, pump.ts).
 import webpush from 'web-push';
 import type { Db } from '../clients.ts';
 import type { FunctionEnv } from '../types.ts';
@@ -10,7 +11,6 @@ import { breakerOpen, tripBreaker } from './breaker.ts';
 import { ConnectTimeoutAgent } from './connect-timeout.ts';
 import { endpointAllowed } from './endpoint.ts';
 import { messagePayload, topicFor, type ClaimedNotification } from './payload.ts';
-import { admit, UserSlots } from './per-user.ts';
 
 export interface VapidKeys {
   publicKey: string;
@@ -106,22 +106,5 @@ export async function deliver(db: Db, n: ClaimedNotification, vapid: VapidKeys, 
   }
   const done = await db.rpc('finish_push_notification', { p_id: n.id, p_results: results });
   if (done.error) throw new Error(`finish_push_notification: ${done.error.message}`);
-  return outcome;
-}
-
-/** Claims and sends one batch, its notifications side by side (issue 36 N3: one user's unanswering
- *  devices no longer hold up the notifications after theirs in the batch), at most PER_USER_IN_FLIGHT
- *  of one user (the rest go back to the queue); 'idle' when nothing was due. */
-export async function dispatchOnce(db: Db, vapid: VapidKeys, worker: string, env: FunctionEnv, limit = 20): Promise<DispatchOutcome | 'idle'> {
-  const batch = await claimDue(db, worker, limit);
-  if (batch.length === 0) return 'idle';
-  const admitted = await admit(db, batch, new UserSlots());
-  const outcome: DispatchOutcome = { notifications: 0, sent: 0, gone: 0, failed: 0 };
-  for (const o of await Promise.all(admitted.map((a) => deliver(db, a.notification, vapid, env)))) {
-    outcome.notifications += o.notifications;
-    outcome.sent += o.sent;
-    outcome.gone += o.gone;
-    outcome.failed += o.failed;
-  }
   return outcome;
 }
