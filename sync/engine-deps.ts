@@ -113,9 +113,9 @@ export function resolveOptions(o: SyncEngineOptions, gateClock: GateClock = {}):
   const instance = ++instances;
   const auth = o.auth === undefined ? (supabase ? supabaseAuthGate(supabase, o.userId, gateClock, timings.requestTimeoutMs) : null) : o.auth;
   // R9.19: each join waits for the session gate, so a channel never joins with an expired token.
-  const freshSession = auth ? () => auth.ensure() : undefined;
+  const fresh = auth ? { freshSession: () => auth.ensure() } : {};
   const defaultRealtime = supabase
-    ? (accountId: string) => createSupabaseRealtimeTransport({ supabase, accountId, topic: `sync:${accountId}:${instance}`, freshSession })
+    ? (accountId: string) => createSupabaseRealtimeTransport({ supabase, accountId, topic: `sync:${accountId}:${instance}`, ...fresh })
     : null;
   return {
     userId: o.userId,
