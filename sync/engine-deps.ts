@@ -111,8 +111,11 @@ export function resolveOptions(o: SyncEngineOptions, gateClock: GateClock = {}):
   const server = o.server ?? (supabase ? createSupabaseServerApi(supabase, apiOptions) : null);
   if (!server) throw new Error('createSyncEngine needs `supabase` or `server`');
   const instance = ++instances;
+  const auth = o.auth === undefined ? (supabase ? supabaseAuthGate(supabase, o.userId, gateClock, timings.requestTimeoutMs) : null) : o.auth;
+  // R9.19: each join waits for the session gate, so a channel never joins with an expired token.
+  const fresh = auth ? { freshSession: () => auth.ensure() } : {};
   const defaultRealtime = supabase
-    ? (accountId: string) => createSupabaseRealtimeTransport({ supabase, accountId, topic: `sync:${accountId}:${instance}` })
+    ? (accountId: string) => createSupabaseRealtimeTransport({ supabase, accountId, topic: `sync:${accountId}:${instance}`, ...fresh })
     : null;
   return {
     userId: o.userId,
@@ -139,7 +142,7 @@ export function resolveOptions(o: SyncEngineOptions, gateClock: GateClock = {}):
     backgroundSync: o.backgroundSync === undefined ? defaultBackgroundSync() : o.backgroundSync,
     markers: o.markers === undefined ? defaultMarkerStore() : o.markers,
     onRestored: o.onRestored === undefined ? defaultRestoreReporter() : o.onRestored,
-    auth: o.auth === undefined ? (supabase ? supabaseAuthGate(supabase, o.userId, gateClock, timings.requestTimeoutMs) : null) : o.auth,
+    auth,
     uploads: o.uploads === undefined ? (supabase ? supabaseUploadTarget(supabase) : null) : o.uploads,
     storageEstimate: o.storageEstimate === undefined ? defaultStorageEstimate() : o.storageEstimate,
   };

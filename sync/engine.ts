@@ -19,6 +19,7 @@ import { leaderLockName } from './background/tag.ts';
 import { monotonicNow, within, type TimerId } from './model/clock.ts';
 import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
+import { againAfterLoss } from './commands/after-loss.ts';
 import { openOrRecreate, StorageUnavailableError, storedSend, unlessStorageFailure, writeAgainAfterLoss } from './db/storage-health.ts';
 import { deleteSearchDb } from './search/drop.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
@@ -296,23 +297,25 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       if (h) await typingAfterSend(input.conversationId);
       return h;
     },
-    retryMessage: (key) => opaqueSends(() => retryMessage(ctx, key)),
-    archive: (id) => archive(ctx, id),
-    unarchive: (id) => unarchive(ctx, id),
-    markRead: (conversationId, messageId) => markRead(ctx, conversationId, messageId),
-    startConversation: (input) => startConversation(ctx, input),
-    ensureFirstConversation: () => ensureFirstConversation(ctx),
-    requestSpecialist: (input) => opaqueSends(() => requestSpecialist(ctx, input)),
+    // R17.6: every other writing command runs once more after a lost connection (commands/after-loss.ts).
+    retryMessage: (key) => opaqueSends(() => againAfterLoss(db, ctx, (c) => retryMessage(c, key))),
+    archive: (id) => againAfterLoss(db, ctx, (c) => archive(c, id)),
+    unarchive: (id) => againAfterLoss(db, ctx, (c) => unarchive(c, id)),
+    markRead: (conversationId, messageId) => againAfterLoss(db, ctx, (c) => markRead(c, conversationId, messageId)),
+    startConversation: (input) => againAfterLoss(db, ctx, (c) => startConversation(c, input)),
+    ensureFirstConversation: () => againAfterLoss(db, ctx, (c) => ensureFirstConversation(c)),
+    requestSpecialist: (input) => opaqueSends(() => againAfterLoss(db, ctx, (c) => requestSpecialist(c, input))),
     // R12.12: every file send asks for Background Sync, online too: should the tab close before the
     // upload ends, the service worker continues it (it waits while a tab leads, flush.ts).
     sendWithAttachments: async (input) => {
-      const h = await sendWithAttachments(ctx, input);
+      const one = { ...input, correlationId: input.correlationId ?? o.newId() };
+      const h = await writeAgainAfterLoss(db, () => sendWithAttachments(ctx, one), () => storedSend(db, one.correlationId));
       wantBackgroundSync();
       return h;
     },
-    cancelAttachments: (key) => cancelAttachments(ctx, key, (k) => uploader?.abortMessage(k) ?? Promise.resolve()),
-    retryAttachments: (key) => retryAttachments(ctx, key),
-    saveDraft: (conversationId, text) => saveDraft(ctx, conversationId, text),
+    cancelAttachments: (key) => againAfterLoss(db, ctx, (c) => cancelAttachments(c, key, (k) => uploader?.abortMessage(k) ?? Promise.resolve())),
+    retryAttachments: (key) => againAfterLoss(db, ctx, (c) => retryAttachments(c, key)),
+    saveDraft: (conversationId, text) => againAfterLoss(db, ctx, (c) => saveDraft(c, conversationId, text)),
   };
 
   async function stop(opts: { abrupt?: boolean } = {}) {

@@ -25,6 +25,7 @@ import { outboxKey, type OutboxEntry } from './outbox.ts';
 import type { EarlySend, EarlyStarted, SendOp } from './optimistic-message.ts';
 import { finishEarlySend, requestSend, type PushDeps } from './push.ts';
 import type { SendWatch } from './send-watch.ts';
+import { feedGeneration } from '../session/account-scope.ts';
 
 export type { EarlyCandidate, EarlySend, EarlyStarted, SendOp } from './optimistic-message.ts';
 
@@ -56,8 +57,9 @@ function start(deps: EarlySendDeps, op: SendOp, viaChatwoot: boolean): EarlyStar
   let settle!: (entry: OutboxEntry | null) => void;
   const stored = new Promise<OutboxEntry | null>((resolve) => (settle = resolve));
   const d = deps.push();
+  const since = feedGeneration(d.db); // R9.18: the feed's generation when the request leaves
   // Outside the caller's transaction zone: the outcome's own transaction must not look nested in it.
-  const run = Dexie.ignoreTransaction(() => finishEarlySend(d, op, requestSend(d, op, viaChatwoot), stored));
+  const run = Dexie.ignoreTransaction(() => finishEarlySend(d, op, requestSend(d, op, viaChatwoot), stored, since));
   void deps.track(
     run
       .catch(() => false)

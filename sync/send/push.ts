@@ -13,6 +13,7 @@ import { otherAccountOf, toServerError } from '../server/classify.ts';
 import { refreshSummaries } from '../db/summary-store.ts';
 import { TEXT_CONVERSATION_COMPLETED, TEXT_CONVERSATION_GONE, TEXT_REQUEST_FAILED, TEXT_SEND_FAILED, TEXT_START_FAILED } from '../model/texts.ts';
 import { writeOptimisticMessage } from './optimistic-message.ts';
+import { feedGeneration } from '../session/account-scope.ts';
 
 export interface PushDeps {
   db: SyncDb;
@@ -113,12 +114,29 @@ export function requestSend(d: Pick<PushDeps, 'server'>, op: Op<'send'>, viaChat
 
 async function onSend(d: PushDeps, entry: OutboxEntry, op: Op<'send'>): Promise<void> {
   const conversation = await d.db.conversations.get(op.conversationId);
-  await storeSent(d, entry, op, await requestSend(d, op, Boolean(conversation?.chatwootConversationId)));
+  const since = feedGeneration(d.db);
+  await storeSent(d, entry, op, await requestSend(d, op, Boolean(conversation?.chatwootConversationId)), since);
 }
 
-/** The server took the send: the entry goes, its reply replaces the optimistic copy (R2.4). */
-async function storeSent(d: PushDeps, entry: OutboxEntry, op: Op<'send'>, res: SendResult): Promise<void> {
+/**
+ * R9.18: the answer of a send whose request left before a feed reset (R9.7: a backup restored on the
+ * server). Its row may be one the restore took away, so storing it would show the message sent while
+ * the server lost it. Transient: the entry stays and goes again under its correlation id, answered
+ * with the stored row if it survived (R1.5), stored anew if not.
+ */
+export class AnsweredBeforeResetError extends ServerError {
+  constructor() {
+    super('transient', 'send answered before a feed reset', null);
+  }
+}
+
+/**
+ * The server took the send: the entry goes, its reply replaces the optimistic copy (R2.4). `since` is
+ * the feed generation when the request left (R9.18).
+ */
+async function storeSent(d: PushDeps, entry: OutboxEntry, op: Op<'send'>, res: SendResult, since: number): Promise<void> {
   await d.db.transaction('rw', d.db.syncTables, async () => {
+    if (feedGeneration(d.db) !== since) throw new AnsweredBeforeResetError();
     await settle(d.db, entry);
     if ('row' in res) {
       await applyRemoteChanges(d.db, { messages: [res.row] }, d.userId);
@@ -262,11 +280,11 @@ async function pushOne(d: PushDeps, entry: OutboxEntry): Promise<boolean> {
  * when the write failed (null) nothing is stored (the server, if it took the message, brings it
  * through the feed).
  */
-export async function finishEarlySend(d: PushDeps, op: Op<'send'>, request: Promise<SendResult>, stored: Promise<OutboxEntry | null>): Promise<boolean> {
+export async function finishEarlySend(d: PushDeps, op: Op<'send'>, request: Promise<SendResult>, stored: Promise<OutboxEntry | null>, since: number): Promise<boolean> {
   void request.catch(() => undefined); // handled below, once the write has committed
   const entry = await stored;
   if (!entry) return false;
-  return outcomeOf(d, entry, async () => storeSent(d, entry, op, await request));
+  return outcomeOf(d, entry, async () => storeSent(d, entry, op, await request, since));
 }
 
 const MAX_PICKS = 1000;

@@ -26,11 +26,26 @@ async function clearSynced(db: SyncDb): Promise<void> {
   await Promise.all([db.conversations.clear(), db.messages.clear(), db.readCursors.clear(), db.typing.clear(), db.account.clear(), db.specialists.clear()]);
 }
 
+/** R9.18: feed resets per database connection, counted in memory (resetFeed). */
+const resets = new WeakMap<SyncDb, number>();
+
+/**
+ * R9.18: how many times this connection's feed was reset (R5.7/R9.7). A send records it when its
+ * request leaves; an answer that finds another number belongs to the database before the reset (a
+ * restore may have lost its row) and is not stored: the send goes again under its correlation id.
+ */
+export function feedGeneration(db: SyncDb): number {
+  return resets.get(db) ?? 0;
+}
+
 /**
  * R5.7: forget the synced rows and pull from 0 (the server's database was reset). Unsent messages are
  * the user's text and stay (invariant 1); so does the outbox.
  */
 export async function resetFeed(db: SyncDb): Promise<void> {
+  // R9.18: counted before the reset's transaction, so an answer stored after it always sees the new
+  // number (one stored before it is cleared with the synced rows, as R9.7 says).
+  resets.set(db, feedGeneration(db) + 1);
   await db.transaction('rw', db.syncTables, async () => {
     const feed = await readFeed(db);
     const unsent = await db.messages.filter((m) => m.serverId === null && m.state !== 'sent').toArray();

@@ -12,6 +12,11 @@ export interface RealtimeOptions {
   accountId: string;
   /** Distinct per engine so two engines on one client do not share a topic. */
   topic?: string;
+  /**
+   * R9.19: makes the client's session usable (the engine's session gate: refreshed when expired,
+   * R9.1/R9.12) before the channel joins; absent: the join goes with whatever token realtime holds.
+   */
+  freshSession?: () => Promise<unknown>;
 }
 
 interface ChangePayload {
@@ -37,11 +42,28 @@ export function createSupabaseRealtimeTransport(opts: RealtimeOptions): Transpor
         });
       }
       channel = ch;
-      ch.subscribe((status, err) => {
-        if (status === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) cell.set('connected');
-        else if (status === REALTIME_SUBSCRIBE_STATES.CLOSED) cell.set('disconnected', 'closed');
-        else cell.set('error', err?.message ?? status);
-      });
+      const join = () =>
+        ch.subscribe((status, err) => {
+          if (status === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) cell.set('connected');
+          else if (status === REALTIME_SUBSCRIBE_STATES.CLOSED) cell.set('disconnected', 'closed');
+          else cell.set('error', err?.message ?? status);
+        });
+      const fresh = opts.freshSession;
+      if (!fresh) return void join();
+      // R9.19 (supabase-js#2613): a tab hidden past its token's life wakes with realtime still
+      // holding the expired token, and realtime-js's connect() asks the client for a token without
+      // waiting before the join, so the join carried the stale one and was refused. The session is
+      // made fresh first, realtime takes it (setAuth() with no token asks the client again, so
+      // supabase-js's own updates keep flowing: supabase/realtime-js src/RealtimeClient.ts
+      // `_performAuth`), and only then the channel joins. A failed refresh still joins: the server
+      // refuses it and the machine falls back to polling as for any failed subscription (R6).
+      void fresh()
+        .catch(() => undefined)
+        .then(() => opts.supabase.realtime.setAuth())
+        .catch(() => undefined)
+        .then(() => {
+          if (channel === ch) join();
+        });
     },
     async close() {
       cell.close();

@@ -56,4 +56,50 @@ describe('R9.7 a restored backup (issue 18, row 7)', () => {
     expect(texts).toEqual(['pred zálohou', 'po obnove 0', 'po obnove 1', 'po obnove 2', 'po obnove 3', 'napísané offline 1', 'napísané offline 2']);
     expect((await engine.db.messages.toArray()).map((m) => m.text)).not.toContain('stratené 0');
   });
+
+  it('R9.18 a send answered before a restore whose answer arrives after the feed reset is sent again under its correlation id, never shown sent while the server lost it (hostile fuzz seed 7)', async () => {
+    const { humans } = await testSpecialists(db);
+    const user = await newUser(stack, db);
+    const conv = await createConversation(db, user.accountId, humans[0]!);
+    await specialistSays(db, conv, 'pred zálohou');
+    const d = new Device(stack);
+    devices.push(d);
+    await d.signIn(user.email);
+    const engine = await d.start(user.id, { accountId: user.accountId });
+    await waitFor(async () => (await localMessages(engine, conv)).length === 1, 'first pull', 8000);
+    const epochOf = async () => {
+      const feed = await engine.db.meta.get('feed');
+      return feed?.key === 'feed' ? feed.epoch : undefined;
+    };
+    const epochBefore = await epochOf();
+    expect(epochBefore).toBeTruthy();
+
+    await backup(db);
+    // The send reaches the server and is stored; its answer is held on the way back.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    d.hold = (url) => (url.includes('/rpc/send_message') ? held : null);
+    const text = 'odoslané pred obnovou';
+    const handle = await engine.commands.sendMessage({ conversationId: conv, text });
+    expect(handle).not.toBeNull();
+    await waitFor(async () => (await serverMessages(db, conv)).some((m) => m.text === text), 'the send stored on the server', 8000);
+    const lost = await restore(db);
+    expect(lost.map((m) => m.text)).toEqual([text]);
+    // The device learns of the restore (a new feed epoch) and resets its feed while the answer is out.
+    engine.syncNow();
+    await waitFor(async () => (await epochOf()) !== epochBefore, 'the feed reset to the restored database', 8000);
+    d.hold = null;
+    release();
+
+    await waitFor(async () => (await engine.db.outbox.count()) === 0, 'outbox drained', 8000);
+    await waitFor(
+      async () => JSON.stringify(await localMessages(engine, conv)) === JSON.stringify(await serverMessages(db, conv)),
+      'client equals server',
+      8000,
+    );
+    // Nothing typed is lost: the server has the message once (sent again after the restore) and the device shows that row.
+    expect((await serverMessages(db, conv)).map((m) => m.text)).toEqual(['pred zálohou', text]);
+    const local = await engine.db.messages.get(handle!.key);
+    expect(local?.state).toBe('sent');
+  });
 });

@@ -53,6 +53,11 @@ export class Device {
   readonly idb = { indexedDB: new IDBFactory(), IDBKeyRange };
   readonly supabase: SupabaseClient;
   engine: SyncEngine | null = null;
+  /**
+   * Holds replies: a request it picks reaches the server and is answered, and the answer reaches the
+   * caller only once the returned promise settles (a reply slow on its way back). null: let it through.
+   */
+  hold: ((url: string) => Promise<void> | null) | null = null;
 
   constructor(
     stack: TestStack,
@@ -68,7 +73,9 @@ export class Device {
     if (this.offline) throw new TypeError('fetch failed (offline)');
     const url = input instanceof Request ? input.url : String(input);
     if (url.includes('/rest/v1/')) this.rest.push(url);
-    return fetch(input, init);
+    const res = await fetch(input, init);
+    await this.hold?.(url);
+    return res;
   };
 
   async signIn(email: string): Promise<void> {
