@@ -148,14 +148,26 @@ describe('Broadcast from the database on private channels (R18)', () => {
     const stranger = await member();
     const colleague = await member();
     await db.query('update public.account_users set account_id = $1, role = $2 where user_id = $3', [a.accountId, 'member', colleague.userId]);
-    const heard = { forgedAccount: [] as Heard, forgedUser: [] as Heard, witness: [] as Heard, colleagueWitness: [] as Heard };
+    const heard = {
+      forgedAccount: [] as Heard,
+      forgedUser: [] as Heard,
+      witness: [] as Heard,
+      colleagueWitness: [] as Heard,
+      publicOwn: [] as Heard,
+      ownWitness: [] as Heard,
+    };
+    // Even a member's own public channel of the topic hears nothing: database broadcasts are private
+    // (hosted publishes them under the private tenant topic only).
+    const colleague2 = await deviceOf(colleague);
+    const publicOwn = listen(colleague2, `account:${a.accountId}`, heard.publicOwn, false);
+    const ownWitness = listen(colleague2, `user:${colleague.userId}`, heard.ownWitness);
     // On one socket each: the forged public channel, then a private channel of the intruder's own
     // account whose broadcast comes later; order per socket makes the witness proof enough.
     const forgedAccount = listen(stranger.client, `account:${a.accountId}`, heard.forgedAccount, false);
     const witness = listen(stranger.client, `account:${stranger.accountId}`, heard.witness);
     const forgedUser = listen(colleague.client, `user:${a.userId}`, heard.forgedUser, false);
     const colleagueWitness = listen(colleague.client, `account:${a.accountId}`, heard.colleagueWitness);
-    for (const ch of [forgedAccount, witness, forgedUser, colleagueWitness]) expect((await join(ch)).status).toBe('SUBSCRIBED');
+    for (const ch of [forgedAccount, witness, forgedUser, colleagueWitness, publicOwn, ownWitness]) expect((await join(ch)).status).toBe('SUBSCRIBED');
 
     // A reads (a user-topic broadcast for A), then sends (account topic); then the stranger sends.
     const { data: msg } = await a.client.from('messages').select('id').eq('conversation_id', a.conversationId).limit(1).single();
@@ -163,9 +175,13 @@ describe('Broadcast from the database on private channels (R18)', () => {
     expect(read.error).toBeNull();
     await send(a, 'pre kolegu');
     await send(stranger, 'svedok');
+    const seen = await colleague.client.rpc('mark_read', { p_conversation_id: a.conversationId, p_message_id: msg!.id });
+    expect(seen.error).toBeNull();
     await waitFor(() => heard.colleagueWitness[0], "A's account broadcast on the colleague's private channel");
     await waitFor(() => heard.witness[0], "the stranger's own account broadcast");
+    await waitFor(() => heard.ownWitness[0], "the colleague's own user broadcast");
     expect(heard.forgedAccount).toEqual([]);
     expect(heard.forgedUser).toEqual([]);
+    expect(heard.publicOwn).toEqual([]);
   });
 });
