@@ -7,8 +7,9 @@
 --   read_cursors (one user's own)          -> `user:<user id>`       (only that user pulls them)
 -- The payload is {v: 1, account_id, change_seq} with event `changed`: no row, so nothing a member may
 -- not read rides on it, and the gap-free pull (sync_pull) stays the only source of rows. One message per
--- topic per transaction: it is delivered after commit, and the pull it causes sees the whole
--- transaction; its change_seq is the first number the transaction took on that topic.
+-- numbered row: a device compares each number with its cursor and pulls only for one above it (one
+-- message per transaction could carry only a number known before the transaction's last row, and a
+-- device whose cursor had reached it would miss the later rows).
 --
 -- Who hears a topic is decided by hosted Realtime at the private join with the realtime.messages
 -- SELECT policy poradna_topic_read (20261123001000; public.realtime_topic_allowed: `account:` for
@@ -46,17 +47,11 @@ language plpgsql security definer set search_path = ''
 as $$
 declare
   v_topic text := 'account:' || NEW.account_id::text;
-  v_sent text := coalesce(current_setting('poradna.feed_broadcast_sent', true), '');
 begin
   -- (an IF, not a CASE: another table's NEW.user_id must not even be evaluated)
   if TG_TABLE_NAME = 'read_cursors' then
     v_topic := 'user:' || NEW.user_id::text;
   end if;
-  -- Transaction-local (set_config … true): a rolled-back savepoint forgets it with its message.
-  if strpos(v_sent, v_topic || ' ') > 0 then
-    return null;
-  end if;
-  perform set_config('poradna.feed_broadcast_sent', v_sent || v_topic || ' ', true);
   perform realtime.send(
     jsonb_build_object('v', 1, 'account_id', NEW.account_id, 'change_seq', NEW.change_seq),
     'changed', v_topic, true);
