@@ -11,15 +11,17 @@
 -- here an AFTER INSERT trigger NOTIFYs the row's key at commit and supabase/local/realtime reads the row.
 -- Idempotent: it runs at every start. An existing realtime.messages (a test's stand-in) is left alone.
 
+-- The owner role hosted Realtime creates (20240401105812_create_realtime_admin_and_move_ownership), and
+-- the schema with usage for the API roles (20211122062447_grant_realtime_usage_to_authenticated_role).
 do $$
 begin
-  if not exists (select 1 from pg_roles where rolname = 'supabase_realtime_admin') then
+  perform 1 from pg_roles where rolname = 'supabase_realtime_admin';
+  if not found then
     create role supabase_realtime_admin nologin noinherit noreplication;
   end if;
+  create schema if not exists realtime;
+  grant usage on schema realtime to anon, authenticated, service_role, migration_owner;
 end $$;
-
-create schema if not exists realtime;
-grant usage on schema realtime to anon, authenticated, service_role, migration_owner;
 
 do $$
 begin
