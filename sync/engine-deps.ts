@@ -112,7 +112,7 @@ export function resolveOptions(o: SyncEngineOptions, gateClock: GateClock = {}):
   if (!server) throw new Error('createSyncEngine needs `supabase` or `server`');
   const instance = ++instances;
   const defaultRealtime = supabase
-    ? (accountId: string) => createSupabaseRealtimeTransport({ supabase, accountId, topic: `sync:${accountId}:${instance}`, feedBroadcast: true })
+    ? (accountId: string) => createSupabaseRealtimeTransport({ supabase, accountId, topic: `sync:${accountId}:${instance}` })
     : null;
   return {
     userId: o.userId,
