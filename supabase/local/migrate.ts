@@ -48,6 +48,7 @@ export async function migrate(
     await client.query(await readFile(join(here, 'sql', 'bootstrap.sql'), 'utf8'));
     await client.query(await readFile(join(here, 'sql', 'auth-extras.sql'), 'utf8'));
     await client.query(await readFile(join(here, 'sql', 'realtime.sql'), 'utf8'));
+    await client.query(await readFile(join(here, 'sql', 'realtime-messages.sql'), 'utf8'));
     await client.query(await readFile(join(here, 'storage', 'schema.sql'), 'utf8'));
     await client.query(`alter role authenticator with login password ${pg.escapeLiteral(opts.authenticatorPassword)}`);
 

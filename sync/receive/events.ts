@@ -1,7 +1,7 @@
 // Transport events into IndexedDB. A realtime row is merged at once (the per-row change_seq makes that
 // safe in any order) and moves the feed cursor only when it is the next number; one that skips ahead
 // asks for a pull (R5.3). Chatwoot events show provisional copies and ask for a pull.
-import { applyRemoteChanges, type ApplyResult } from './apply.ts';
+import { applyRemoteChanges, readFeed, type ApplyResult } from './apply.ts';
 import type { SyncDb } from '../db/schema.ts';
 import { planExternalMessage } from '../merge/external.ts';
 import { correlationKey, fromRemoteMessage, messageKeyOf } from '../merge/message.ts';
@@ -88,7 +88,15 @@ export async function handleTransportEvent(db: SyncDb, userId: string, e: Transp
     case 'changed':
     case 'poll':
       return PULL;
+    case 'feed':
+      return onFeed(db, e.accountId, e.changeSeq);
   }
+}
+
+/** R18.4: pull only for a number of the feed's own account above its cursor (a row event brought the rest). */
+async function onFeed(db: SyncDb, accountId: string, changeSeq: number): Promise<EventOutcome> {
+  const feed = await readFeed(db);
+  return feed.accountId === accountId && changeSeq <= feed.cursor ? NOTHING : PULL;
 }
 
 /**

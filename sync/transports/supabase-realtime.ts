@@ -1,9 +1,10 @@
 // R6.1: Supabase Realtime, account level: one channel with postgres_changes on conversations,
-// messages and read_cursors filtered by account_id (the server also applies RLS). One transport per
+// messages and read_cursors filtered by account_id (the server also applies RLS); with R18.4 also the
+// private `account:<id>` channel of Broadcast from the database. One transport per
 // subscription attempt; the machine makes a new one to resubscribe.
 import { REALTIME_SUBSCRIBE_STATES, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 import type { RemoteTable } from '../model/remote-types.ts';
-import { statusCell, type Transport } from './transport.ts';
+import { statusCell, type Transport, type TransportEvent } from './transport.ts';
 
 const TABLES: RemoteTable[] = ['conversations', 'messages', 'read_cursors'];
 
@@ -17,6 +18,20 @@ export interface RealtimeOptions {
    * R9.1/R9.12) before the channel joins; absent: the join goes with whatever token realtime holds.
    */
   freshSession?: () => Promise<unknown>;
+  /**
+   * R18.4: also join the private `account:<accountId>` channel the database broadcasts the feed's
+   * numbers on. The link is up only when both channels are joined; a refused private join (no
+   * realtime.messages policies) reports an error, so the machine falls back to polling (R6.3) and the
+   * status shows realtime down, never a silent deafness.
+   */
+  feedBroadcast?: boolean;
+}
+
+/** R18.1's payload, as far as the engine reads it. */
+function feedEvent(payload: unknown, accountId: string): TransportEvent | null {
+  const p = payload as { account_id?: unknown; change_seq?: unknown } | null;
+  if (p?.account_id !== accountId || typeof p.change_seq !== 'number' || !Number.isSafeInteger(p.change_seq)) return null;
+  return { kind: 'feed', accountId, changeSeq: p.change_seq };
 }
 
 interface ChangePayload {
@@ -29,6 +44,7 @@ interface ChangePayload {
 export function createSupabaseRealtimeTransport(opts: RealtimeOptions): Transport {
   const cell = statusCell();
   let channel: RealtimeChannel | null = null;
+  let feed: RealtimeChannel | null = null;
   return {
     name: 'supabase-realtime',
     status: cell.get,
@@ -42,12 +58,28 @@ export function createSupabaseRealtimeTransport(opts: RealtimeOptions): Transpor
         });
       }
       channel = ch;
-      const join = () =>
-        ch.subscribe((status, err) => {
-          if (status === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) cell.set('connected');
-          else if (status === REALTIME_SUBSCRIBE_STATES.CLOSED) cell.set('disconnected', 'closed');
+      // supabase-js hands out one channel object per topic and client: a second engine on this client
+      // leaves the account topic to the first and keeps postgres_changes alone (R18.4).
+      const feedTopic = `account:${opts.accountId}`;
+      const shared = opts.supabase.getChannels().some((c) => c.topic === `realtime:${feedTopic}`);
+      if (opts.feedBroadcast && !shared)
+        feed = opts.supabase.channel(feedTopic, { config: { private: true } }).on('broadcast', { event: 'changed' }, (m: { payload?: unknown }) => {
+          const e = feedEvent(m.payload, opts.accountId);
+          if (e) cell.emit(e);
+        });
+      const joined = new Set<RealtimeChannel>();
+      const watch = (c: RealtimeChannel) =>
+        c.subscribe((status, err) => {
+          if (status === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) {
+            joined.add(c);
+            if (joined.size === (feed ? 2 : 1)) cell.set('connected');
+          } else if (status === REALTIME_SUBSCRIBE_STATES.CLOSED) cell.set('disconnected', 'closed');
           else cell.set('error', err?.message ?? status);
         });
+      const join = () => {
+        watch(ch);
+        if (feed) watch(feed);
+      };
       const fresh = opts.freshSession;
       if (!fresh) return void join();
       // R9.19 (supabase-js#2613): a tab hidden past its token's life wakes with realtime still
@@ -69,6 +101,9 @@ export function createSupabaseRealtimeTransport(opts: RealtimeOptions): Transpor
       cell.close();
       const ch = channel;
       channel = null;
+      const f = feed;
+      feed = null;
+      if (f) await opts.supabase.removeChannel(f).catch(() => undefined);
       if (ch) await opts.supabase.removeChannel(ch).catch(() => undefined);
       // removeChannel leaves the socket open (supabase/realtime-js src/RealtimeClient.ts
       // removeChannel: unsubscribe + teardown only), and an open socket with its heartbeat keeps a

@@ -21,6 +21,8 @@ export type TransportEvent =
   | { kind: 'typing'; chatwootConversationId: string; on: boolean }
   /** Something changed; the rows come with the next pull. */
   | { kind: 'changed' }
+  /** R18.4: the database announced feed number `changeSeq` of `accountId` (Broadcast from the database). */
+  | { kind: 'feed'; accountId: string; changeSeq: number }
   /** The polling transport's turn to pull. */
   | { kind: 'poll' };
 

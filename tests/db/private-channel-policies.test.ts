@@ -1,4 +1,5 @@
-// The private-channel policies must exist where realtime.messages does (issue 41 part 2): a platform
+// The private-channel policies must exist where realtime.messages does (issue 41 part 2; the local stack
+// has it too since supabase/local/sql/realtime-messages.sql): a platform
 // that lets the migration owner add them gets them (20261123001000); one that refuses makes the
 // migrations fail with what to do (20261129110200), instead of the old WARNING that left every private user:<id> relay join refused. A
 // throwaway database gets a stand-in realtime.messages and realtime.topic() (supabase/realtime's
@@ -33,8 +34,15 @@ async function withRealtime(ownedByMigrationOwner: boolean): Promise<pg.Client> 
 }
 
 describe('private-channel policies on realtime.messages', () => {
-  it('the local stack has no realtime.messages: nothing to check, the migrations ran', async () => {
-    expect(await one(`select to_regclass('realtime.messages') as t`)).toEqual({ t: null });
+  it("the local stack has hosted's realtime.messages (partitioned by day, RLS on) with both policies", async () => {
+    expect(
+      await one(`select c.relkind::text as kind, c.relrowsecurity as rls, c.relowner::regrole::text as owner
+                   from pg_class c where c.oid = 'realtime.messages'::regclass`),
+    ).toEqual({ kind: 'p', rls: true, owner: 'supabase_realtime_admin' });
+    expect(
+      await one(`select string_agg(policyname, ',' order by policyname) as names from pg_policies
+                  where schemaname = 'realtime' and tablename = 'messages'`),
+    ).toEqual({ names: 'poradna_topic_read,poradna_topic_write' });
   });
 
   it('a platform that refuses the policies fails the migrations with what to do (it only warned before)', async () => {

@@ -36,10 +36,14 @@ export interface Channel {
   broadcastSelf: boolean;
   broadcastAck: boolean;
   /**
-   * The token may broadcast into (and receive broadcasts of) this topic: public.realtime_topic_allowed
-   * as that subscriber, decided at join and at every token update.
+   * The token may receive broadcasts of this topic (rights.ts), decided at join and at every token
+   * update: a private channel's broadcast read policy, a public one's topic rule.
    */
   topicAllowed: boolean;
+  /** The token may push broadcasts here (a private channel's write policy, a public one's topic rule). */
+  mayBroadcast: boolean;
+  /** Joined with config.presence.enabled (a private channel's rights then include presence read). */
+  presenceEnabled: boolean;
   /** Joined with config.private: the topic rule must keep admitting its token, or it is shut down. */
   private: boolean;
   /** Cleared when the channel is left or closed; deliveries prepared earlier then skip it. */

@@ -16,6 +16,7 @@ import { claimsKeyOf, type Channel, type ChannelSink } from './channel.ts';
 import type { ChannelRegistry } from './channel-registry.ts';
 import type { FloodGuard } from './flood-guard.ts';
 import { planJoin } from './join.ts';
+import { channelRights } from './rights.ts';
 import { PAYLOAD_SIZE_EXCEEDED, TOO_MANY_MESSAGES, type RateWindow } from './limits.ts';
 import type { RlsChecker } from './rls-check.ts';
 import { verifyToken, type VerifiedToken } from './jwt.ts';
@@ -162,7 +163,7 @@ export class Connection implements ChannelSink {
       if (from.ref !== null) this.send(replyError(this.vsn, from, 'unmatched topic'));
       return;
     }
-    if (!ch.topicAllowed) {
+    if (!ch.mayBroadcast) {
       if (from.ref !== null)
         this.send(replyError(this.vsn, from, 'Unauthorized: you may not broadcast on this topic'));
       return;
@@ -222,19 +223,15 @@ export class Connection implements ChannelSink {
       this.ctx.jwtKeys,
     );
     if (!verified.ok) return void this.send(replyError(this.vsn, frame, verified.reason));
-    const [planned, rule] = await Promise.all([
-      planJoin(frame.payload, this.ctx.catalog, this.ctx.nextBindingId, verified.token.role),
-      this.ctx.rls.topicAllowed(sub, verified.token.claims),
-    ]);
+    const planned = await planJoin(frame.payload, this.ctx.catalog, this.ctx.nextBindingId, verified.token.role);
     if (!planned.ok) {
       if (planned.detail) this.ctx.log(`realtime: refused a join of ${frame.topic}: ${planned.detail}`);
       return void this.send(replyError(this.vsn, frame, planned.reason));
     }
-    // Private channels need the rule's yes (hosted: a realtime.messages SELECT policy); public ones
-    // join freely and only broadcast is gated. No rule at all: public open, private refused.
-    if (planned.plan.private && rule !== true)
-      return void this.send(replyError(this.vsn, frame, unauthorized(sub)));
-    const topicAllowed = rule ?? true;
+    // Private channels: realtime.messages' policies as the subscriber, as hosted (rights.ts); public
+    // ones join freely and only broadcast is gated by the project's topic rule (stricter than hosted).
+    const rights = await channelRights(this.ctx.rls, sub, verified.token.claims, planned.plan);
+    if (!rights) return void this.send(replyError(this.vsn, frame, unauthorized(sub)));
     if (this.ws.readyState !== WebSocket.OPEN) return;
 
     const { plan } = planned;
@@ -247,7 +244,9 @@ export class Connection implements ChannelSink {
       bindings: plan.bindings,
       broadcastSelf: plan.broadcastSelf,
       broadcastAck: plan.broadcastAck,
-      topicAllowed,
+      topicAllowed: rights.receive,
+      mayBroadcast: rights.send,
+      presenceEnabled: plan.presenceEnabled,
       private: plan.private,
       open: true,
       tokenTimer: undefined,
@@ -279,14 +278,16 @@ export class Connection implements ChannelSink {
     const verified = await verifyToken(raw, this.ctx.jwtKeys);
     if (!ch.open) return;
     if (!verified.ok) return this.shutdown(ch, verified.reason);
-    // Until the rule has answered for the new token, the channel neither sends nor gets broadcasts.
+    // Until the rights are known for the new token, the channel neither sends nor gets broadcasts.
     ch.topicAllowed = false;
+    ch.mayBroadcast = false;
     this.setToken(ch, verified.token);
     const topic = ch.topic.slice('realtime:'.length);
-    const rule = await this.ctx.rls.topicAllowed(topic, verified.token.claims);
+    const rights = await channelRights(this.ctx.rls, topic, verified.token.claims, ch);
     if (ch.token !== verified.token || !ch.open) return;
-    if (ch.private && rule !== true) return this.shutdown(ch, unauthorized(topic));
-    ch.topicAllowed = rule ?? true;
+    if (!rights) return this.shutdown(ch, unauthorized(topic));
+    ch.topicAllowed = rights.receive;
+    ch.mayBroadcast = rights.send;
   }
 
   /**

@@ -98,6 +98,66 @@ export class RlsChecker {
     }
   }
 
+  /**
+   * A private channel's rights as hosted Realtime decides them (supabase/realtime
+   * lib/realtime/tenants/authorization.ex): read — probe rows for the topic are inserted by the
+   * service, then read back as the subscriber (role, realtime.topic, request.jwt.claims and the legacy
+   * claim settings) so realtime.messages' SELECT policies decide; write — a row inserted as the
+   * subscriber, refused with insufficient_privilege by its INSERT policies. All rolled back. Any other
+   * error counts as no right (hosted: RlsPolicyError → the join is refused). Presence only when the join
+   * enabled it, as hosted checks only the extensions in use.
+   */
+  async privateRights(
+    topic: string,
+    claims: Record<string, unknown>,
+    presence: boolean,
+  ): Promise<{ broadcastRead: boolean; presenceRead: boolean; broadcastWrite: boolean }> {
+    const none = { broadcastRead: false, presenceRead: false, broadcastWrite: false };
+    const role = typeof claims.role === 'string' ? claims.role : '';
+    const sub = typeof claims.sub === 'string' ? claims.sub : '';
+    const extensions = presence ? ['broadcast', 'presence'] : ['broadcast'];
+    await this.acquire();
+    const client = await this.pool.connect().catch(() => null);
+    if (!client) {
+      this.release();
+      throw new Error('the database is unavailable');
+    }
+    try {
+      await client.query('begin');
+      const probes = await client.query<{ id: string; extension: string }>(
+        `insert into realtime.messages (topic, extension) select $1, unnest($2::text[]) returning id, extension`,
+        [topic, extensions],
+      );
+      await client.query(
+        `select set_config('role', $1, true), set_config('realtime.topic', $2, true),
+                set_config('request.jwt.claims', $3, true), set_config('request.jwt.claim.sub', $4, true),
+                set_config('request.jwt.claim.role', $1, true), set_config('request.headers', '{}', true)`,
+        [role, topic, JSON.stringify(claims), sub],
+      );
+      const seen = new Set(
+        (await client.query<{ id: string }>('select id from realtime.messages where id = any($1::uuid[])', [
+          probes.rows.map((r) => r.id),
+        ])).rows.map((r) => r.id),
+      );
+      const read = (ext: string) => probes.rows.some((r) => r.extension === ext && seen.has(r.id));
+      let broadcastWrite = false;
+      await client.query('savepoint write_check');
+      try {
+        await client.query(`insert into realtime.messages (topic, extension) values ($1, 'broadcast')`, [topic]);
+        broadcastWrite = true;
+      } catch {
+        await client.query('rollback to savepoint write_check');
+      }
+      return { broadcastRead: read('broadcast'), presenceRead: read('presence'), broadcastWrite };
+    } catch {
+      return none;
+    } finally {
+      await client.query('rollback').catch(() => undefined);
+      client.release();
+      this.release();
+    }
+  }
+
   private async acquire(): Promise<void> {
     if (this.running < this.maxConcurrent) {
       this.running++;

@@ -1,5 +1,6 @@
 // /realtime/v1/websocket: Supabase Realtime's Phoenix protocol (vsn 2.0.0, and 1.0.0) for
-// postgres_changes, fed by the NOTIFY triggers of supabase/local/sql/realtime.sql.
+// postgres_changes, fed by the NOTIFY triggers of supabase/local/sql/realtime.sql, and for broadcast,
+// from clients and from the database (realtime.send: sql/realtime-messages.sql, db-broadcast.ts).
 // Invariants: an upgrade without the anon or service_role key, or with an unknown vsn, is refused
 // with an HTTP error before any WebSocket exists; a socket silent for idleTimeoutMs (no heartbeat or
 // any other frame) is closed; a frame over 1 MB closes its socket (ws maxPayload, close code 1009);
@@ -14,6 +15,7 @@ import { Catalog } from './catalog.ts';
 import { createCheckPool, fillCheckPool } from './check-pool.ts';
 import { ChannelRegistry } from './channel-registry.ts';
 import { Connection, type ConnectionContext } from './connection.ts';
+import { DbBroadcaster, parseBroadcastNotice } from './db-broadcast.ts';
 import type { RealtimeDeps } from './deps.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { FloodGuard } from './flood-guard.ts';
@@ -79,10 +81,23 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
       for (const c of connections) c.notifyPostgres(status, message);
     });
 
+  const dbBroadcaster = new DbBroadcaster(registry, deps.pool, log);
+  // realtime.messages' daily partitions, as hosted Realtime's janitor keeps them (sql/realtime-messages.sql).
+  const maintain = () =>
+    void deps.pool
+      .query('select local_stack.realtime_messages_maintain()')
+      .catch((err: Error) => log(`realtime: realtime.messages maintenance failed: ${err.message}`));
+  maintain();
+  const janitor = setInterval(maintain, 60 * 60 * 1000);
+  janitor.unref();
   const listener = new Listener({
     databaseUrl: deps.databaseUrl,
     log,
-    onNotification: (payload) => dispatcher.handle(payload),
+    onNotification: (payload) => {
+      const notice = parseBroadcastNotice(payload);
+      if (notice) dbBroadcaster.handle(notice);
+      else dispatcher.handle(payload);
+    },
     onUp: (reconnected) => {
       if (!reconnected) return;
       catalog.clear(); // the database may have been replaced or migrated meanwhile
@@ -153,6 +168,7 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
     async close() {
       closing = true;
       clearInterval(sweep);
+      clearInterval(janitor);
       guard.close();
       await listener.stop();
       for (const c of connections) c.close(1001, 'server shutting down');

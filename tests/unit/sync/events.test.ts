@@ -111,4 +111,13 @@ describe('a conversation row and the summary', () => {
     expect(c?.lastMessage?.text).toBe('Prišla skôr');
     expect(c?.unreadCount).toBe(1);
   });
+
+  it('R18.4 a feed broadcast asks for a pull only above the cursor of its own account', async () => {
+    await db.meta.put({ key: 'feed', accountId: 'acc-1', cursor: 7, pulledAt: null });
+    const feed = (accountId: string, changeSeq: number) => handleTransportEvent(db, 'u1', { kind: 'feed', accountId, changeSeq }, T);
+    expect((await feed('acc-1', 7)).needPull).toBe(false);
+    expect((await feed('acc-1', 3)).needPull).toBe(false);
+    expect((await feed('acc-1', 8)).needPull).toBe(true);
+    expect((await feed('acc-2', 1)).needPull).toBe(true); // not the feed's account: the pull decides
+  });
 });

@@ -1,0 +1,82 @@
+// Broadcast from the database: a committed realtime.messages row (realtime.send, realtime.broadcast_
+// changes) reaches the channels joined to its topic, as hosted Realtime's replication connection hands
+// it on (supabase/realtime lib/realtime/tenants/replication_connection.ex: topic, event, payload and
+// `private` from the row; published under the private or the public tenant topic; the frame carries
+// meta.id, lib/realtime_web/socket/user_broadcast.ex).
+// Invariants: the NOTIFY (sql/realtime-messages.sql) names the row only; the row is read from the
+// table, so a forged NOTIFY cannot invent a message. A private message reaches private channels only,
+// and of those only channels whose token passed the broadcast read policy (Channel.topicAllowed,
+// rights.ts); a public one reaches public channels the topic rule admits. Messages go out in NOTIFY
+// (commit) order: each read waits for the one before it.
+import type pg from 'pg';
+import { encodeBroadcast } from './broadcast-codec.ts';
+import type { ChannelRegistry } from './channel-registry.ts';
+import { encodeRaw, isObject } from './protocol.ts';
+
+interface MessageRow {
+  topic: string;
+  event: string | null;
+  payload: unknown;
+  binary_payload: Buffer | null;
+  private: boolean | null;
+  id: string;
+}
+
+/** The key a local_realtime NOTIFY names, or null when the payload is not a broadcast notice. */
+export function parseBroadcastNotice(text: string): { id: string; insertedAt: string } | null {
+  if (!text.startsWith('{"broadcast"')) return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    if (!isObject(v) || !isObject(v.broadcast)) return null;
+    const { id, inserted_at } = v.broadcast;
+    return typeof id === 'string' && typeof inserted_at === 'string' ? { id, insertedAt: inserted_at } : null;
+  } catch {
+    return null;
+  }
+}
+
+export class DbBroadcaster {
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly registry: ChannelRegistry,
+    private readonly pool: pg.Pool,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  handle(notice: { id: string; insertedAt: string }): void {
+    const read = this.pool
+      .query<MessageRow>(
+        `select topic, event, payload, binary_payload, private, id from realtime.messages
+          where id = $1::uuid and inserted_at = $2::timestamp and extension = 'broadcast'`,
+        [notice.id, notice.insertedAt],
+      )
+      .then((r) => r.rows[0] ?? null);
+    this.tail = this.tail
+      .then(() => read)
+      .then((row) => {
+        if (row) this.fanOut(row);
+      })
+      .catch((err: Error) => this.log(`realtime: dropped a database broadcast: ${err.message}`));
+  }
+
+  private fanOut(row: MessageRow): void {
+    if (row.event === null) return; // hosted: event_missing, logged and dropped
+    const topic = `realtime:${row.topic}`;
+    const priv = row.private === true;
+    const json =
+      row.binary_payload === null
+        ? `{"type":"broadcast","event":${JSON.stringify(row.event)},"payload":${JSON.stringify(row.payload ?? {})},"meta":{"id":${JSON.stringify(row.id)}}}`
+        : null;
+    for (const ch of this.registry.onTopic(topic)) {
+      if (!ch.open || !ch.topicAllowed || ch.private !== priv) continue;
+      if (json === null) {
+        // Raw bytes have no JSON form; only vsn 2.0.0 clients can receive them.
+        const frame = ch.sink.vsn === '2.0.0' ? encodeBroadcast(topic, row.event, row.binary_payload!, false) : null;
+        if (frame) ch.sink.send(frame);
+        continue;
+      }
+      ch.sink.send(encodeRaw(ch.sink.vsn, null, null, topic, 'broadcast', json));
+    }
+  }
+}
