@@ -52,6 +52,10 @@ export class DbBroadcaster {
         [notice.id, notice.insertedAt],
       )
       .then((r) => r.rows[0] ?? null);
+    // The read starts now and is awaited only when the tail reaches it: a read that fails before then
+    // (a connect timeout of a starved pool) would be an unhandled rejection, which ends a Node process
+    // — the whole stack. It is marked handled here; the tail below still sees the failure and logs it.
+    read.catch(() => undefined);
     this.tail = this.tail
       .then(() => read)
       .then((row) => {
