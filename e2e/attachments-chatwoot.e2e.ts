@@ -106,6 +106,8 @@ test('a PDF with its caption reaches the Chatwoot conversation once, as a multip
   const bubble = ownBubble(page, 'Zadanie kampane');
   await expect(bubble).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
   await expect(bubble).toContainText('brief.pdf');
+  // 'sent' is the row stored; its post to Chatwoot follows it.
+  await expect.poll(() => multipartPosts(chat.chatwootId, 'brief.pdf').length, { timeout: 30_000, message: 'brief.pdf posted to Chatwoot' }).toBeGreaterThan(0);
   await double.webhooksIdle();
 
   // Chatwoot: one create call carried the file as multipart attachments[]; one message holds it.
@@ -142,6 +144,10 @@ test('two file sends racing on the Chatwoot path: each arrives once, in the orde
   await sendFile(page, { name: 'druhy.pdf', buffer: pdf(2_000, 'druhy') }, 'Druhý súbor');
 
   for (const text of ['Prvý súbor', 'Druhý súbor']) await expect(ownBubble(page, text)).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
+  // 'sent' is the row stored; its post to Chatwoot follows it (a loaded run asserted before the second
+  // file's post had arrived): wait for both posts, then that each came exactly once.
+  for (const name of ['prvy.pdf', 'druhy.pdf'])
+    await expect.poll(() => multipartPosts(chat.chatwootId, name).length, { timeout: 30_000, message: `${name} posted to Chatwoot` }).toBeGreaterThan(0);
   await double.webhooksIdle();
 
   expect(multipartPosts(chat.chatwootId, 'prvy.pdf')).toHaveLength(1);

@@ -36,6 +36,12 @@ test('three messages sent offline are delivered exactly once and reach a second 
   await expect(page.getByTestId('conversation-row').first()).toBeVisible();
   await page.goto(`/app/chats/${DRUHY_CHAT}`);
   await expect(page.getByTestId('message').first()).toBeVisible();
+  // Offline, the list below is a navigation the service worker must answer: it is active (its install
+  // precached the app) before the network goes (a loaded run went offline mid-install and the
+  // navigation failed with ERR_INTERNET_DISCONNECTED).
+  await expect
+    .poll(() => page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration('/'))?.active), { timeout: 30_000, message: 'the service worker is active' })
+    .toBe(true);
 
   await context.setOffline(true);
   const flag = await offlineFlag(page);

@@ -80,6 +80,42 @@ describe('AuthProvider', () => {
     expect(screen.getByText('anonymous invalid')).toBeTruthy();
   });
 
+  it('announces a stored session the client finds dead at start-up, also when its SIGNED_OUT came before the provider listened; once per loss', () => {
+    const { client, emit } = fakeClient();
+    const onSessionLost = vi.fn();
+    render(
+      <AuthProvider client={client} onSessionLost={onSessionLost} initialSession={session(-60)}>
+        <Probe />
+      </AuthProvider>,
+    );
+    emit('INITIAL_SESSION', null); // supabase-js's SIGNED_OUT went out before this subscription
+    expect(onSessionLost).toHaveBeenCalledTimes(1);
+    expect(screen.getByText('anonymous invalid')).toBeTruthy();
+
+    const second = fakeClient();
+    const again = vi.fn();
+    cleanup();
+    render(
+      <AuthProvider client={second.client} onSessionLost={again} initialSession={session(-60)}>
+        <Probe />
+      </AuthProvider>,
+    );
+    second.emit('SIGNED_OUT', null); // heard, then the same loss as INITIAL_SESSION: one announcement
+    second.emit('INITIAL_SESSION', null);
+    expect(again).toHaveBeenCalledTimes(1);
+
+    const third = fakeClient();
+    const none = vi.fn();
+    cleanup();
+    render(
+      <AuthProvider client={third.client} onSessionLost={none}>
+        <Probe />
+      </AuthProvider>,
+    );
+    third.emit('INITIAL_SESSION', null); // nothing was stored: a signed-out visit, nothing lost
+    expect(none).not.toHaveBeenCalled();
+  });
+
   it('unsubscribes on unmount', () => {
     const { client, unsubscribe } = fakeClient();
     const { unmount } = render(
