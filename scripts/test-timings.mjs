@@ -50,8 +50,11 @@ export function summarizeTimings({ top = 10, dir = TIMINGS_DIR } = {}) {
     for (const st of steps.data.steps) lines.push(`    ${st.ok ? ' ' : '✖'} ${st.name.padEnd(16)} ${s(st.seconds).padStart(9)}`);
   }
   const files = [];
-  const vitest = read(`${dir}/vitest.json`);
-  if (vitest) files.push(...vitestFiles(vitest.data));
+  // vitest.json (every project but timing) and vitest-timing.json (the timing project, run alone last).
+  for (const f of ['vitest.json', 'vitest-timing.json']) {
+    const vitest = read(`${dir}/${f}`);
+    if (vitest) files.push(...vitestFiles(vitest.data));
+  }
   // One report per Playwright process: playwright.json, or playwright-<shard>.json when the journeys
   // ran as shards side by side (scripts/test.mjs).
   const reports = existsSync(dir) ? readdirSync(dir).filter((f) => /^playwright(-\d+)?\.json$/.test(f)) : [];
