@@ -117,8 +117,13 @@ function ensureBrowserPackages() {
 // (No `eslint --cache`: a clean clone, what CI runs, has no cache to gain from, and with type-aware
 // rules a cached pass of one file can hide an error caused by a change in a file it imports.)
 const statics = [];
-if (want('lint')) statics.push(['lint', 'npx', ['eslint', '--max-warnings=0', '.']]);
-if (want('typecheck')) statics.push(['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']]);
+// Lint and types have no bound in time and take minutes of CPU (type-aware rules, the whole program):
+// below the journeys' priority (nice 10), they use what the stacks and browsers leave instead of
+// starving a journey's 10 s expectation in the first minutes of the run.
+const background = serial ? [] : ['nice', '-n', '10'];
+const niced = (cmd, args) => (background.length ? [background[0], [...background.slice(1), cmd, ...args]] : [cmd, args]);
+if (want('lint')) statics.push(['lint', ...niced('npx', ['eslint', '--max-warnings=0', '.'])]);
+if (want('typecheck')) statics.push(['typecheck', ...niced('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'])]);
 if (want('deno')) {
   const entries = readdirSync('supabase/functions', { withFileTypes: true })
     .filter((d) => d.isDirectory() && !d.name.startsWith('_') && existsSync(`supabase/functions/${d.name}/index.ts`))
