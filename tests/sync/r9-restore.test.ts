@@ -17,8 +17,8 @@ const devices: Device[] = [];
 
 withRealStack(devices, (s, p) => ((stack = s), (db = p)));
 
-describe('R9.7 a restored backup (issue 18, row 7)', () => {
-  it('R9.7 a backup restored while the client is offline, then new writes: the client resets, re-pulls and equals the server; its unsent messages are delivered', async () => {
+/** A new user's chat with one specialist message, pulled by a signed-in device. */
+async function pulledChat() {
     const { humans } = await testSpecialists(db);
     const user = await newUser(stack, db);
     const conv = await createConversation(db, user.accountId, humans[0]!);
@@ -28,6 +28,12 @@ describe('R9.7 a restored backup (issue 18, row 7)', () => {
     await d.signIn(user.email);
     const engine = await d.start(user.id, { accountId: user.accountId });
     await waitFor(async () => (await localMessages(engine, conv)).length === 1, 'first pull', 8000);
+  return { user, conv, d, engine };
+}
+
+describe('R9.7 a restored backup (issue 18, row 7)', () => {
+  it('R9.7 a backup restored while the client is offline, then new writes: the client resets, re-pulls and equals the server; its unsent messages are delivered', async () => {
+    const { user, conv, d, engine } = await pulledChat();
 
     await backup(db);
     // Written after the backup, seen by the client: lost by the restore (the 4 stale local rows).
@@ -58,15 +64,7 @@ describe('R9.7 a restored backup (issue 18, row 7)', () => {
   });
 
   it('R9.18 a send answered before a restore whose answer arrives after the feed reset is sent again under its correlation id, never shown sent while the server lost it (hostile fuzz seed 7)', async () => {
-    const { humans } = await testSpecialists(db);
-    const user = await newUser(stack, db);
-    const conv = await createConversation(db, user.accountId, humans[0]!);
-    await specialistSays(db, conv, 'pred zálohou');
-    const d = new Device(stack);
-    devices.push(d);
-    await d.signIn(user.email);
-    const engine = await d.start(user.id, { accountId: user.accountId });
-    await waitFor(async () => (await localMessages(engine, conv)).length === 1, 'first pull', 8000);
+    const { conv, d, engine } = await pulledChat();
     const epochOf = async () => {
       const feed = await engine.db.meta.get('feed');
       return feed?.key === 'feed' ? feed.epoch : undefined;

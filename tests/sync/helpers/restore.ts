@@ -1,17 +1,39 @@
 // A real data-level backup and restore of the stack's database (R9.7, issue 18 row 7), done the way
 // pg_restore --data-only --disable-triggers does it after a cleanup: the stack's PostgreSQL 18 has no
 // pg_dump here and the system's pg_dump 15 refuses a newer server, so every public table is copied
-// aside into schema `backup` (the backup), and later the tables are truncated and the copies loaded
+// aside into schema `backup` (with the other schemas' tables that reference them) (the backup), and later the tables are truncated and the copies loaded
 // back with triggers off, sequences set back, in one transaction (the restore). The change counters
 // go back with the data, so numbers clients already hold are reused by other rows; TRUNCATE gives
 // public.accounts a new file, which is what the feed epoch sees. Used by tests/sync/r9-restore.test.ts
 // and the hostile fuzz (fuzz-hostile-run.ts). One backup at a time per database.
 import type pg from 'pg';
 
-async function publicTables(c: pg.PoolClient): Promise<string[]> {
-  const r = await c.query<{ t: string }>(`select tablename as t from pg_tables where schemaname = 'public' order by 1`);
-  return r.rows.map((x) => x.t);
+interface DataTable {
+  schema: string;
+  name: string;
+  /** Its copy in schema `backup` (public tables keep their names: the lost-rows query reads them). */
+  copy: string;
 }
+
+/**
+ * The data a restore brings back: every public table, and every table of another schema that
+ * references one (e.g. private.chatwoot_event_clock, R14.9): a data dump holds both, and TRUNCATE
+ * refuses a public table that another schema's table still references.
+ */
+async function dataTables(c: pg.PoolClient): Promise<DataTable[]> {
+  const r = await c.query<{ schema: string; name: string }>(
+    `select schemaname as schema, tablename as name from pg_tables where schemaname = 'public'
+     union
+     select n.nspname, t.relname from pg_constraint k
+       join pg_class t on t.oid = k.conrelid join pg_namespace n on n.oid = t.relnamespace
+       join pg_class r on r.oid = k.confrelid join pg_namespace rn on rn.oid = r.relnamespace
+      where k.contype = 'f' and rn.nspname = 'public' and n.nspname <> 'public'
+     order by 1, 2`,
+  );
+  return r.rows.map((t) => ({ ...t, copy: t.schema === 'public' ? t.name : `${t.schema}__${t.name}` }));
+}
+
+const qualified = (t: DataTable) => `${t.schema}.${t.name}`;
 
 /** The backup: a copy of every public table and the sequences' positions, in schema `backup` (replaced). */
 export async function backup(db: pg.Pool): Promise<void> {
@@ -19,7 +41,7 @@ export async function backup(db: pg.Pool): Promise<void> {
   try {
     await c.query('begin isolation level repeatable read');
     await c.query('drop schema if exists backup cascade; create schema backup');
-    for (const t of await publicTables(c)) await c.query(`create table backup.${t} as table public.${t}`);
+    for (const t of await dataTables(c)) await c.query(`create table backup.${t.copy} as table ${qualified(t)}`);
     await c.query(`create table backup.sequences as select schemaname || '.' || sequencename as name, last_value from pg_sequences where schemaname = 'public'`);
     await c.query('commit');
   } catch (err) {
@@ -62,22 +84,22 @@ async function restoreOnce(db: pg.Pool, opts: { inside?: (c: pg.PoolClient) => P
   const c = await db.connect();
   try {
     await c.query('begin');
-    const tables = await publicTables(c);
-    await c.query(`lock table ${tables.map((t) => `public.${t}`).join(', ')} in access exclusive mode`);
+    const tables = await dataTables(c);
+    await c.query(`lock table ${tables.map(qualified).join(', ')} in access exclusive mode`);
     const lost = await c.query<LostMessage>(
       `select m.id, m.account_id as "accountId", m.conversation_id as "conversationId", m.text, m.direction
          from public.messages m where not exists (select 1 from backup.messages b where b.id = m.id)`,
     );
     await c.query('set local session_replication_role = replica');
-    await c.query(`truncate ${tables.map((t) => `public.${t}`).join(', ')}`);
+    await c.query(`truncate ${tables.map(qualified).join(', ')}`);
     for (const t of tables) {
       const cols = await c.query<{ c: string }>(
         `select quote_ident(column_name) as c from information_schema.columns
-          where table_schema = 'public' and table_name = $1 and is_generated = 'NEVER' order by ordinal_position`,
-        [t],
+          where table_schema = $1 and table_name = $2 and is_generated = 'NEVER' order by ordinal_position`,
+        [t.schema, t.name],
       );
       const list = cols.rows.map((x) => x.c).join(', ');
-      await c.query(`insert into public.${t} (${list}) overriding system value select ${list} from backup.${t}`);
+      await c.query(`insert into ${qualified(t)} (${list}) overriding system value select ${list} from backup.${t.copy}`);
     }
     for (const s of (await c.query<{ name: string; last_value: string | null }>('select * from backup.sequences')).rows) {
       if (s.last_value !== null) await c.query('select setval($1, $2)', [s.name, s.last_value]);
