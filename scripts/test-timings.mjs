@@ -42,6 +42,43 @@ export function playwrightFiles(report) {
   return [...byFile.values()];
 }
 
+const firstLine = (text) => String(text ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+
+/** Each failed test in Vitest's JSON report, and a run that failed with none (an unhandled error). */
+export function vitestFailures(report, label) {
+  const out = [];
+  for (const t of report.testResults ?? []) {
+    for (const a of t.assertionResults ?? [])
+      if (a.status === 'failed') out.push(`${rel(t.name)} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    if (t.status === 'failed' && !(t.assertionResults ?? []).some((a) => a.status === 'failed'))
+      out.push(`${rel(t.name)}: ${firstLine(t.message) || 'failed outside its tests'}`);
+  }
+  if (report.success === false && out.length === 0) out.push(`${label}: failed with every test passing (an unhandled error or a crash; see its output)`);
+  return out;
+}
+
+/** Each journey whose last attempt failed (a retry that passed is flaky, and fails the run too). */
+export function playwrightFailures(report) {
+  const out = [];
+  const visit = (suite, file, titles) => {
+    const f = suite.file ?? file;
+    const path = suite.title && suite.title !== f ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? []) {
+        const rs = test.results ?? [];
+        const bad = rs.filter((r) => r.status !== 'passed' && r.status !== 'skipped');
+        if (bad.length === 0) continue;
+        const last = rs.at(-1);
+        const kind = last?.status === 'passed' ? 'flaky' : last?.status;
+        out.push(`e2e/${f} > ${[...path, spec.title].join(' > ')} [${test.projectName}] ${kind}: ${firstLine(bad.at(-1).error?.message)}`);
+      }
+    for (const child of suite.suites ?? []) visit(child, f, path);
+  };
+  for (const suite of report.suites ?? []) visit(suite, suite.file, []);
+  for (const e of report.errors ?? []) out.push(`playwright: ${firstLine(e.message)}`);
+  return out;
+}
+
 export function summarizeTimings({ top = 10, dir = TIMINGS_DIR } = {}) {
   const lines = ['Where the time went (test-results/timings):'];
   const steps = read(`${dir}/steps.json`);
@@ -61,6 +98,20 @@ export function summarizeTimings({ top = 10, dir = TIMINGS_DIR } = {}) {
   for (const f of reports) {
     const pw = read(`${dir}/${f}`);
     if (pw) files.push(...playwrightFiles(pw.data));
+  }
+  // CI shows the end of the output: every failure is named here, where it is seen.
+  const failed = [];
+  for (const f of ['vitest.json', 'vitest-timing.json']) {
+    const vitest = read(`${dir}/${f}`);
+    if (vitest) failed.push(...vitestFailures(vitest.data, f));
+  }
+  for (const f of reports) {
+    const pw = read(`${dir}/${f}`);
+    if (pw) failed.push(...playwrightFailures(pw.data));
+  }
+  if (failed.length) {
+    lines.push(`  failed (${failed.length}):`);
+    for (const f of failed) lines.push(`    ✖ ${f.slice(0, 400)}`);
   }
   if (files.length === 0) return lines.join('\n');
   const groups = new Map();
