@@ -49,11 +49,14 @@ async function goOffline(page: Page): Promise<() => Promise<void>> {
   await page.context().setOffline(true);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  // Back online in the order a device is: the network passes requests first, then the page hears
+  // 'online' (CDP's emulation fires it). The other order let the screen's first request fail on the
+  // still-offline context (the run of 6aeac48).
   return async () => {
+    await page.context().setOffline(false);
     await page.evaluate(() => sessionStorage.removeItem('e2e-offline'));
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await cdp.detach();
-    await page.context().setOffline(false);
   };
 }
 

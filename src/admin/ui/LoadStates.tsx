@@ -2,7 +2,7 @@
 // admin area needs a connection (instead of skeletons that never end); a failed load says so with
 // 'Skúsiť znova' (instead of the empty state under the error toast). Imports no admin texts, so the
 // super-admin guard can show the offline notice before the admin chunk loads.
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { adminStatus } from '../../text/admin-status.ts';
 import { AdminIcon, type AdminIconName } from './icons.tsx';
 
@@ -24,8 +24,16 @@ export function NeedsConnection() {
   );
 }
 
-/** A failed load: the screen's own failure text and a retry. */
+/**
+ * A failed load: the screen's own failure text and a retry. A load that failed because the connection
+ * was not yet usable (the browser's 'online' event comes before the first request can pass, on a phone
+ * as in a test) is retried by itself when the browser next says it is online.
+ */
 export function LoadFailed({ message, onRetry }: { message: string; onRetry: () => void }) {
+  useEffect(() => {
+    window.addEventListener('online', onRetry);
+    return () => window.removeEventListener('online', onRetry);
+  }, [onRetry]);
   return (
     <StateBox icon="error" title={adminStatus.failedTitle} testId="admin-load-failed" role="alert">
       <p className="max-w-md text-sm text-slate-600">{message}</p>
