@@ -333,12 +333,23 @@ test("a session the server no longer accepts ends with 'Session vypršala'", asy
   await createUser(request, baseURL!, email, 'expiracia1');
   await signIn(page, email, { password: 'expiracia1', lands: /\/app\/chats$/ });
 
-  await page.evaluate(() => {
-    const key = Object.keys(localStorage).find((k) => k.startsWith('sb-') && k.endsWith('-auth-token'));
-    if (!key) throw new Error('no stored session');
-    const stored = JSON.parse(localStorage.getItem(key) ?? '{}') as Record<string, unknown>;
-    localStorage.setItem(key, JSON.stringify({ ...stored, expires_at: Math.floor(Date.now() / 1000) - 60, refresh_token: 'revoked' }));
+  // The dead session is written by the next document before the app's scripts run: written into the
+  // open app, its auth client (a refresh tick, a pull asking for a token) could find it dead before the
+  // navigation and announce the loss on the page being left (the run of 6aeac48 lost the toast so).
+  const [key, stored] = await page.evaluate(() => {
+    const k = Object.keys(localStorage).find((name) => name.startsWith('sb-') && name.endsWith('-auth-token'));
+    if (!k) throw new Error('no stored session');
+    return [k, localStorage.getItem(k) ?? '{}'] as const;
   });
+  await page.addInitScript(
+    ([k, value]) => {
+      if (sessionStorage.getItem('e2e-dead-session')) return;
+      sessionStorage.setItem('e2e-dead-session', '1');
+      const s = JSON.parse(value) as Record<string, unknown>;
+      localStorage.setItem(k, JSON.stringify({ ...s, expires_at: Math.floor(Date.now() / 1000) - 60, refresh_token: 'revoked' }));
+    },
+    [key, stored] as const,
+  );
   await page.goto('/app/chats');
   await expect(page.getByText('Session vypršala')).toBeVisible();
   await expect(page).toHaveURL(/\/auth\/login$/);

@@ -52,6 +52,7 @@ export const MessageList = memo(List);
 function List({ messages, onRetry, footer, firstUnreadKey = null, foundKey = null, onReply, peerName = '' }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  const lastScrollTop = useRef(0);
   const openedAtUnread = useRef(false);
   const count = messages.length;
   const last = messages[count - 1];
@@ -174,8 +175,14 @@ function List({ messages, onRetry, footer, firstUnreadKey = null, foundKey = nul
           aria-label={sk.chat.historyLabel}
           className="focus-ring min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:ring-inset focus-visible:ring-offset-0"
           onScroll={(e) => {
+            // Only a move up leaves the bottom. Content growing below the reader (a backlog arriving
+            // page by page, rows measured taller than guessed) also puts the bottom out of reach
+            // while scrollTop stays, and must not stop the list following it (the 10,000-message
+            // journey stopped at message 73 so under load, in the run of 6aeac48).
             const el = e.currentTarget;
-            atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX;
+            if (el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX) atBottom.current = true;
+            else if (el.scrollTop < lastScrollTop.current) atBottom.current = false;
+            lastScrollTop.current = el.scrollTop;
             extras.setAtBottom(atBottom.current);
           }}
         >
