@@ -96,6 +96,11 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx'],
           environment: 'node',
+          // A guard against a hang, not a bound on speed: the unit group runs beside the journeys
+          // (scripts/test.mjs), and at 100 % CPU a jsdom form typed key by key ran past Vitest's
+          // 5 s default (new-password-form in the run of a317721), and its typing then ran on into
+          // the next test.
+          testTimeout: 30_000,
         },
       },
       {

@@ -14,6 +14,8 @@ interface SendTimes {
   /** ms from the send command to its request, and to its write transaction's start. */
   toRequest: number;
   toTx: number;
+  /** Why the fast path declined it (sync/marks.ts SlowReason), or null. */
+  slow: string | null;
 }
 
 /** The last send's marks on this page (sync/marks.ts). */
@@ -28,7 +30,9 @@ async function lastSendTimes(page: Page): Promise<SendTimes> {
       const request = marks('poradna:send:request').find((m) => id(m) === id(tx));
       const command = marks('poradna:send:command').find((m) => id(m) === id(tx));
       if (!request || !command) return null;
-      return { first: request.startTime < tx.startTime, toRequest: request.startTime - command.startTime, toTx: tx.startTime - command.startTime };
+      const slow = marks('poradna:send:slow').find((m) => id(m) === id(tx));
+      const reason = slow ? (slow.detail as { reason: string }).reason : null;
+      return { first: request.startTime < tx.startTime, toRequest: request.startTime - command.startTime, toTx: tx.startTime - command.startTime, slow: reason };
     },
     null,
     { timeout: 20_000 },
@@ -41,7 +45,7 @@ const requestWentFirst = async (page: Page) => (await lastSendTimes(page)).first
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** Sends `n` messages one after another; the median command → request and command → transaction times. */
-async function measure(page: Page, label: string, n: number): Promise<{ fast: number; toRequest: number; toTx: number }> {
+async function measure(page: Page, label: string, n: number): Promise<{ fast: number; toRequest: number; toTx: number; reasons: string[] }> {
   const times: SendTimes[] = [];
   for (let i = 0; i < n; i++) {
     await send(page, `${label} ${i}`);
@@ -50,7 +54,12 @@ async function measure(page: Page, label: string, n: number): Promise<{ fast: nu
     // in-transaction path); each measured send starts with nothing of the conversation queued.
     await expect(own(page, `${label} ${i}`)).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
   }
-  return { fast: times.filter((x) => x.first).length, toRequest: median(times.map((x) => x.toRequest)), toTx: median(times.map((x) => x.toTx)) };
+  return {
+    fast: times.filter((x) => x.first).length,
+    toRequest: median(times.map((x) => x.toRequest)),
+    toTx: median(times.map((x) => x.toTx)),
+    reasons: times.map((x) => (x.first ? 'fast' : (x.slow ?? 'unmarked'))),
+  };
 }
 
 /**
@@ -144,8 +153,13 @@ test('the only tab sends before IndexedDB answers; a second tab is never held up
     `R1.12 send command → request p50: alone ${alone.toRequest.toFixed(1)} ms (${alone.fast}/10 before the transaction; ` +
       `its transaction started ${alone.toTx.toFixed(1)} ms after the command), with a second tab ${shared.toRequest.toFixed(1)} ms (${shared.fast}/10)`,
   );
-  expect(alone.fast).toBe(10);
-  expect(shared.fast).toBe(0);
+  // Alone, no send is declined for another tab: each goes fast, unless a write or a session check of
+  // this tab's own was under way at that moment (the view untrusted, the session gate asking), which
+  // the engine marks; one in ten of those was seen at 100 % CPU (the run of a317721). With a second
+  // tab open, every send is declined because of it.
+  expect(alone.reasons.filter((r) => r === 'not-solo' || r === 'unmarked'), alone.reasons.join(', ')).toEqual([]);
+  expect(alone.fast, alone.reasons.join(', ')).toBeGreaterThanOrEqual(8);
+  expect(shared.reasons, shared.reasons.join(', ')).toEqual(Array(10).fill('not-solo'));
   await send(second, t('Z druhej karty'));
   await send(page, t('Z prvej karty'));
   expect(await requestWentFirst(page)).toBe(false); // not solo: the request waited for the write's reads

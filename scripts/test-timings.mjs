@@ -70,7 +70,7 @@ export function playwrightFailures(report) {
         if (bad.length === 0) continue;
         const last = rs.at(-1);
         const kind = last?.status === 'passed' ? 'flaky' : last?.status;
-        out.push(`e2e/${f} > ${[...path, spec.title].join(' > ')} [${test.projectName}] ${kind}: ${firstLine(bad.at(-1).error?.message)}`);
+        out.push(`e2e/${f} > ${[...path, spec.title].join(' > ')} ${test.projectName ? `[${test.projectName}] ` : ''}${kind}: ${firstLine(bad.at(-1).error?.message)}`);
       }
     for (const child of suite.suites ?? []) visit(child, f, path);
   };

@@ -9,7 +9,11 @@ export type SyncMark =
   | 'poradna:recv:event'
   | 'poradna:recv:stored'
   | 'poradna:relay:sent'
-  | 'poradna:recv:relay';
+  | 'poradna:recv:relay'
+  | 'poradna:send:slow';
+
+/** Why R1.12's fast path declined a send (early-send.ts): the send then decides in its transaction. */
+export type SlowReason = 'not-solo' | 'view-untrusted' | 'send-queued' | 'conversation-unknown' | 'not-ready' | 'busy';
 
 /** The send's steps before its request (row 4c's sub-hops): the command entered, its write transaction started, its first reads answered. */
 export type SendStepMark = 'poradna:send:command' | 'poradna:send:tx' | 'poradna:send:reads';
@@ -24,6 +28,7 @@ const counts = new Map<SyncMark, number>();
 
 export function syncMark(name: SendStepMark | 'poradna:send:request' | 'poradna:relay:sent' | 'poradna:recv:relay', detail: { correlationId: string }): void;
 export function syncMark(name: 'poradna:recv:event' | 'poradna:recv:stored', detail: { id: string }): void;
+export function syncMark(name: 'poradna:send:slow', detail: { correlationId: string; reason: SlowReason }): void;
 export function syncMark(name: SyncMark, detail: { correlationId: string } | { id: string }): void {
   if (typeof document === 'undefined' || typeof performance?.mark !== 'function') return;
   try {

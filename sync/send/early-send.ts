@@ -26,6 +26,7 @@ import type { EarlySend, EarlyStarted, SendOp } from './optimistic-message.ts';
 import { finishEarlySend, requestSend, type PushDeps } from './push.ts';
 import type { SendWatch } from './send-watch.ts';
 import { feedGeneration } from '../session/account-scope.ts';
+import { syncMark, type SlowReason } from '../marks.ts';
 
 export type { EarlyCandidate, EarlySend, EarlyStarted, SendOp } from './optimistic-message.ts';
 
@@ -87,11 +88,20 @@ export function createEarlySend(deps: EarlySendDeps): { inTransaction: EarlySend
   };
   const fast: FastSend = (op) => {
     const { watch } = deps;
-    if (!deps.solo() || !watch.clean() || watch.hasSend(op.conversationId)) return null;
+    // The reason a send goes the in-transaction way is marked (a page's timeline only): a journey
+    // tells "another tab writes sends" from a background write or a session check at that moment.
+    const decline = (reason: SlowReason) => {
+      syncMark('poradna:send:slow', { correlationId: op.correlationId.toLowerCase(), reason });
+      return null;
+    };
+    if (!deps.solo()) return decline('not-solo');
+    if (!watch.clean()) return decline('view-untrusted');
+    if (watch.hasSend(op.conversationId)) return decline('send-queued');
     const facts = watch.conversation(op.conversationId);
     const account = deps.ready();
-    if (!facts || facts.status !== 'active' || account === null || facts.accountId !== account) return null;
-    if (deps.busy.has(outboxKey(op))) return null;
+    if (!facts || facts.status !== 'active') return decline('conversation-unknown');
+    if (account === null || facts.accountId !== account) return decline('not-ready');
+    if (deps.busy.has(outboxKey(op))) return decline('busy');
     const withAccount = { ...op, accountId: facts.accountId };
     return { started: start(deps, withAccount, Boolean(facts.chatwootConversationId)), op: withAccount };
   };

@@ -61,7 +61,7 @@ describe('stopping impersonation', () => {
     store.setImpersonation({ id: 'acc-9', name: 'Kaviareň Mlyn' });
     renderAt(<ImpersonationBanner />);
     expect(screen.getByText('Impersonating: Kaviareň Mlyn')).toBeTruthy();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Stop impersonating' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Stop impersonating' }));
     expect(store.getImpersonation()).toBeNull();
     expect(stopImpersonationOnServer).toHaveBeenCalled();
     expect(await screen.findByText('chat list')).toBeTruthy();
@@ -69,7 +69,7 @@ describe('stopping impersonation', () => {
   it("settings card 'Zrušiť impersonáciu' returns to the chat list", async () => {
     renderAt(<ImpersonationCard />);
     await act(async () => {
-      await userEvent.setup().click(screen.getByRole('button', { name: 'Zrušiť impersonáciu' }));
+      await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Zrušiť impersonáciu' }));
     });
     expect(await screen.findByText('chat list')).toBeTruthy();
   });

@@ -32,7 +32,7 @@ function renderForm() {
 
 describe('NewPasswordForm', () => {
   it('shows the rule messages and keeps submit disabled until every rule holds', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const f = renderForm();
     expect(f.submit).toHaveProperty('disabled', true);
     await user.type(f.password, 'abc');
@@ -52,7 +52,7 @@ describe('NewPasswordForm', () => {
 
   it('changes the password and goes to /app/chats after 1.5 s', async () => {
     updatePassword.mockResolvedValue({ error: null });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const f = renderForm();
     await user.type(f.password, 'noveHeslo7');
     await user.type(f.confirm, 'noveHeslo7');
@@ -73,7 +73,7 @@ describe('NewPasswordForm', () => {
 
   it('shows the failure text and lets the user try again', async () => {
     updatePassword.mockResolvedValue({ error: 'Nepodarilo sa zmeniť heslo. Skús to znova.' });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const f = renderForm();
     await user.type(f.password, 'noveHeslo7');
     await user.type(f.confirm, 'noveHeslo7');

@@ -8,7 +8,7 @@ afterEach(cleanup);
 
 describe('PasswordInput', () => {
   it('is labelled and toggles between hidden and shown with the keyboard', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     render(<PasswordInput label="Heslo" defaultValue="tajne123" />);
     const input = screen.getByLabelText<HTMLInputElement>('Heslo');
     expect(input.type).toBe('password');
