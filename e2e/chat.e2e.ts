@@ -164,6 +164,9 @@ test('a 10,000-message chat keeps a small DOM and opens at the newest message', 
   const rendered = await messages(page).count();
   expect(rendered).toBeGreaterThan(0);
   expect(rendered).toBeLessThan(60);
+  // R17.5: the newest page comes first and the older ones after it; the chat says so until they are
+  // all here (under load that outlasted a 10 s wait for message 1, a local run of d0989c1).
+  await expect(page.getByTestId('older-history-note')).toHaveCount(0, { timeout: 60_000 });
   await page.getByTestId('message-scroller').evaluate((el) => el.scrollTo(0, 0));
   await expect(list.getByText('Správa číslo 1', { exact: true })).toBeVisible();
   expect(await messages(page).count()).toBeLessThan(60);
