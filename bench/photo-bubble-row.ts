@@ -91,6 +91,35 @@ async function armPhoto(page: Page, label: string): Promise<void> {
   }, label);
 }
 
+/**
+ * The floor of 'stored → painted' for an image shown from the picked bytes: in the same page and
+ * profile, an <img> of an object URL of the same 12 MP JPEG, decoded, then the frame — no app code.
+ */
+async function decodeFloor(page: Page, photo: Buffer, runs: number): Promise<number[]> {
+  const base64 = photo.toString('base64');
+  return page.evaluate(
+    async ({ base64, runs }) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const out: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const file = new File([bytes], `floor-${i}.jpg`, { type: 'image/jpeg' });
+        const t0 = performance.now();
+        const img = document.createElement('img');
+        img.style.cssText = 'position:fixed;left:0;top:0;width:224px;height:168px;object-fit:cover';
+        img.src = URL.createObjectURL(file);
+        document.body.append(img);
+        await img.decode();
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        out.push(performance.now() - t0);
+        URL.revokeObjectURL(img.src);
+        img.remove();
+      }
+      return out;
+    },
+    { base64, runs },
+  );
+}
+
 async function sendPhoto(page: Page, photo: Buffer, label: string): Promise<PhotoSample> {
   await armPhoto(page, label);
   await page.setInputFiles('[data-testid="attach-input"]', { name: 'fotka.jpg', mimeType: 'image/jpeg', buffer: photo });
@@ -137,6 +166,7 @@ export async function photoBubbleRow(opts: { webDir: string; quick: boolean; log
       photos.push(p);
       texts.push(t);
     }
+    const floor = p50p95(await decodeFloor(page, photo, opts.quick ? 5 : 10));
     opts.log(`  photo picked → painted: ${photos.map((p) => Math.round(p.paintMs)).join(', ')} ms; text: ${texts.map(Math.round).join(', ')} ms`);
     const paint = p50p95(photos.map((p) => p.paintMs));
     const prepare = p50p95(photos.map((p) => p.prepareMs));
@@ -150,7 +180,8 @@ export async function photoBubbleRow(opts: { webDir: string; quick: boolean; log
         `send pressed → bubble with its thumbnail painted (R12.3's one transaction, the live query, the thumbnail's decode) p50 ${send.p50.toFixed(0)} / p95 ${send.p95.toFixed(0)} ms, ` +
         `of which send pressed → stored (R12.2's estimate, R12.3's transaction with the picked bytes) p50 ${store.p50.toFixed(0)} / p95 ${store.p95.toFixed(0)} ms ` +
         `and stored → painted (the live query, the object URL, the image's decode, the frame) p50 ${afterStore.p50.toFixed(0)} / p95 ${afterStore.p95.toFixed(0)} ms ` +
-        `(NaN: a build without the 'poradna:attachment-stored' mark).`,
+        `(NaN: a build without the 'poradna:attachment-stored' mark). ` +
+        `Floor of the last hop: an <img> of an object URL of the same JPEG decoded and painted in the same page and profile, no app code, p50 ${floor.p50.toFixed(0)} / p95 ${floor.p95.toFixed(0)} ms.`,
     );
     const row = (suffix: 'a' | 'a′', which: 'p50' | 'p95'): BenchRow => ({
       row: `14${suffix}`,
