@@ -14,6 +14,7 @@ import type { ProvidedStack } from '../helpers/global-stack.ts';
 import { rng, TestDevice, waitFor } from '../../sync/testing/index.ts';
 import { cuttingLink, PNG } from '../server/storage-helpers.ts';
 import { createAccount, createConversation, pool, type TestAccount } from './helpers/server-db.ts';
+import { attachmentPass, attachmentWork } from '../../sync/background/uploads.ts';
 
 let stack: ProvidedStack;
 let db: pg.Pool;
@@ -44,7 +45,7 @@ async function setup(tag: string): Promise<{ a: TestAccount; conv: string; devic
   return { a, conv, device, link };
 }
 
-function engineOptions(link: Link, token: string, prepareImage: ImagePreparer): Partial<SyncEngineOptions> {
+function engineOptions(link: Link, token: string, prepareImage: ImagePreparer | null): Partial<SyncEngineOptions> {
   return {
     uploads: { endpoint: `${link.url}/storage/v1/upload/resumable`, headers: async () => ({ authorization: `Bearer ${token}` }) },
     storageEstimate: null,
@@ -177,5 +178,18 @@ describe('R12.13 a photo shown at once, prepared before upload', () => {
     const rows = await serverMessages(h.correlationId);
     expect(rows).toHaveLength(1);
     expect(await download(rows[0]!.payload.attachments[0]!.path, token)).toEqual(PNG);
+  });
+
+  it('R12.13 R12.12 an engine without a preparer (the service worker) never uploads the original: the job waits for a page and does not hold the sync event', async () => {
+    const { a, conv, device, link } = await setup('photo-worker');
+    const token = a.users[0]!.token;
+    const engine = await device.start({ realtime: false, engine: engineOptions(link, token, null) });
+    const h = await engine.commands.sendWithAttachments({ conversationId: conv, text: 'bez prípravy', files: [{ blob: original(), name: 'IMG_2041.jpg', type: 'image/jpeg', prepare: true }] });
+    // The worker's own pass over the same database (R12.12), as its sync event runs it.
+    await attachmentPass(engine.db, { url: link.url, anonKey: stack.anonKey, userId: a.users[0]!.id, accessToken: token, expiresAt: Math.floor(Date.now() / 1000) + 3600 }, { accountId: a.id });
+    expect(await attachmentWork(engine.db)).toBe(0);
+    expect((await attachmentUploads(engine.db, h.key)).map((u) => u.state)).toEqual(['preparing']);
+    expect(link.forwarded()).toBe(0);
+    expect(await serverMessages(h.correlationId)).toEqual([]);
   });
 });
