@@ -3,55 +3,19 @@
 // prepared bytes ever reach the server. Through the real stack: TUS over a relay that counts the bytes
 // reaching the server, send_message's attachment check, the object read back as the member.
 import { randomBytes } from 'node:crypto';
-import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SyncEngine } from '../../sync/engine.ts';
 import { attachmentBlob, attachmentJob, attachmentUploads, localAttachmentRef } from '../../sync/attachments/queries.ts';
 import { TEXT_ATTACH_PREPARE_FAILED } from '../../sync/attachments/limits.ts';
 import type { ImagePreparer, PreparedImage } from '../../sync/attachments/prepare.ts';
-import type { SyncEngineOptions } from '../../sync/engine-deps.ts';
-import type { ProvidedStack } from '../helpers/global-stack.ts';
-import { rng, TestDevice, waitFor } from '../../sync/testing/index.ts';
-import { cuttingLink, PNG } from '../server/storage-helpers.ts';
-import { createAccount, createConversation, pool, type TestAccount } from './helpers/server-db.ts';
+import { waitFor } from '../../sync/testing/index.ts';
+import { PNG } from '../server/storage-helpers.ts';
+import { attachmentHarness, type Link } from './helpers/attachment-harness.ts';
 import { attachmentPass, attachmentWork } from '../../sync/background/uploads.ts';
 
-let stack: ProvidedStack;
-let db: pg.Pool;
-const devices: TestDevice[] = [];
-const links: { close(): Promise<void> }[] = [];
-
-beforeAll(() => {
-  stack = inject('stack');
-  db = pool(stack.databaseUrl);
-});
-afterEach(async () => {
-  await Promise.all(devices.splice(0).map((d) => d.stop()));
-  await Promise.all(links.splice(0).map((l) => l.close()));
-});
-afterAll(async () => {
-  await db.end();
-});
-
-type Link = Awaited<ReturnType<typeof cuttingLink>>;
-
-async function setup(tag: string): Promise<{ a: TestAccount; conv: string; device: TestDevice; link: Link }> {
-  const a = await createAccount(db, stack.jwtSecret, 1, tag);
-  const conv = await createConversation(db, a.id, a.humans[0]!);
-  const device = new TestDevice(stack, a.users[0]!, { accountId: a.id, rand: rng(13) });
-  devices.push(device);
-  const link = await cuttingLink(new URL(stack.url), Infinity);
-  links.push(link);
-  return { a, conv, device, link };
-}
-
-function engineOptions(link: Link, token: string, prepareImage: ImagePreparer | null): Partial<SyncEngineOptions> {
-  return {
-    uploads: { endpoint: `${link.url}/storage/v1/upload/resumable`, headers: async () => ({ authorization: `Bearer ${token}` }) },
-    storageEstimate: null,
-    prepareImage,
-  };
-}
+const h12 = attachmentHarness();
+const engineOptions = (link: Link, token: string, prepareImage: ImagePreparer | null) => h12.engineOptions(link, token, { prepareImage });
+const setup = (tag: string) => h12.setup(tag, { seed: 13 });
 
 /** A phone photo's bytes: a JPEG start, an EXIF segment with a GPS position, then pixels. */
 const GPS = 'GPS 48.14816 N 17.10674 E';
@@ -75,7 +39,7 @@ function gatedPreparer(result: () => Promise<PreparedImage>) {
 }
 
 async function serverMessages(correlationId: string) {
-  const r = await db.query<{ payload: { attachments: { path: string; thumb_url: string | null; file_size: number; width: number; name: string }[] } }>(
+  const r = await h12.db().query<{ payload: { attachments: { path: string; thumb_url: string | null; file_size: number; width: number; name: string }[] } }>(
     'select payload from public.messages where client_correlation_id = $1',
     [correlationId],
   );
@@ -84,7 +48,7 @@ async function serverMessages(correlationId: string) {
 
 /** The stored object's bytes, read as the member through the storage API. */
 async function download(path: string, token: string): Promise<Buffer> {
-  const res = await fetch(`${stack.url}/storage/v1/object/authenticated/attachments/${path}`, { headers: { authorization: `Bearer ${token}`, apikey: stack.anonKey } });
+  const res = await fetch(`${h12.stack().url}/storage/v1/object/authenticated/attachments/${path}`, { headers: { authorization: `Bearer ${token}`, apikey: h12.stack().anonKey } });
   expect(res.status).toBe(200);
   return Buffer.from(await res.arrayBuffer());
 }
@@ -186,7 +150,7 @@ describe('R12.13 a photo shown at once, prepared before upload', () => {
     const engine = await device.start({ realtime: false, engine: engineOptions(link, token, null) });
     const h = await engine.commands.sendWithAttachments({ conversationId: conv, text: 'bez prípravy', files: [{ blob: original(), name: 'IMG_2041.jpg', type: 'image/jpeg', prepare: true }] });
     // The worker's own pass over the same database (R12.12), as its sync event runs it.
-    await attachmentPass(engine.db, { url: link.url, anonKey: stack.anonKey, userId: a.users[0]!.id, accessToken: token, expiresAt: Math.floor(Date.now() / 1000) + 3600 }, { accountId: a.id });
+    await attachmentPass(engine.db, { url: link.url, anonKey: h12.stack().anonKey, userId: a.users[0]!.id, accessToken: token, expiresAt: Math.floor(Date.now() / 1000) + 3600 }, { accountId: a.id });
     expect(await attachmentWork(engine.db)).toBe(0);
     expect((await attachmentUploads(engine.db, h.key)).map((u) => u.state)).toEqual(['preparing']);
     expect(link.forwarded()).toBe(0);
