@@ -176,7 +176,7 @@ export async function photoBubbleRow(opts: { webDir: string; quick: boolean; log
     const text = p50p95(texts);
     opts.notes.push(
       `Row 14a (load average ${loadavg()[0]!.toFixed(1)} at the end): a ${(photo.length / 2 ** 20).toFixed(1)} MiB JPEG of ${PHOTO.width} × ${PHOTO.height}. ` +
-        `Pick → tray item prepared on the device (decode, downscale to 2,048 px, re-encode, thumbnail) p50 ${prepare.p50.toFixed(0)} / p95 ${prepare.p95.toFixed(0)} ms; ` +
+        `Pick → tray item ready to send (before R12.13 after preparing it: decode, downscale to 2,048 px, re-encode, thumbnail; since, at once) p50 ${prepare.p50.toFixed(0)} / p95 ${prepare.p95.toFixed(0)} ms; ` +
         `send pressed → bubble with its thumbnail painted (R12.3's one transaction, the live query, the thumbnail's decode) p50 ${send.p50.toFixed(0)} / p95 ${send.p95.toFixed(0)} ms, ` +
         `of which send pressed → stored (R12.2's estimate, R12.3's transaction with the picked bytes) p50 ${store.p50.toFixed(0)} / p95 ${store.p95.toFixed(0)} ms ` +
         `and stored → painted (the live query, the object URL, the image's decode, the frame) p50 ${afterStore.p50.toFixed(0)} / p95 ${afterStore.p95.toFixed(0)} ms ` +
