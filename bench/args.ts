@@ -1,9 +1,12 @@
-// Command line of bench/run.ts: --rows 1,2,8 (default every row 1–14) and --quick.
+// Command line of bench/run.ts: --rows 1,2,8 (default every row 1–14; 14a: row 14's photo bubble
+// alone, without 14b/14c's uploads) and --quick.
 export interface BenchArgs {
   rows: Set<number>;
   quick: boolean;
   /** --rows was given. */
   explicit: boolean;
+  /** --rows 14a (and not 14): only row 14a of row 14 (photo-bubble-row.ts). */
+  only14a: boolean;
   /** Every row at full length: only such a run is appended to bench/RESULTS.md. */
   full: boolean;
 }
@@ -13,6 +16,8 @@ export const ALL_ROWS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
 export function parseArgs(argv: string[]): BenchArgs {
   let rows: Set<number> | null = null;
   let quick = false;
+  let photo = false;
+  let whole14 = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--quick') quick = true;
@@ -21,7 +26,9 @@ export function parseArgs(argv: string[]): BenchArgs {
       if (!v) throw new Error('--rows needs a list, e.g. --rows 1,2,8');
       rows = new Set(
         v.split(',').map((s) => {
-          const n = Number(s.trim());
+          if (s.trim() === '14a') photo = true;
+          if (s.trim() === '14') whole14 = true;
+          const n = s.trim() === '14a' ? 14 : Number(s.trim());
           if (!ALL_ROWS.includes(n)) throw new Error(`unknown row "${s}" (rows are 1–14)`);
           return n;
         }),
@@ -30,5 +37,6 @@ export function parseArgs(argv: string[]): BenchArgs {
   }
   const explicit = rows !== null;
   const selected = rows ?? new Set(ALL_ROWS);
-  return { rows: selected, quick, explicit, full: !quick && ALL_ROWS.every((r) => selected.has(r)) };
+  const only14a = photo && !whole14;
+  return { rows: selected, quick, explicit, only14a, full: !quick && ALL_ROWS.every((r) => selected.has(r)) };
 }

@@ -3,10 +3,13 @@
 // on a stack of its own. Per sample, all clocks the page's:
 //   pick      the attach input's `change` (the picker handed the file over; Playwright's transfer
 //             of the bytes is before it and not counted);
-//   ready     the tray's item prepared (downscaled to 2,048 px, re-encoded, thumbnail): send is
+//   ready     the tray's item ready to send (since R12.13 at once: the engine prepares the photo
+//             after the bubble; before, here, after downscale, re-encode and thumbnail): send is
 //             pressed in that same task (Enter on the composer), as if the member tapped it at once;
-//   painted   the animation frame, then the macrotask, after the bubble's <img> decoded (the thumbnail
-//             from the local blob, R12.3) — as `markAfterPaint` does for the text bubble.
+//   stored    'poradna:attachment-stored' (send-attachments.ts): the message and file committed;
+//   painted   the animation frame, then the macrotask, after the bubble's <img> decoded (the local
+//             blob, R12.3: the picked original until prepared, then the thumbnail) — as
+//             `markAfterPaint` does for the text bubble.
 // Baseline: in the same page, interleaved, a text send's Enter → own bubble painted (row 3's figure,
 // its 'poradna:bubble-painted' mark): what a photo costs over a text. The online-only comparison
 // build cannot send attachments (send-attachments.ts says so in Slovak), so it has no figure here.
@@ -28,6 +31,8 @@ interface PhotoSample {
   prepareMs: number;
   sendMs: number;
   paintMs: number;
+  /** send pressed → the message and its file stored ('poradna:attachment-stored'; NaN in a build without the mark). */
+  storeMs: number;
 }
 
 /** A 12 MP JPEG drawn by the page (gradients and noise, so it compresses like a photo, ~2–4 MB). */
@@ -86,6 +91,35 @@ async function armPhoto(page: Page, label: string): Promise<void> {
   }, label);
 }
 
+/**
+ * The floor of 'stored → painted' for an image shown from the picked bytes: in the same page and
+ * profile, an <img> of an object URL of the same 12 MP JPEG, decoded, then the frame — no app code.
+ */
+async function decodeFloor(page: Page, photo: Buffer, runs: number): Promise<number[]> {
+  const base64 = photo.toString('base64');
+  return page.evaluate(
+    async ({ base64, runs }) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const out: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const file = new File([bytes], `floor-${i}.jpg`, { type: 'image/jpeg' });
+        const t0 = performance.now();
+        const img = document.createElement('img');
+        img.style.cssText = 'position:fixed;left:0;top:0;width:224px;height:168px;object-fit:cover';
+        img.src = URL.createObjectURL(file);
+        document.body.append(img);
+        await img.decode();
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        out.push(performance.now() - t0);
+        URL.revokeObjectURL(img.src);
+        img.remove();
+      }
+      return out;
+    },
+    { base64, runs },
+  );
+}
+
 async function sendPhoto(page: Page, photo: Buffer, label: string): Promise<PhotoSample> {
   await armPhoto(page, label);
   await page.setInputFiles('[data-testid="attach-input"]', { name: 'fotka.jpg', mimeType: 'image/jpeg', buffer: photo });
@@ -95,7 +129,12 @@ async function sendPhoto(page: Page, photo: Buffer, label: string): Promise<Phot
     timeout: 30_000,
     polling: 20,
   });
-  return { prepareMs: t.ready - t.pick, sendMs: t.painted - t.ready, paintMs: t.painted - t.pick };
+  const stored = await page.evaluate(() => {
+    const m = performance.getEntriesByName('poradna:attachment-stored').at(-1)?.startTime ?? NaN;
+    performance.clearMarks('poradna:attachment-stored');
+    return m;
+  });
+  return { prepareMs: t.ready - t.pick, sendMs: t.painted - t.ready, paintMs: t.painted - t.pick, storeMs: stored - t.ready };
 }
 
 export async function photoBubbleRow(opts: { webDir: string; quick: boolean; log: (s: string) => void; notes: string[] }): Promise<BenchRow[]> {
@@ -127,15 +166,22 @@ export async function photoBubbleRow(opts: { webDir: string; quick: boolean; log
       photos.push(p);
       texts.push(t);
     }
+    const floor = p50p95(await decodeFloor(page, photo, opts.quick ? 5 : 10));
     opts.log(`  photo picked → painted: ${photos.map((p) => Math.round(p.paintMs)).join(', ')} ms; text: ${texts.map(Math.round).join(', ')} ms`);
     const paint = p50p95(photos.map((p) => p.paintMs));
     const prepare = p50p95(photos.map((p) => p.prepareMs));
     const send = p50p95(photos.map((p) => p.sendMs));
+    const store = p50p95(photos.map((p) => p.storeMs));
+    const afterStore = p50p95(photos.map((p) => p.sendMs - p.storeMs));
     const text = p50p95(texts);
     opts.notes.push(
       `Row 14a (load average ${loadavg()[0]!.toFixed(1)} at the end): a ${(photo.length / 2 ** 20).toFixed(1)} MiB JPEG of ${PHOTO.width} × ${PHOTO.height}. ` +
-        `Pick → tray item prepared on the device (decode, downscale to 2,048 px, re-encode, thumbnail) p50 ${prepare.p50.toFixed(0)} / p95 ${prepare.p95.toFixed(0)} ms; ` +
-        `send pressed → bubble with its thumbnail painted (R12.3's one transaction, the live query, the thumbnail's decode) p50 ${send.p50.toFixed(0)} / p95 ${send.p95.toFixed(0)} ms.`,
+        `Pick → tray item ready to send (before R12.13 after preparing it: decode, downscale to 2,048 px, re-encode, thumbnail; since, at once) p50 ${prepare.p50.toFixed(0)} / p95 ${prepare.p95.toFixed(0)} ms; ` +
+        `send pressed → bubble with its thumbnail painted (R12.3's one transaction, the live query, the thumbnail's decode) p50 ${send.p50.toFixed(0)} / p95 ${send.p95.toFixed(0)} ms, ` +
+        `of which send pressed → stored (R12.2's estimate, R12.3's transaction with the picked bytes) p50 ${store.p50.toFixed(0)} / p95 ${store.p95.toFixed(0)} ms ` +
+        `and stored → painted (the live query, the object URL, the image's decode, the frame) p50 ${afterStore.p50.toFixed(0)} / p95 ${afterStore.p95.toFixed(0)} ms ` +
+        `(NaN: a build without the 'poradna:attachment-stored' mark). ` +
+        `Floor of the last hop: an <img> of an object URL of the same JPEG decoded and painted in the same page and profile, no app code, p50 ${floor.p50.toFixed(0)} / p95 ${floor.p95.toFixed(0)} ms.`,
     );
     const row = (suffix: 'a' | 'a′', which: 'p50' | 'p95'): BenchRow => ({
       row: `14${suffix}`,

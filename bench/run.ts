@@ -84,7 +84,7 @@ if (wants(13)) {
 
 if (wants(14)) {
   rows.push(...(await photoBubbleRow({ webDir, quick: args.quick, log, notes })));
-  rows.push(...(await attachmentRows({ quick: args.quick, log })));
+  if (!args.only14a) rows.push(...(await attachmentRows({ quick: args.quick, log })));
 }
 
 const table = [renderTable(rows), ...notes].join('\n\n');

@@ -1,7 +1,8 @@
 // Issue 38, the composer's half of attachments, in Debian Chromium through the real stack: a photo
 // picked with the attach button (a JPEG built here with an EXIF Orientation 6 and a GPS position) is
-// prepared on the device — downscaled to 2,048 px on its long edge, turned upright, and its bytes
-// carry no APP1 Exif segment any more (read from the prepared blob the preview opens); a PDF gets a
+// ready at once and its own bubble shows at once; it is prepared on the device before upload (R12.13)
+// — downscaled to 2,048 px on its long edge, turned upright, and the bytes the server stored carry no
+// APP1 Exif segment (read back through the bubble's signed URLs once sent); a PDF gets a
 // file card; a file over 25 MB is refused in Slovak with everything else kept; a pasted image joins
 // the tray; axe at rest is clean on the composer with previews, on a phone and a desktop.
 // The send itself needs the engine's attachment outbox (branch h-attach-sync): without it in this
@@ -55,19 +56,29 @@ test('a photo is downscaled, turned upright and stripped of EXIF/GPS on the devi
   expect(hasExif(photo) && hasGpsPointer(photo), 'the fixture carries EXIF with a GPS position').toBe(true);
   await pick(page, [{ name: 'dovolenka.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(photo) }]);
   await expect(drafts(page)).toHaveCount(1);
+  // R12.13: ready the moment it is picked (the engine prepares it after the bubble is shown).
   await expect(drafts(page).first()).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('attachment-thumb')).toBeVisible();
+  await composer(page).fill('Z dovolenky');
+  await composer(page).press('Enter');
+  const bubble = page.locator('[data-testid="message"][data-own="true"]', { hasText: 'Z dovolenky' });
+  await expect(bubble.locator('img')).toHaveAttribute('src', /^blob:/);
 
+  // What the server stored (the bubble's addresses name the stored objects once sent, R12.8).
+  await expect(bubble).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
+  await expect(bubble.locator('img')).toHaveAttribute('src', /\/storage\/v1\/object\/sign\/attachments\/.+\?token=/, { timeout: 30_000 });
   // The thumbnail: 320 px long edge, upright, no EXIF.
-  const thumb = await blobFacts(page, (await page.getByTestId('attachment-thumb').getAttribute('src'))!);
+  const thumb = await blobFacts(page, (await bubble.locator('img').getAttribute('src'))!);
   expect([thumb.width, thumb.height]).toEqual([213, 320]);
   expect(hasExif(thumb.bytes)).toBe(false);
 
-  // The prepared image, as the preview's lightbox shows it: 2,048 px, portrait, red on top, no EXIF.
-  await page.getByRole('button', { name: 'Zobraziť dovolenka.jpg' }).click();
-  const full = await blobFacts(page, (await page.getByRole('dialog').locator('img').getAttribute('src'))!);
+  // The stored image, as the lightbox opens it: 2,048 px, portrait, red on top, no EXIF.
+  await bubble.getByRole('button', { name: 'dovolenka.jpg' }).click();
+  const img = page.getByRole('dialog').locator('img');
+  await expect(img).toHaveAttribute('src', /\/storage\/v1\/object\/sign\/attachments\//);
+  const full = await blobFacts(page, (await img.getAttribute('src'))!);
   await page.getByRole('button', { name: 'Zavrieť' }).click();
-  expect(hasExif(full.bytes), 'no APP1 Exif segment (GPS) in what is sent').toBe(false);
+  expect(hasExif(full.bytes), 'no APP1 Exif segment (GPS) in what is stored').toBe(false);
   expect(Buffer.from(full.bytes).includes(Buffer.from('Exif\0\0')), 'no Exif header anywhere in the bytes').toBe(false);
   expect(full.type).toBe('image/jpeg');
   expect([full.width, full.height]).toEqual([1365, 2048]);
@@ -95,7 +106,7 @@ test('a PDF gets a file card, over 25 MB is refused in Slovak, a pasted image jo
   await expect(drafts(page)).toHaveCount(1);
   await expect(page.getByTestId('attachment-tray')).toContainText('Najviac 25 MB na súbor');
 
-  // A pasted image joins the tray (a PNG becomes WebP, which keeps transparency).
+  // A pasted image joins the tray, ready at once (the engine makes it WebP, which keeps transparency, R12.13).
   await composer(page).focus();
   await page.evaluate(async () => {
     const canvas = new OffscreenCanvas(40, 30);
@@ -106,7 +117,7 @@ test('a PDF gets a file card, over 25 MB is refused in Slovak, a pasted image jo
     document.activeElement!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
   });
   await expect(drafts(page)).toHaveCount(2);
-  await expect(drafts(page).nth(1)).toContainText('snimka.webp');
+  await expect(drafts(page).nth(1)).toContainText('snimka.png');
   await expect(drafts(page).nth(1)).toHaveAttribute('data-ready', 'true');
   await pick(page, [{ name: 'poznamky.txt', mimeType: 'text/plain', buffer: Buffer.from('Termín: piatok\n') }]);
   await expect(drafts(page)).toHaveCount(3);

@@ -16,6 +16,7 @@ import { createSupabaseRealtimeTransport } from './transports/supabase-realtime.
 import type { Transport } from './transports/transport.ts';
 import { createSupabaseRelay, type Relay } from './transports/relay.ts';
 import type { StorageEstimate } from './attachments/limits.ts';
+import type { ImagePreparer } from './attachments/prepare.ts';
 import { defaultStorageEstimate, supabaseUploadTarget } from './attachments/target.ts';
 import type { UploadTarget } from './attachments/uploader.ts';
 
@@ -75,6 +76,8 @@ export interface SyncEngineOptions {
   uploads?: UploadTarget | null;
   /** R12.2: the device's free space. Default: navigator.storage.estimate when present; null: not checked. */
   storageEstimate?: StorageEstimate | null;
+  /** R12.13: prepares picked photos (canvas work, the app's). Default none: such sends wait for an engine that has it. */
+  prepareImage?: ImagePreparer | null;
 }
 
 export interface ResolvedOptions {
@@ -99,6 +102,7 @@ export interface ResolvedOptions {
   auth: AuthGate | null;
   uploads: UploadTarget | null;
   storageEstimate: StorageEstimate | null;
+  prepareImage: ImagePreparer | null;
 }
 
 let instances = 0;
@@ -145,5 +149,6 @@ export function resolveOptions(o: SyncEngineOptions, gateClock: GateClock = {}):
     auth,
     uploads: o.uploads === undefined ? (supabase ? supabaseUploadTarget(supabase) : null) : o.uploads,
     storageEstimate: o.storageEstimate === undefined ? defaultStorageEstimate() : o.storageEstimate,
+    prepareImage: o.prepareImage ?? null,
   };
 }

@@ -277,7 +277,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     writers.lead();
     const target = o.uploads;
     uploader = target
-      ? createUploader({ db, target, online: () => o.network.online(), accountId: () => accountId, now, clock, writeSend: opaqueSends, notify, track, onProgress: (p) => uploadListeners.forEach((fn) => fn(p)) })
+      ? createUploader({ db, target, online: () => o.network.online(), accountId: () => accountId, now, clock, writeSend: opaqueSends, notify, track, onProgress: (p) => uploadListeners.forEach((fn) => fn(p)), prepare: o.prepareImage })
       : null;
     uploader?.kick();
     send({ type: 'REQUEST_PULL', reason: 'start' });

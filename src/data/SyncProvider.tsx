@@ -16,6 +16,7 @@ import { useAuth } from '../auth/auth-context.ts';
 import { loadSupabase } from '../auth/lazy-supabase.ts';
 import { registerUpdateBlocker } from '../pwa/update-gate.ts';
 import { startSearchWhenIdle } from '../search/start.ts';
+import { prepareImage } from '../pages/chat/attachments/prepare-image.ts';
 import { engineTarget } from './engine-key.ts';
 import { ONLINE_ONLY } from './online-only/flag.ts';
 import { SyncContext, SyncDbContext } from './sync-context.ts';
@@ -55,7 +56,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
         db.close();
         return;
       }
-      created = createSyncEngine({ userId, supabase, accountId, db, databaseExisted: existed });
+      created = createSyncEngine({ userId, supabase, accountId, db, databaseExisted: existed, prepareImage });
       setEngine(created);
       created.start().catch((err: unknown) => console.error('sync start:', err));
       // A new app version must not reload the page while writes are still queued (invariant 1).

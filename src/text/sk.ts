@@ -326,6 +326,8 @@ export const sk = {
     uploadFailed: 'Prílohu sa nepodarilo nahrať.',
     retry: 'Skúsiť znova',
     cancel: 'Zrušiť odoslanie',
+    // ours, issue 38 (R12.13: the bubble before the photo is prepared; branch h-photo)
+    preparingPhoto: 'Fotka sa pripravuje na odoslanie…',
   },
   // ours, issue 40 (desktop two-pane and dark mode; branch h-ui)
   layout: {

@@ -33,6 +33,8 @@ export const TEXT_ATTACH_TOO_MANY = `Naraz sa dá poslať najviac ${MAX_ATTACHME
 export const TEXT_ATTACH_COMPLETED = 'Konverzácia je ukončená, príloha sa neodoslala.';
 export const TEXT_ATTACH_UPLOAD_REFUSED = 'Server prílohu odmietol.';
 export const TEXT_ATTACH_SEND_REFUSED = 'Správu s prílohou sa nepodarilo odoslať.';
+/** R12.13: the picked photo could not be prepared (decoded, downscaled, stripped of EXIF) here. */
+export const TEXT_ATTACH_PREPARE_FAILED = 'Fotku sa v tomto zariadení nepodarilo pripraviť na odoslanie. Zostáva uložená v zariadení, nič sa neodoslalo: skúste to znova alebo odoslanie zrušte.';
 
 /** R12.2: the device's storage estimate (navigator.storage.estimate's shape). */
 export type StorageEstimate = () => Promise<{ quota?: number; usage?: number }>;

@@ -1,7 +1,8 @@
 // R12: the rows of the attachment outbox (db/schema.ts v7). One job per message, one upload per
 // object (the file and its optional thumbnail), one blob per upload. Keys: a blob and its upload share
 // `id` = the attachment id, or `<attachment id>#thumb` for the thumbnail.
-export type UploadState = 'waiting-network' | 'uploading' | 'uploaded' | 'failed';
+/** 'preparing': the row holds the picked original while the engine prepares it (R12.13). */
+export type UploadState = 'preparing' | 'waiting-network' | 'uploading' | 'uploaded' | 'failed';
 
 export interface AttachmentUploadRow {
   id: string;
@@ -25,6 +26,11 @@ export interface AttachmentUploadRow {
   error: string | null;
   width: number | null;
   height: number | null;
+  /**
+   * R12.13: the blob is the photo as picked (EXIF, GPS and all): never uploaded; replaced by the
+   * prepared bytes (attachments/prepare.ts), which drops this flag. Absent on every other row.
+   */
+  original?: boolean;
 }
 
 /** 'removing': a cancelled message's tombstone while its stored objects are removed (R12.9). */

@@ -7,6 +7,9 @@
 //      'waiting-network' (R12.4). A failure without an answer (link lost, 5xx, 409/423 offset races)
 //      waits and is tried again with back-off; a 4xx refusal marks the upload 'failed' with a Slovak
 //      text until retry() (R12.7).
+//   R12.13: before any of that, a job's picked originals are prepared (prepare.ts) — offline too —
+//      and only their prepared bytes are ever uploaded; without a preparer (the service worker)
+//      such a job waits for a page.
 //   2. once every object of a job is uploaded: the send is queued in the ordinary outbox in one
 //      transaction with the job's move to 'sending' (R12.6), so it goes exactly once by R1's rules
 //      (the same correlation id across retries, the server's idempotent send_message).
@@ -20,6 +23,7 @@ import type { JsonObject } from '../model/json.ts';
 import { queue, type OutboxOp } from '../send/outbox.ts';
 import { withWrittenAt } from '../send/written-at.ts';
 import { blobReader } from './blob-reader.ts';
+import { prepareStored, type ImagePreparer } from './prepare.ts';
 import { removeStored } from './remove-objects.ts';
 import { TEXT_ATTACH_SEND_REFUSED, TEXT_ATTACH_TOO_LARGE, TEXT_ATTACH_TYPE, TEXT_ATTACH_UPLOAD_REFUSED, TUS_CHUNK_BYTES } from './limits.ts';
 import { thumbId, type AttachmentJobRow, type AttachmentUploadRow } from './rows.ts';
@@ -59,6 +63,8 @@ export interface UploaderDeps {
   /** tus-js-client's HTTP stack; its default (XMLHttpRequest in browsers) when absent. The service
    *  worker, which has no XMLHttpRequest, passes fetch-http-stack.ts (R12.12). */
   httpStack?: tus.HttpStack;
+  /** R12.13: prepares picked photos before upload; absent (the service worker): their jobs wait for a page. */
+  prepare?: ImagePreparer | null;
 }
 
 export interface Uploader {
@@ -156,6 +162,15 @@ export function createUploader(d: UploaderDeps): Uploader {
   async function uploadJob(job: AttachmentJobRow): Promise<boolean> {
     const rows = await db.attachmentUploads.where('messageKey').equals(job.messageKey).toArray();
     if (rows.some((r) => r.state === 'failed')) return true; // R12.7: until retry
+    const originals = rows.filter((r) => r.original === true);
+    if (originals.length > 0) {
+      if (!d.prepare) return false; // R12.13: kept as picked until a page prepares it
+      for (const row of originals) {
+        if (stopped) return false;
+        if ((await prepareStored(db, row, d.prepare)) === 'failed') return true;
+      }
+      return uploadJob(job); // the rows as prepared (or gone, when cancelled meanwhile)
+    }
     const pending = rows.filter((r) => r.state !== 'uploaded');
     if (pending.length === 0) {
       await queueSend(job);
@@ -201,6 +216,8 @@ export function createUploader(d: UploaderDeps): Uploader {
   }
 
   async function uploadOne(job: AttachmentJobRow, row: AttachmentUploadRow): Promise<'done' | 'wait' | 'failed'> {
+    // R12.13: the picked original never leaves the device, whatever a caller passed here.
+    if (row.original || (await db.attachmentUploads.get(row.id))?.original) return 'wait';
     const [stored, path] = await Promise.all([db.attachmentBlobs.get(row.id), pathFor(job, row)]);
     if (!stored) {
       await db.attachmentUploads.update(row.id, { state: 'failed', error: TEXT_ATTACH_UPLOAD_REFUSED });

@@ -22,14 +22,15 @@ const noTimers: Clock = {
 
 /**
  * Attachment jobs that still need the network: uploading (unless an upload was refused, which waits
- * for the member's retry, R12.7), sending (R12.8 settles them) and removing (R12.9 tombstones).
+ * for the member's retry, R12.7, or holds a photo not yet prepared, which waits for a page, R12.13),
+ * sending (R12.8 settles them) and removing (R12.9 tombstones).
  */
 export async function attachmentWork(db: SyncDb): Promise<number> {
   const jobs = await db.attachmentJobs.where('state').anyOf('uploading', 'sending', 'removing').toArray();
   let n = 0;
   for (const job of jobs) {
     if (job.state !== 'uploading') n++;
-    else if (!(await db.attachmentUploads.where('messageKey').equals(job.messageKey).toArray()).some((u) => u.state === 'failed')) n++;
+    else if (!(await db.attachmentUploads.where('messageKey').equals(job.messageKey).toArray()).some((u) => u.state === 'failed' || u.original === true)) n++;
   }
   return n;
 }

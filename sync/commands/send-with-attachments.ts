@@ -28,8 +28,14 @@ import {
 import { thumbId, type AttachmentBlobRow, type AttachmentUploadRow } from '../attachments/rows.ts';
 
 export interface AttachmentFileInput {
-  /** Already downscaled and stripped of EXIF by the UI (images); sent as it is. */
+  /** Sent as it is, unless `prepare` is set (then it is the picked image, prepared by the engine). */
   blob: Blob;
+  /**
+   * R12.13: `blob` is an image as picked (EXIF, GPS): stored only on this device and shown at once,
+   * prepared by the leading engine's `prepareImage` (downscaled, upright, no metadata), whose bytes
+   * replace it before any upload. `thumb`, `width` and `height` come from that preparation.
+   */
+  prepare?: boolean;
   /** The name the user sees; the storage object gets a plain copy (limits.ts storageFileName). */
   name: string;
   /** MIME type (limits.ts ALLOWED_TYPES). */
@@ -84,10 +90,12 @@ export async function sendWithAttachments(ctx: CommandContext, input: SendWithAt
   input.files.forEach((f, i) => {
     const id = ids[i]!;
     const type = baseType(f.type);
-    const row = { attachmentId: id, name: f.name, path: null, sent: 0, uploadUrl: null, state: 'waiting-network', error: null } as const;
-    uploads.push({ ...row, id, messageKey: '', role: 'file', fileName: storageFileName(f.name), contentType: type, total: f.blob.size, width: int(f.width), height: int(f.height) });
+    const original = f.prepare === true && type.startsWith('image/');
+    const row = { attachmentId: id, name: f.name, path: null, sent: 0, uploadUrl: null, state: original ? 'preparing' : 'waiting-network', error: null } as const;
+    const file = { ...row, id, messageKey: '', role: 'file', fileName: storageFileName(f.name), contentType: type, total: f.blob.size, width: int(f.width), height: int(f.height) } as const;
+    uploads.push(original ? { ...file, original: true } : file);
     blobs.push({ id, messageKey: '', blob: f.blob });
-    if (f.thumb) {
+    if (f.thumb && !original) {
       const thumbType = baseType(f.thumb.type) || 'image/jpeg';
       const ext = thumbType === 'image/webp' ? 'webp' : thumbType === 'image/png' ? 'png' : 'jpg';
       uploads.push({ ...row, id: thumbId(id), messageKey: '', role: 'thumb', fileName: `nahlad.${ext}`, contentType: thumbType, total: f.thumb.size, width: null, height: null });
@@ -99,7 +107,8 @@ export async function sendWithAttachments(ctx: CommandContext, input: SendWithAt
       name: f.name,
       content_type: type,
       data_url: localRef(id),
-      thumb_url: f.thumb ? localRef(id, true) : null,
+      // R12.13: until prepared, the bubble shows the stored original itself (data_url).
+      thumb_url: f.thumb && !original ? localRef(id, true) : null,
       width: int(f.width),
       height: int(f.height),
       file_size: f.blob.size,

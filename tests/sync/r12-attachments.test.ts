@@ -3,56 +3,20 @@
 // request bytes reaching the server (and can cut the link); the send goes through send_message,
 // whose attachment check (migration 20261128100000) accepts only stored objects.
 import { randomBytes } from 'node:crypto';
-import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SyncEngine } from '../../sync/engine.ts';
 import { attachmentBlob, attachmentJob, attachmentThumb, attachmentUploads, localAttachmentRef } from '../../sync/attachments/queries.ts';
 import { AttachmentRefusedError, TEXT_ATTACH_QUOTA, TEXT_ATTACH_TYPE, TUS_CHUNK_BYTES } from '../../sync/attachments/limits.ts';
-import type { SyncEngineOptions } from '../../sync/engine-deps.ts';
-import type { ProvidedStack } from '../helpers/global-stack.ts';
-import { rng, TestDevice, waitFor } from '../../sync/testing/index.ts';
-import { cuttingLink, PDF, PNG } from '../server/storage-helpers.ts';
-import { createAccount, createConversation, pool, type TestAccount } from './helpers/server-db.ts';
+import { waitFor } from '../../sync/testing/index.ts';
+import { PDF, PNG } from '../server/storage-helpers.ts';
+import { attachmentHarness } from './helpers/attachment-harness.ts';
 import { backgroundFlush } from '../../sync/background/flush.ts';
 import { dexieOptions } from '../../sync/db/open.ts';
 import { dbNameFor, SyncDb } from '../../sync/db/schema.ts';
 
-let stack: ProvidedStack;
-let db: pg.Pool;
-const devices: TestDevice[] = [];
-const links: { close(): Promise<void> }[] = [];
-
-beforeAll(() => {
-  stack = inject('stack');
-  db = pool(stack.databaseUrl);
-});
-afterEach(async () => {
-  await Promise.all(devices.splice(0).map((d) => d.stop()));
-  await Promise.all(links.splice(0).map((l) => l.close()));
-});
-afterAll(async () => {
-  await db.end();
-});
-
-type Link = Awaited<ReturnType<typeof cuttingLink>>;
-
-async function setup(tag: string, cutAfter = Infinity): Promise<{ a: TestAccount; conv: string; device: TestDevice; link: Link }> {
-  const a = await createAccount(db, stack.jwtSecret, 1, tag);
-  const conv = await createConversation(db, a.id, a.humans[0]!);
-  const device = new TestDevice(stack, a.users[0]!, { accountId: a.id, rand: rng(12) });
-  devices.push(device);
-  const link = await cuttingLink(new URL(stack.url), cutAfter);
-  links.push(link);
-  return { a, conv, device, link };
-}
-
-function engineOptions(link: Link, token: string, extra: Partial<SyncEngineOptions> = {}): Partial<SyncEngineOptions> {
-  return {
-    uploads: { endpoint: `${link.url}/storage/v1/upload/resumable`, headers: async () => ({ authorization: `Bearer ${token}` }) },
-    storageEstimate: null,
-    ...extra,
-  };
-}
+const h12 = attachmentHarness();
+const setup = (tag: string, cutAfter = Infinity) => h12.setup(tag, { cutAfter });
+const { engineOptions } = h12;
 
 function zip(size: number): Blob {
   const b = randomBytes(size);
@@ -61,7 +25,7 @@ function zip(size: number): Blob {
 }
 
 async function serverMessages(correlationId: string) {
-  const r = await db.query<{ id: string; payload: { attachments: { path: string; file_size: number }[] } }>(
+  const r = await h12.db().query<{ id: string; payload: { attachments: { path: string; file_size: number }[] } }>(
     'select id, payload from public.messages where client_correlation_id = $1',
     [correlationId],
   );
@@ -69,7 +33,7 @@ async function serverMessages(correlationId: string) {
 }
 
 async function objectSize(path: string): Promise<number | null> {
-  const r = await db.query<{ size: string }>(`select metadata->>'size' as size from storage.objects where bucket_id = 'attachments' and name = $1`, [path]);
+  const r = await h12.db().query<{ size: string }>(`select metadata->>'size' as size from storage.objects where bucket_id = 'attachments' and name = $1`, [path]);
   return r.rows[0] ? Number(r.rows[0].size) : null;
 }
 
@@ -180,7 +144,7 @@ describe('R12 attachments', () => {
     const later = await engine.commands.sendWithAttachments({ conversationId: conv, text: 'toto áno', files: [{ blob: new Blob([PDF]), name: 'y.pdf', type: 'application/pdf' }] });
     await delivered(engine, later.key);
     expect(await serverMessages(h.correlationId)).toEqual([]);
-    const objects = await db.query(`select name from storage.objects where bucket_id = 'attachments' and name like $1`, [`${a.id}/${conv}/%`]);
+    const objects = await h12.db().query(`select name from storage.objects where bucket_id = 'attachments' and name like $1`, [`${a.id}/${conv}/%`]);
     expect(objects.rows).toHaveLength(1);
     expect(await engine.commands.cancelAttachments(later.key)).toBe(false);
   });
@@ -212,14 +176,14 @@ describe('R12 attachments', () => {
       ],
     });
     const folder = `${a.id}/${conv}/%`;
-    const stored = async () => (await db.query<{ name: string }>(`select name from storage.objects where bucket_id = 'attachments' and name like $1`, [folder])).rows;
+    const stored = async () => (await h12.db().query<{ name: string }>(`select name from storage.objects where bucket_id = 'attachments' and name like $1`, [folder])).rows;
     const uploads = await waitFor(async () => {
       const list = await attachmentUploads(engine.db, h.key);
       const rows = await engine.db.attachmentUploads.where('messageKey').equals(h.key).toArray();
       return list.some((u) => u.name === 'ponuka.pdf' && u.state === 'uploaded') && rows.some((r) => r.fileName.endsWith('.zip') && r.uploadUrl) && link.forwarded() >= 3 * 1024 * 1024 ? rows : null;
     }, 'the PDF stored, the zip cut', 60_000);
     expect(await stored()).toHaveLength(1);
-    const zipUrl = uploads.find((r) => r.fileName.endsWith('.zip'))!.uploadUrl!.replace(link.url, stack.url);
+    const zipUrl = uploads.find((r) => r.fileName.endsWith('.zip'))!.uploadUrl!.replace(link.url, h12.stack().url);
     const head = () => fetch(zipUrl, { method: 'HEAD', headers: { authorization: `Bearer ${a.users[0]!.token}`, 'tus-resumable': '1.0.0' } }).then((r) => r.status);
     expect(await head()).toBe(200);
 
@@ -252,11 +216,11 @@ describe('R12 attachments', () => {
     });
     await waitFor(async () => (await attachmentJob(engine.db, h.key))?.state === 'sending', 'send queued', 60_000);
     const folder = `${a.id}/${conv}/%`;
-    const stored = async () => (await db.query<{ name: string }>(`select name from storage.objects where bucket_id = 'attachments' and name like $1 order by name`, [folder])).rows.map((r) => r.name);
+    const stored = async () => (await h12.db().query<{ name: string }>(`select name from storage.objects where bucket_id = 'attachments' and name like $1 order by name`, [folder])).rows.map((r) => r.name);
     const [first, second] = await stored();
     // One object vanishes before the send arrives (the user deleted it elsewhere, through the Storage
     // API): the server refuses the message (R12.6).
-    const del = await fetch(`${stack.url}/storage/v1/object/attachments/${first}`, { method: 'DELETE', headers: { authorization: `Bearer ${a.users[0]!.token}` } });
+    const del = await fetch(`${h12.stack().url}/storage/v1/object/attachments/${first}`, { method: 'DELETE', headers: { authorization: `Bearer ${a.users[0]!.token}` } });
     expect(del.status).toBe(200);
     device.setOnline(false);
     device.setOnline(true);
@@ -287,7 +251,7 @@ describe('R12 attachments', () => {
 
     // The browser fires the sync event in the worker: no tab holds the leader's lock.
     const locks = { request: <T>(_name: string, _o: unknown, cb: (lock: unknown) => Promise<T>) => cb({}) };
-    const session = async () => ({ url: link.url, anonKey: stack.anonKey, userId: user.id, accessToken: user.token, expiresAt: Math.floor(Date.now() / 1000) + 600 });
+    const session = async () => ({ url: link.url, anonKey: h12.stack().anonKey, userId: user.id, accessToken: user.token, expiresAt: Math.floor(Date.now() / 1000) + 600 });
     expect(await backgroundFlush(locks, { idb: device.idb, session, patienceMs: 0 })).toBe('flushed');
     const rows = await serverMessages(h.correlationId);
     expect(rows).toHaveLength(1);

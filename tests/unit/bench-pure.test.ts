@@ -104,6 +104,10 @@ describe('table and command line', () => {
     expect([...parseArgs(['--rows=12']).rows]).toEqual([12]); // search (issue 40)
     expect([...parseArgs(['--rows=13']).rows]).toEqual([13]); // streamed AI replies (issue 39)
     expect([...parseArgs(['--rows=14']).rows]).toEqual([14]); // attachments (issue 38)
+    // Row 14a alone (the photo bubble, R12.13), without 14b/14c's 20 MB uploads.
+    expect(parseArgs(['--rows', '14a'])).toMatchObject({ only14a: true, rows: new Set([14]) });
+    expect(parseArgs(['--rows', '14a,14']).only14a).toBe(false);
+    expect(parseArgs(['--rows', '14']).only14a).toBe(false);
     expect(() => parseArgs(['--rows', '15'])).toThrow(/unknown row/);
     expect(() => parseArgs(['--fast'])).toThrow(/unknown argument/);
   });

@@ -67,4 +67,11 @@ describe('UploadStatusView', () => {
     expect(screen.getAllByRole('progressbar')).toHaveLength(1);
     expect(screen.getByRole('alert').textContent).toBe('Náhľad sa nenahral.');
   });
+
+  it('R12.13 a photo still being prepared says so (and it can be cancelled), never a progress bar', () => {
+    render(<UploadStatusView uploads={[upload({ state: 'preparing' })]} onRetry={vi.fn()} onCancel={vi.fn()} />);
+    expect(screen.getByText('Fotka sa pripravuje na odoslanie…')).toBeTruthy();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Zrušiť odoslanie' })).toBeTruthy();
+  });
 });

@@ -1,6 +1,6 @@
 // Where the files of an own message stand while it is not sent (issue 38): a progress bar per file
 // while it uploads (bytes from the engine's stored offsets, finer between 6 MB chunks from its
-// progress events), nothing more while the device waits for a network (the bubble's status line
+// progress events), 'Fotka sa pripravuje' while the engine prepares a picked photo (R12.13), nothing more while the device waits for a network (the bubble's status line
 // says 'Čaká na pripojenie'), and for a failed
 // upload its Slovak reason with retry; cancel (which removes the message and its files) while any
 // file is not yet on the server. UploadStatusView is the pure part (unit group); UploadStatus reads
@@ -32,7 +32,9 @@ export function UploadStatusView({ uploads, sendRefused = false, onRetry, onCanc
   return (
     <div data-testid="upload-status" data-waiting={waiting} className="mt-1 flex w-56 max-w-full flex-col items-end gap-1 px-1 text-right text-xs text-slate-700">
       {open.map((u) =>
-        u.state === 'uploading' ? (
+        u.state === 'preparing' ? (
+          <span key={u.uploadId}>{sk.attachments.preparingPhoto}</span>
+        ) : u.state === 'uploading' ? (
           <div key={u.uploadId} className="flex flex-col gap-0.5">
             <span className="truncate">{sk.attachments.uploading(percent(u))}</span>
             <progress max={100} value={percent(u)} aria-label={sk.attachments.uploadLabel(u.name)} className="h-1.5 w-full accent-teal-700" />

@@ -4,16 +4,10 @@
 // Re-encoding through a canvas writes only pixels: EXIF (GPS position, camera serial) and every other
 // metadata segment of the original are gone (e2e/attachments.e2e.ts reads the output bytes for an
 // APP1 Exif segment). OffscreenCanvas when the browser has it, else a detached <canvas>.
+// It runs after the own bubble is shown: the engine calls it with the stored original (R12.13,
+// sync/attachments/prepare.ts; handed to the engine by src/data/SyncProvider.tsx).
+import type { ImagePreparer, PreparedImage } from '../../../../sync/attachments/prepare.ts';
 import { fitWithin, IMAGE_QUALITY, MAX_IMAGE_EDGE_PX, outputTypeFor, renamedFor, THUMB_EDGE_PX, THUMB_QUALITY, type Size } from './image-size.ts';
-
-export interface PreparedImage {
-  blob: Blob;
-  name: string;
-  type: string;
-  width: number;
-  height: number;
-  thumb: Blob;
-}
 
 /** The image cannot be decoded here (e.g. HEIC outside Safari): it is not sent with its metadata. */
 export class ImageUnreadableError extends Error {
@@ -50,7 +44,20 @@ function draw(ctx: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D,
   ctx.drawImage(bitmap, 0, 0, size.width, size.height);
 }
 
-export async function prepareImage(file: File, mediaType: string): Promise<PreparedImage> {
+/**
+ * Background work: it starts once the page is idle (the own bubble, just stored, decodes and paints
+ * first; bench row 14a), at the latest after `IDLE_WAIT_MS`.
+ */
+const IDLE_WAIT_MS = 1000;
+function idle(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: IDLE_WAIT_MS });
+    else setTimeout(resolve, 0);
+  });
+}
+
+export const prepareImage: ImagePreparer = async (file: Blob, name: string, mediaType: string): Promise<PreparedImage> => {
+  await idle();
   let bitmap: ImageBitmap;
   try {
     bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
@@ -63,8 +70,8 @@ export async function prepareImage(file: File, mediaType: string): Promise<Prepa
     const type = outputTypeFor(mediaType);
     const blob = await encode(bitmap, size, type, IMAGE_QUALITY);
     const thumb = await encode(bitmap, fitWithin(natural, THUMB_EDGE_PX), 'image/jpeg', THUMB_QUALITY);
-    return { blob, name: renamedFor(file.name, blob.type), type: blob.type, width: size.width, height: size.height, thumb };
+    return { blob, name: renamedFor(name, blob.type), type: blob.type, width: size.width, height: size.height, thumb };
   } finally {
     bitmap.close();
   }
-}
+};

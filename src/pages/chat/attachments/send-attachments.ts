@@ -33,7 +33,11 @@ export function canSendAttachments(engine: SyncEngine | null): boolean {
 export async function sendAttachments(engine: SyncEngine, input: SendWithAttachmentsInput): Promise<string> {
   const commands = commandsOf(engine);
   if (!commands.sendWithAttachments) throw new AttachmentsUnavailableError();
-  return (await commands.sendWithAttachments(input)).key;
+  const { key } = await commands.sendWithAttachments(input);
+  // Bench row 14a splits Enter → bubble painted here: the store (R12.2's estimate, R12.3's one
+  // transaction with the picked bytes) before it, the live query and the image's decode after.
+  performance.mark('poradna:attachment-stored');
+  return key;
 }
 
 export function cancelAttachments(engine: SyncEngine, messageKey: string): Promise<boolean> {

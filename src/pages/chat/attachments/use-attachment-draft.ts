@@ -1,12 +1,13 @@
 // The files waiting in the composer (issue 38): each is checked at once (type, 25 MB, count: refused
-// with a Slovak toast, the rest kept), then prepared — images downscaled and re-encoded without
-// metadata with a thumbnail, other files kept as picked. Object URLs for the previews live as long
-// as their item and are revoked when it goes (removed, sent, or the chat closed).
+// with a Slovak toast, the rest kept) and ready to send at once. A photo is handed to the engine as
+// picked, marked `prepare`: its own bubble shows it at once and the engine prepares it (downscaled,
+// upright, EXIF/GPS stripped) before anything is uploaded (R12.13; bench row 14a: preparing here,
+// before the bubble existed, cost seconds on a phone). Other files go as picked. Object URLs for the
+// previews live as long as their item and are revoked when it goes (removed, sent, or the chat closed).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toastError } from '../../../lib/notify.ts';
 import { sk } from '../../../text/sk.ts';
 import { isImage, isReencodedImage, MAX_ATTACHMENTS, mediaTypeOf, refusalOf, type Refusal } from './limits.ts';
-import { prepareImage } from './prepare-image.ts';
 import type { AttachmentFileInput } from './send-attachments.ts';
 
 export interface DraftAttachment {
@@ -14,12 +15,11 @@ export interface DraftAttachment {
   /** The name sent (an image's follows its new encoding: IMG_1.HEIC → IMG_1.jpg). */
   name: string;
   kind: 'image' | 'file';
-  /** Bytes that will be sent: the prepared image's, or the file's. */
+  /** The picked file's bytes (a photo's prepared bytes are fewer). */
   size: number;
   caption: string;
-  /** Null while an image is being prepared. */
   file: AttachmentFileInput | null;
-  /** The thumbnail (images), and the prepared image for the preview's lightbox. */
+  /** The preview (images: the picked file itself; the browser turns it upright from its EXIF). */
   thumbUrl: string | null;
   fullUrl: string | null;
 }
@@ -35,11 +35,10 @@ export interface AttachmentDraft {
   removeSent: (ids: readonly string[]) => void;
 }
 
-const REFUSAL_TEXT: Record<Refusal | 'unreadable', (name: string) => string> = {
+const REFUSAL_TEXT: Record<Refusal, (name: string) => string> = {
   'too-large': sk.attachments.tooLarge,
   type: sk.attachments.badType,
   empty: sk.attachments.empty,
-  unreadable: sk.attachments.unreadable,
 };
 
 function revoke(item: DraftAttachment): void {
@@ -69,30 +68,6 @@ export function useAttachmentDraft(): AttachmentDraft {
     });
   }, []);
 
-  const prepare = useCallback(
-    async (id: string, file: File, mediaType: string) => {
-      try {
-        const image = await prepareImage(file, mediaType);
-        if (gone.current.has(id)) return;
-        const thumbUrl = URL.createObjectURL(image.thumb);
-        const fullUrl = URL.createObjectURL(image.blob);
-        update(id, (item) => ({
-          ...item,
-          name: image.name,
-          size: image.blob.size,
-          thumbUrl,
-          fullUrl,
-          file: { blob: image.blob, name: image.name, type: image.type, width: image.width, height: image.height, thumb: image.thumb },
-        }));
-      } catch (err) {
-        console.warn('attachment prepare:', err);
-        if (!gone.current.has(id)) toastError(REFUSAL_TEXT.unreadable(file.name));
-        drop([id]);
-      }
-    },
-    [update, drop],
-  );
-
   const add = useCallback(
     (files: readonly File[]) => {
       const room = MAX_ATTACHMENTS - current.current.length;
@@ -108,24 +83,21 @@ export function useAttachmentDraft(): AttachmentDraft {
           break;
         }
         const mediaType = mediaTypeOf(file);
-        const id = crypto.randomUUID();
-        const reencode = isReencodedImage(mediaType);
         accepted.push({
-          id,
+          id: crypto.randomUUID(),
           name: file.name,
           kind: isImage(mediaType) ? 'image' : 'file',
           size: file.size,
           caption: '',
-          file: reencode ? null : { blob: file, name: file.name, type: mediaType },
-          // A GIF is sent as picked (its animation kept): its own bytes are its preview.
-          thumbUrl: !reencode && isImage(mediaType) ? URL.createObjectURL(file) : null,
+          // A GIF is sent as picked (its animation kept); JPEG, PNG, HEIC… are prepared by the engine.
+          file: { blob: file, name: file.name, type: mediaType, ...(isReencodedImage(mediaType) ? { prepare: true } : {}) },
+          thumbUrl: isImage(mediaType) ? URL.createObjectURL(file) : null,
           fullUrl: null,
         });
-        if (reencode) void prepare(id, file, mediaType);
       }
       if (accepted.length > 0) setItems((list) => [...list, ...accepted]);
     },
-    [prepare],
+    [],
   );
 
   const setCaption = useCallback((id: string, caption: string) => update(id, (item) => ({ ...item, caption })), [update]);

@@ -1,0 +1,32 @@
+// @vitest-environment jsdom
+// R12.13 (bench row 14a): a picked photo is ready to send the moment it is picked — the tray no
+// longer prepares it (that cost seconds on a phone before the bubble could exist). It goes to the
+// engine as picked, marked `prepare`, so the engine prepares it before any upload; a PDF or a GIF
+// goes as picked, unmarked (a GIF keeps its animation).
+import { act, cleanup, renderHook } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useAttachmentDraft } from '../../../src/pages/chat/attachments/use-attachment-draft.ts';
+
+afterEach(cleanup);
+beforeAll(() => {
+  // jsdom has no object URLs; the tray's previews need one per image.
+  let n = 0;
+  URL.createObjectURL = () => `blob:test/${++n}`;
+  URL.revokeObjectURL = () => undefined;
+});
+
+describe('useAttachmentDraft', () => {
+  it('R12.13 a picked photo is ready at once, handed over as picked and marked for the engine to prepare; other files unmarked', () => {
+    const { result } = renderHook(() => useAttachmentDraft());
+    const photo = new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe1, 1, 2, 3])], 'IMG_1.jpg', { type: 'image/jpeg' });
+    const pdf = new File(['%PDF-1.4'], 'zmluva.pdf', { type: 'application/pdf' });
+    const gif = new File(['GIF89a'], 'smiech.gif', { type: 'image/gif' });
+    act(() => result.current.add([photo, pdf, gif]));
+    expect(result.current.ready).toBe(true);
+    const [p, d, g] = result.current.items;
+    expect(p!.file).toMatchObject({ blob: photo, name: 'IMG_1.jpg', type: 'image/jpeg', prepare: true });
+    expect(p!.thumbUrl).toMatch(/^blob:/);
+    expect(d!.file).toEqual({ blob: pdf, name: 'zmluva.pdf', type: 'application/pdf' });
+    expect(g!.file).toEqual({ blob: gif, name: 'smiech.gif', type: 'image/gif' });
+  });
+});
