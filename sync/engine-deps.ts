@@ -14,6 +14,7 @@ import type { ServerApi } from './server/api.ts';
 import { createSupabaseServerApi } from './server/supabase-api.ts';
 import { createSupabaseRealtimeTransport } from './transports/supabase-realtime.ts';
 import type { Transport } from './transports/transport.ts';
+import type { RemoteTable } from './model/remote-types.ts';
 import { createSupabaseRelay, type Relay } from './transports/relay.ts';
 import type { StorageEstimate } from './attachments/limits.ts';
 import type { ImagePreparer } from './attachments/prepare.ts';
@@ -107,6 +108,14 @@ export interface ResolvedOptions {
 
 let instances = 0;
 
+/**
+ * R18.6: the tables whose rows a device still takes from postgres_changes when the relay's user
+ * channel carries the read cursors' broadcast: messages (the open chat paints a row before any pull,
+ * R6.5/R6.6; R13's streamed reply grows by row versions) and conversations (each message changes its
+ * conversation in the same transaction: without its row event every arriving message would cost a pull).
+ */
+const ROW_TABLES_BESIDE_USER_TOPIC: readonly RemoteTable[] = ['conversations', 'messages'];
+
 /** `gateClock`: the server's clock as the engine learns it, for the default session gate (R9.12). */
 export function resolveOptions(o: SyncEngineOptions, gateClock: GateClock = {}): ResolvedOptions {
   const supabase = o.supabase;
@@ -118,8 +127,19 @@ export function resolveOptions(o: SyncEngineOptions, gateClock: GateClock = {}):
   const auth = o.auth === undefined ? (supabase ? supabaseAuthGate(supabase, o.userId, gateClock, timings.requestTimeoutMs) : null) : o.auth;
   // R9.19: each join waits for the session gate, so a channel never joins with an expired token.
   const fresh = auth ? { freshSession: () => auth.ensure() } : {};
+  // No realtime, no relay: it rides the same socket.
+  const relay =
+    o.transports?.relay !== undefined
+      ? o.transports.relay
+      : supabase && o.transports?.realtime !== null
+        ? () => createSupabaseRelay({ supabase, userId: o.userId })
+        : null;
+  // R18.4/R18.6: the private account channel is on by default; read cursors drop postgres_changes
+  // only where this relay's `user:<id>` channel brings their broadcast (R18.7).
+  const rowTables = o.transports?.relay === undefined && relay ? ROW_TABLES_BESIDE_USER_TOPIC : undefined;
   const defaultRealtime = supabase
-    ? (accountId: string) => createSupabaseRealtimeTransport({ supabase, accountId, topic: `sync:${accountId}:${instance}`, ...fresh })
+    ? (accountId: string) =>
+        createSupabaseRealtimeTransport({ supabase, accountId, topic: `sync:${accountId}:${instance}`, feedBroadcast: true, ...(rowTables ? { rowTables } : {}), ...fresh })
     : null;
   return {
     userId: o.userId,
@@ -132,13 +152,7 @@ export function resolveOptions(o: SyncEngineOptions, gateClock: GateClock = {}):
     newId: o.newId ?? randomId,
     realtime: o.transports?.realtime === undefined ? defaultRealtime : o.transports.realtime,
     auxiliary: o.transports?.auxiliary ?? (() => []),
-    // No realtime, no relay: it rides the same socket.
-    relay:
-      o.transports?.relay !== undefined
-        ? o.transports.relay
-        : supabase && o.transports?.realtime !== null
-          ? () => createSupabaseRelay({ supabase, userId: o.userId })
-          : null,
+    relay,
     locks: o.locks === undefined ? defaultLocks() : o.locks,
     channels: o.channels === undefined ? defaultChannelFactory() : o.channels,
     ensureFirst: o.ensureFirstConversation ?? true,

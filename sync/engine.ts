@@ -271,7 +271,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     });
     actor.start();
     relay = o.relay?.() ?? null;
-    relayLink = relay ? linkRelay(relay, { published, accountId: () => accountId, serverNowMs: serverTimeNow }) : null;
+    relayLink = relay ? linkRelay(relay, { published, accountId: () => accountId, serverNowMs: serverTimeNow, onFeed: (event) => send({ type: 'TRANSPORT_EVENT', event }) }) : null;
     ctx.relay = relayLink?.sent ?? null;
     status.patch({ leader: true });
     writers.lead();

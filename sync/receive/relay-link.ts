@@ -1,9 +1,13 @@
 // R6.8: a leading engine's link to the relay. Its own sends go out once their request has started and
 // its refused sends go out as withdrawals; the other devices' copies and withdrawals come in to the
 // publications (published.ts), which hand them to an open chat. Nothing of it is stored.
+// R18.7: the database's feed numbers on the user topic (the own read cursors) go to `onFeed` as feed
+// events of the account the engine acts in; any other payload is dropped.
 import type { RelaySend } from '../commands/context.ts';
 import { syncMark } from '../marks.ts';
+import { feedEvent } from '../transports/feed-event.ts';
 import type { Relay } from '../transports/relay.ts';
+import type { TransportEvent } from '../transports/transport.ts';
 import type { Publications } from './published.ts';
 import { relayedSend, relayedWithdrawal } from './relayed.ts';
 
@@ -16,11 +20,20 @@ export interface RelayLink {
 
 export function linkRelay(
   relay: Relay,
-  deps: { published: Pick<Publications, 'onRelayed' | 'onWithdrawn'>; accountId: () => string | null; serverNowMs: () => number },
+  deps: {
+    published: Pick<Publications, 'onRelayed' | 'onWithdrawn'>;
+    accountId: () => string | null;
+    serverNowMs: () => number;
+    onFeed?: (e: TransportEvent) => void;
+  },
 ): RelayLink {
   relay.subscribe(
     (payload) => deps.published.onRelayed(payload),
     (payload) => deps.published.onWithdrawn(payload),
+    (payload) => {
+      const e = feedEvent(payload, deps.accountId());
+      if (e) deps.onFeed?.(e);
+    },
   );
   return {
     sent(send) {

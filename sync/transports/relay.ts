@@ -5,7 +5,11 @@
 // channel never hears a public one of the same name. Nothing is stored from it: receive/relayed.ts
 // turns a copy into a transient bubble that the stored row replaces, a withdrawal (the server refused
 // the send on the sending device) or a timer drops.
+// R18.7: the same channel carries the database's `changed` broadcasts of the user's own read cursors
+// (R18.1): supabase-js keeps one channel object per topic and client, so the relay's channel is the
+// device's only `user:<id>` channel, and it hands them on as they come (relay-link.ts checks them).
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
+import { FEED_EVENT } from './feed-event.ts';
 
 /** The broadcast event of a relayed send. */
 export const RELAY_EVENT = 'send';
@@ -33,9 +37,10 @@ export interface RelayedWithdrawal {
 export interface Relay {
   /**
    * Starts listening; `onCopy` gets every other device's send and `onWithdrawn` its withdrawals,
-   * both unchecked (receive/relayed.ts checks them).
+   * both unchecked (receive/relayed.ts checks them); `onFeed` the database's feed numbers on the
+   * user topic (R18.7), unchecked too.
    */
-  subscribe(onCopy: (payload: unknown) => void, onWithdrawn: (payload: unknown) => void): void;
+  subscribe(onCopy: (payload: unknown) => void, onWithdrawn: (payload: unknown) => void, onFeed?: (payload: unknown) => void): void;
   /** Pushes a send to the user's other devices; false (nothing sent) while the channel is not joined. */
   publish(send: RelayedSend): boolean;
   /** Pushes a withdrawal the same way; false (nothing sent) while the channel is not joined. */
@@ -55,13 +60,14 @@ export function createSupabaseRelay(opts: { supabase: SupabaseClient; userId: st
     return true;
   };
   return {
-    subscribe(onCopy, onWithdrawn) {
+    subscribe(onCopy, onWithdrawn, onFeed) {
       // self: false — a device never gets its own send back; ack: false — a relay is best effort,
       // the send_message request is what delivers.
       const ch = supabase
         .channel(`user:${opts.userId}`, { config: { private: true, broadcast: { self: false, ack: false } } })
         .on('broadcast', { event: RELAY_EVENT }, (m: { payload?: unknown }) => onCopy(m.payload))
-        .on('broadcast', { event: RELAY_WITHDRAW_EVENT }, (m: { payload?: unknown }) => onWithdrawn(m.payload));
+        .on('broadcast', { event: RELAY_WITHDRAW_EVENT }, (m: { payload?: unknown }) => onWithdrawn(m.payload))
+        .on('broadcast', { event: FEED_EVENT }, (m: { payload?: unknown }) => onFeed?.(m.payload));
       channel = ch;
       ch.subscribe();
     },

@@ -1,12 +1,14 @@
-// R6.1: Supabase Realtime, account level: one channel with postgres_changes on conversations,
-// messages and read_cursors filtered by account_id (the server also applies RLS); with R18.4 also the
-// private `account:<id>` channel of Broadcast from the database. One transport per
+// R6.1: Supabase Realtime, account level: one channel with postgres_changes filtered by account_id
+// (the server also applies RLS) on the tables the engine asks for (R18.6: by default conversations and
+// messages; read_cursors only where the user topic's broadcast does not reach the engine), and with
+// R18.4 the private `account:<id>` channel of Broadcast from the database. One transport per
 // subscription attempt; the machine makes a new one to resubscribe.
 import { REALTIME_SUBSCRIBE_STATES, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 import type { RemoteTable } from '../model/remote-types.ts';
-import { statusCell, type Transport, type TransportEvent } from './transport.ts';
+import { FEED_EVENT, feedEvent } from './feed-event.ts';
+import { statusCell, type Transport } from './transport.ts';
 
-const TABLES: RemoteTable[] = ['conversations', 'messages', 'read_cursors'];
+const ALL_TABLES: readonly RemoteTable[] = ['conversations', 'messages', 'read_cursors'];
 
 export interface RealtimeOptions {
   supabase: SupabaseClient;
@@ -25,13 +27,8 @@ export interface RealtimeOptions {
    * status shows realtime down, never a silent deafness.
    */
   feedBroadcast?: boolean;
-}
-
-/** R18.1's payload, as far as the engine reads it. */
-function feedEvent(payload: unknown, accountId: string): TransportEvent | null {
-  const p = payload as { account_id?: unknown; change_seq?: unknown } | null;
-  if (p?.account_id !== accountId || typeof p.change_seq !== 'number' || !Number.isSafeInteger(p.change_seq)) return null;
-  return { kind: 'feed', accountId, changeSeq: p.change_seq };
+  /** The tables whose postgres_changes this channel carries (R18.6); default all three. */
+  rowTables?: readonly RemoteTable[];
 }
 
 interface ChangePayload {
@@ -52,7 +49,7 @@ export function createSupabaseRealtimeTransport(opts: RealtimeOptions): Transpor
       cell.attach(handlers);
       cell.set('connecting');
       let ch = opts.supabase.channel(opts.topic ?? `sync:${opts.accountId}`);
-      for (const table of TABLES) {
+      for (const table of opts.rowTables ?? ALL_TABLES) {
         ch = ch.on('postgres_changes', { event: '*', schema: 'public', table, filter: `account_id=eq.${opts.accountId}` }, (p: ChangePayload) => {
           cell.emit({ kind: 'row', table, op: p.eventType, record: p.new, oldRecord: p.old });
         });
@@ -63,7 +60,7 @@ export function createSupabaseRealtimeTransport(opts: RealtimeOptions): Transpor
       const feedTopic = `account:${opts.accountId}`;
       const shared = opts.supabase.getChannels().some((c) => c.topic === `realtime:${feedTopic}`);
       if (opts.feedBroadcast && !shared)
-        feed = opts.supabase.channel(feedTopic, { config: { private: true } }).on('broadcast', { event: 'changed' }, (m: { payload?: unknown }) => {
+        feed = opts.supabase.channel(feedTopic, { config: { private: true } }).on('broadcast', { event: FEED_EVENT }, (m: { payload?: unknown }) => {
           const e = feedEvent(m.payload, opts.accountId);
           if (e) cell.emit(e);
         });

@@ -8,6 +8,8 @@ import { manualNetwork } from '../../../sync/session/network.ts';
 import { RELAY_HOLD_MS } from '../../../sync/receive/published.ts';
 import { RELAY_MAX_TEXT, relayedMessage, relayedSend, relayedWithdrawal, withdrawnKey } from '../../../sync/receive/relayed.ts';
 import type { Relay, RelayedSend, RelayedWithdrawal } from '../../../sync/transports/relay.ts';
+import type { TransportEvent } from '../../../sync/transports/transport.ts';
+import { linkRelay } from '../../../sync/receive/relay-link.ts';
 import { systemClock, type Clock, type TimerId } from '../../../sync/model/clock.ts';
 import type { ServerApi } from '../../../sync/server/api.ts';
 import { channelHub, fakeLocks } from './helpers/fake-locks.ts';
@@ -281,5 +283,26 @@ describe('R6.8 the relay between two devices of one user', () => {
     hold.fire();
     expect(seen[1]).toEqual({ settled: h.key });
     expect(await b.db.messages.count()).toBe(0);
+  });
+});
+
+describe("R18.7 the database's feed numbers on the relay's user channel", () => {
+  /** linkRelay over a relay whose user channel is driven by the test; the feed events it hands on. */
+  function linked(accountId: string | null) {
+    let onFeed: ((p: unknown) => void) | undefined;
+    const relay: Relay = { subscribe: (_c, _w, f) => void (onFeed = f), publish: () => true, withdraw: () => true, close: async () => undefined };
+    const events: TransportEvent[] = [];
+    linkRelay(relay, { published: { onRelayed: () => undefined, onWithdrawn: () => undefined }, accountId: () => accountId, serverNowMs: () => 0, onFeed: (e) => events.push(e) });
+    return { feed: (p: unknown) => onFeed!(p), events };
+  }
+
+  it('R18.7 a number of the account the engine acts in becomes a feed event; another account, a malformed payload or no account yet hand on nothing', () => {
+    const l = linked(ACCOUNT);
+    l.feed({ v: 1, account_id: ACCOUNT, change_seq: 42, id: 'x' });
+    for (const p of [null, 'x', { account_id: ACCOUNT }, { account_id: ACCOUNT, change_seq: '42' }, { account_id: ACCOUNT, change_seq: 1.5 }, { account_id: CONV, change_seq: 43 }]) l.feed(p);
+    expect(l.events).toEqual([{ kind: 'feed', accountId: ACCOUNT, changeSeq: 42 }]);
+    const none = linked(null);
+    none.feed({ v: 1, account_id: ACCOUNT, change_seq: 42 });
+    expect(none.events).toEqual([]);
   });
 });
