@@ -3,8 +3,12 @@
 // longer prepares it (that cost seconds on a phone before the bubble could exist). It goes to the
 // engine as picked, marked `prepare`, so the engine prepares it before any upload; a PDF or a GIF
 // goes as picked, unmarked (a GIF keeps its animation).
-import { act, cleanup, renderHook } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, renderHook, screen } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+const toasts = vi.hoisted(() => [] as string[]);
+vi.mock('../../../src/lib/notify.ts', () => ({ toastError: (t: string) => toasts.push(t) }));
+const { AttachmentTray } = await import('../../../src/pages/chat/attachments/AttachmentTray.tsx');
 import { useAttachmentDraft } from '../../../src/pages/chat/attachments/use-attachment-draft.ts';
 
 afterEach(cleanup);
@@ -28,5 +32,17 @@ describe('useAttachmentDraft', () => {
     expect(p!.thumbUrl).toMatch(/^blob:/);
     expect(d!.file).toEqual({ blob: pdf, name: 'zmluva.pdf', type: 'application/pdf' });
     expect(g!.file).toEqual({ blob: gif, name: 'smiech.gif', type: 'image/gif' });
+  });
+
+  it('an image whose preview the browser cannot decode (HEIC in Chromium) leaves the tray with the Slovak toast', () => {
+    const { result } = renderHook(() => useAttachmentDraft());
+    const heic = new File([new Uint8Array([0, 0, 0, 24, 0x66, 0x74, 0x79, 0x70])], 'IMG_2.HEIC', { type: 'image/heic' });
+    const pdf = new File(['%PDF-1.4'], 'zmluva.pdf', { type: 'application/pdf' });
+    act(() => result.current.add([heic, pdf]));
+    const draft = result.current;
+    render(<AttachmentTray items={draft.items} onRemove={draft.remove} onUnreadable={draft.unreadable} onCaption={draft.setCaption} />);
+    fireEvent.error(screen.getByTestId('attachment-thumb'));
+    expect(toasts).toEqual(['Obrázok IMG_2.HEIC sa v tomto zariadení nedá spracovať, nepriložil sa.']);
+    expect(result.current.items.map((i) => i.name)).toEqual(['zmluva.pdf']);
   });
 });

@@ -68,7 +68,7 @@ export function AttachmentComposer({ conversationId, value, onChange, onSend, mo
           {sk.attachments.dropHint}
         </p>
       )}
-      <AttachmentTray items={items} onRemove={draft.remove} onCaption={draft.setCaption} />
+      <AttachmentTray items={items} onRemove={draft.remove} onUnreadable={draft.unreadable} onCaption={draft.setCaption} />
       <Composer
         value={value}
         onChange={onChange}

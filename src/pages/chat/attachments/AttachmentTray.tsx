@@ -10,10 +10,12 @@ import type { DraftAttachment } from './use-attachment-draft.ts';
 interface AttachmentTrayProps {
   items: readonly DraftAttachment[];
   onRemove: (id: string) => void;
+  /** An image preview the browser could not decode. */
+  onUnreadable: (id: string) => void;
   onCaption: (id: string, caption: string) => void;
 }
 
-export function AttachmentTray({ items, onRemove, onCaption }: AttachmentTrayProps) {
+export function AttachmentTray({ items, onRemove, onUnreadable, onCaption }: AttachmentTrayProps) {
   const [open, setOpen] = useState<number | null>(null);
   if (items.length === 0) return null;
   const images = items.filter((i) => i.kind === 'image' && (i.fullUrl ?? i.thumbUrl));
@@ -23,7 +25,7 @@ export function AttachmentTray({ items, onRemove, onCaption }: AttachmentTrayPro
         {items.map((item) => (
           <li key={item.id} data-testid="attachment-draft" data-ready={item.file !== null} className="flex w-40 shrink-0 flex-col gap-1 rounded-lg border border-slate-200 bg-white p-1.5">
             <div className="relative">
-              <Preview item={item} onOpen={() => setOpen(images.indexOf(item))} />
+              <Preview item={item} onOpen={() => setOpen(images.indexOf(item))} onError={() => onUnreadable(item.id)} />
               <button
                 type="button"
                 aria-label={sk.attachments.remove(item.name)}
@@ -62,12 +64,12 @@ export function AttachmentTray({ items, onRemove, onCaption }: AttachmentTrayPro
   );
 }
 
-function Preview({ item, onOpen }: { item: DraftAttachment; onOpen: () => void }) {
+function Preview({ item, onOpen, onError }: { item: DraftAttachment; onOpen: () => void; onError: () => void }) {
   if (item.kind === 'image') {
     const src = item.thumbUrl;
     return (
       <button type="button" onClick={onOpen} disabled={!src} aria-label={sk.attachments.preview(item.name)} className="focus-ring block h-24 w-full overflow-hidden rounded-md bg-slate-200">
-        {src ? <img src={src} alt="" data-testid="attachment-thumb" className="h-full w-full object-cover" /> : <span className="block h-full w-full animate-pulse motion-reduce:animate-none" />}
+        {src ? <img src={src} alt="" data-testid="attachment-thumb" onError={onError} className="h-full w-full object-cover" /> : <span className="block h-full w-full animate-pulse motion-reduce:animate-none" />}
       </button>
     );
   }

@@ -30,6 +30,8 @@ export interface AttachmentDraft {
   ready: boolean;
   add: (files: readonly File[]) => void;
   remove: (id: string) => void;
+  /** The browser could not show the image's preview (HEIC in Chromium): refused as before, with the toast. */
+  unreadable: (id: string) => void;
   setCaption: (id: string, caption: string) => void;
   /** Drops the items that were sent (by id), keeping any added meanwhile. */
   removeSent: (ids: readonly string[]) => void;
@@ -102,5 +104,17 @@ export function useAttachmentDraft(): AttachmentDraft {
 
   const setCaption = useCallback((id: string, caption: string) => update(id, (item) => ({ ...item, caption })), [update]);
 
-  return { items, ready: items.every((item) => item.file !== null), add, remove: (id) => drop([id]), setCaption, removeSent: drop };
+  // An image this browser cannot decode would only fail later, in the engine's preparation: its
+  // preview failing to load says so at once, and it leaves the tray with the Slovak toast.
+  const unreadable = useCallback(
+    (id: string) => {
+      const item = current.current.find((i) => i.id === id);
+      if (!item) return;
+      toastError(sk.attachments.unreadable(item.name));
+      drop([id]);
+    },
+    [drop],
+  );
+
+  return { items, ready: items.every((item) => item.file !== null), add, remove: (id) => drop([id]), unreadable, setCaption, removeSent: drop };
 }
