@@ -5,7 +5,7 @@
 // minutes before it expires). Null while a URL is not (yet) known. When it cannot be signed (offline),
 // the object's bare address, which only the service worker's cache answers (sw/attachment-cache.ts):
 // an image shown before opens offline after a reload too.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { unsignedObjectUrl } from '../../../../sw/attachment-cache.ts';
 import { useSyncQuery } from '../../../data/use-sync-query.ts';
 import { parseAttachmentRef, type AttachmentRef } from './attachment-ref.ts';
@@ -15,6 +15,12 @@ import { attachmentBlob, attachmentThumb } from './send-attachments.ts';
 const SIGNED_TTL_S = 3600;
 const SIGNED_MARGIN_MS = 5 * 60_000;
 const signed = new Map<string, { url: string; until: number }>();
+/** How long a replaced object URL lives on: the image shown from it has switched to the new one by then. */
+const REVOKE_AFTER_MS = 10_000;
+
+function revokeLater(urls: string[]): void {
+  if (urls.length > 0) setTimeout(() => urls.forEach((u) => URL.revokeObjectURL(u)), REVOKE_AFTER_MS);
+}
 
 async function signedUrl(ref: Extract<AttachmentRef, { kind: 'storage' }>): Promise<string | null> {
   const key = `${ref.bucket}/${ref.path}`;
@@ -39,12 +45,37 @@ export function useAttachmentUrls(addresses: readonly (string | null)[]): (strin
     [refs, hasLocal],
   )?.value;
   const [objectUrls, setObjectUrls] = useState<(string | null)[]>([]);
+  // One object URL per local attachment while its bytes stay the same. The query answers new Blob
+  // objects whenever the tables it read change (an upload's progress, the send's state), and a new
+  // URL each time made a 12 MP photo decode again and again; a URL revoked while its image was still
+  // decoding showed the broken-image frame in the sending bubble (R12.13's screenshots). A URL that
+  // is replaced (the prepared photo after the original) is revoked once the new one is on screen.
+  const made = useRef(new Map<string, { url: string; size: number; type: string }>());
   useEffect(() => {
     if (!blobs) return;
-    const urls = blobs.map((b) => (b ? URL.createObjectURL(b) : null));
+    const next = new Map<string, { url: string; size: number; type: string }>();
+    const urls = blobs.map((b, i) => {
+      const r = refs[i];
+      if (!b || r?.kind !== 'local') return null;
+      const key = `${r.id}${r.thumb ? '#thumb' : ''}`;
+      const had = made.current.get(key) ?? next.get(key);
+      const entry = had && had.size === b.size && had.type === b.type ? had : { url: URL.createObjectURL(b), size: b.size, type: b.type };
+      next.set(key, entry);
+      return entry.url;
+    });
+    const kept = new Set([...next.values()].map((e) => e.url));
+    revokeLater([...made.current.values()].map((e) => e.url).filter((u) => !kept.has(u)));
+    made.current = next;
     setObjectUrls(urls);
-    return () => urls.forEach((u) => u && URL.revokeObjectURL(u));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- refs are what blobs were read for
   }, [blobs]);
+  useEffect(
+    () => () => {
+      revokeLater([...made.current.values()].map((e) => e.url));
+      made.current = new Map();
+    },
+    [],
+  );
   const [signedUrls, setSignedUrls] = useState<(string | null)[]>([]);
   useEffect(() => {
     if (!refs.some((r) => r?.kind === 'storage')) return;
