@@ -92,8 +92,10 @@ async function readHead(db: SyncDb, server: ServerApi, userId: string, since: nu
     const head = await server.pullHead(since, HEAD_LIMITS);
     const other = (r: { account_id: string | null }) => accountId !== null && r.account_id !== null && r.account_id !== accountId;
     if (head.conversations.some(other) || head.messages.some(other)) return;
+    // R17.5: marked before the head's rows are stored, so no chat shows its newest page without the
+    // line that older messages are on their way (stored first, a journey saw the chat without it).
+    await markPartialHistory(db, head, HEAD_LIMITS, until);
     await applyRemoteChanges(db, { conversations: head.conversations, messages: head.messages, readCursors: [], deleted: [] }, userId, { kind: 'none' });
-    await markPartialHistory(db, head, HEAD_LIMITS, until); // R17.5
   } catch {
     // The feed that follows brings these rows anyway.
   }

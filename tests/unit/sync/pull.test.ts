@@ -1,3 +1,4 @@
+import Dexie from 'dexie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { scopeToAccount } from '../../../sync/session/account-scope.ts';
 import { applyRemoteChanges, readFeed } from '../../../sync/receive/apply.ts';
@@ -323,5 +324,34 @@ describe('R17.5 older history still on its way', () => {
     expect(seen).toEqual([{ long: true, short: false }]);
     expect(await olderHistoryPending(db, long.id)).toBe(false); // caught up: the whole history is here
     expect(await db.messages.where('conversationId').equals(long.id).count()).toBe(200);
+  });
+
+  it('R17.5 the partial mark is stored before the head page, so a chat never shows its newest page without the line', async () => {
+    const long = server.addConversation();
+    for (let i = 0; i < 200; i++) server.addMessage(long.id, { text: `správa ${i}` });
+    const api = server.api();
+    const newest = [...server.messages.values()].filter((m) => m.conversation_id === long.id).slice(-30);
+    // Each stored message of the head asks whether its chat already reads as partial (a live query's view).
+    const pendingWhenStored: boolean[] = [];
+    const watch = (changes: Record<string, unknown>) => {
+      if (Object.keys(changes).some((k) => k.endsWith('/messages/'))) void olderHistoryPending(db, long.id).then((p) => pendingWhenStored.push(p));
+    };
+    Dexie.on('storagemutated', watch);
+    let pulls = 0;
+    const withHead: ServerApi = {
+      ...api,
+      pull: async (since, limit) => {
+        if (++pulls === 2) Dexie.on('storagemutated').unsubscribe(watch);
+        return api.pull(since, limit);
+      },
+      pullHead: async () => ({ conversations: [server.conversations.get(long.id)!], messages: newest }),
+    };
+    try {
+      await pullFeed(db, withHead, 'user-1', now, 1000, server.accountId, { pacer: new PullPacer({ stallMs: 3000 }), head: { fetched: false } });
+    } finally {
+      Dexie.on('storagemutated').unsubscribe(watch);
+    }
+    expect(pendingWhenStored.length).toBeGreaterThan(0);
+    expect(pendingWhenStored.every(Boolean)).toBe(true);
   });
 });
