@@ -145,6 +145,7 @@ describe('AI replies through the OpenAI-compatible provider', () => {
     const text = 'Ako mám nastaviť rozpočet na kampaň? (ok)';
     const { conversationId, messageId } = await userMessage(text);
     const replies = await waitFor(async () => {
+      if ((await job(messageId)).status !== 'done') return null; // a streamed row grows until then (R13.1)
       const r = await repliesAfter(ref, conversationId, messageId);
       return r.length ? r : null;
     }, 'the AI reply');
@@ -190,10 +191,13 @@ describe('AI replies through the OpenAI-compatible provider', () => {
     expect((await job(messageId)).status).toBe('running');
 
     await dueNow(mine!.id); // the lease runs out
+    // The retried answer streams (R13.1): its row exists while the job still runs, so the job's end
+    // is waited for, not the row's first version.
     const replies = await waitFor(async () => {
+      if ((await job(messageId)).status !== 'done') return null;
       const r = await repliesAfter(ref, conversationId, messageId);
       return r.length ? r : null;
-    }, 'the retried reply');
+    }, 'the retried reply, whole');
     expect(replies).toHaveLength(1);
     expect(await job(messageId)).toMatchObject({ status: 'done', attempts: 2 });
 
