@@ -172,7 +172,11 @@ describe('R18.6 R18.7 devices learn of changes through Broadcast from the databa
     // (the refused joins' replies, repeated by the machine's resubscribe, name A's topic; no broadcast does)
     expect(heard.slice(hooked).filter((f) => f.includes(a.id) && (f.includes('changed') || f.includes('Tajné')))).toEqual([]);
     expect(heard.find(joinReply)).toContain(`Unauthorized: You do not have permissions to read from this Channel topic: account:${a.id}`);
-    expect(spy.engine!.status().connection).not.toBe('online');
+    // The refused join is reported, not necessarily at this instant: the machine's resubscribe rejoins
+    // the account channel, and between a join and its refusal the link reads online (seen once in a
+    // clean-clone run). R18.4's own test checks the error status; here it must come, and stay
+    // without a broadcast of A.
+    await waitFor(() => spy.engine!.status().connection !== 'online', 'the refused join shown as realtime down', 10_000);
     expect(await spy.engine!.db.messages.where('conversationId').equals(convA).count()).toBe(0);
   });
 });
