@@ -45,6 +45,11 @@ export function AccountsPage() {
   useEffect(() => {
     void reload();
   }, [reload]);
+  // Stable, so LoadFailed's 'online' listener (registered per onRetry) is not re-added each render.
+  const retry = useCallback(() => {
+    setLoad({ kind: 'loading' });
+    void reload();
+  }, [reload]);
 
   const data = load.kind === 'ready' ? load.data : null;
   const rows = useMemo(() => sortAccounts(filterAccounts(data?.rows ?? [], query), sort), [data, query, sort]);
@@ -74,13 +79,7 @@ export function AccountsPage() {
 
   if (load.kind === 'failed') {
     return (
-      <LoadFailed
-        message={admin.accounts.loadFailed}
-        onRetry={() => {
-          setLoad({ kind: 'loading' });
-          void reload();
-        }}
-      />
+      <LoadFailed message={admin.accounts.loadFailed} onRetry={retry} />
     );
   }
 
