@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { launchProfile, signInControlled } from './pwa-helpers.ts';
 
-type Snapshot = { userId: string; css: string; rules?: string; savedAt: number } | null;
+type Snapshot = { userId: string; css: string; rules?: string; wide?: boolean; savedAt: number } | null;
 
 /** The saved snapshot record in the worker's store (or, with `put`, replaces it). */
 function snapshotRecord(page: Page, put?: Snapshot): Promise<Snapshot> {
@@ -155,6 +155,15 @@ test('a warm open of the list paints its last frame before any script, then the 
       saved!.css,
     );
     expect(subsetChars).toBeLessThan(wholeChars / 2);
+
+    // Saved at a phone's width, the frame is not painted where the chats show two panes (a tablet
+    // turned, a window widened): its host is in the page but hidden, by CSS, before any script.
+    expect(saved!.wide).toBe(false);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await reloadWithoutScripts(page);
+    await expect(host).toBeAttached();
+    await expect(host).toBeHidden();
+    await page.setViewportSize({ width: 360, height: 640 });
 
     // With scripts, the live list takes over and the painting is gone in the same commit: checked at
     // once, without retrying, so the snapshot's own 5 s fallback timer cannot make this pass.

@@ -28,7 +28,13 @@ import {
   type MirroredSession,
 } from '../sync/background/session-store.ts';
 import { readKvMany, runKv } from '../sync/background/worker-db.ts';
-import { SNAPSHOT_BOOT_PATH, SNAPSHOT_CSS_ATTR, SNAPSHOT_HOST_CLASS, SNAPSHOT_HOST_ID } from './config.ts';
+import {
+  DESKTOP_QUERY,
+  SNAPSHOT_BOOT_PATH,
+  SNAPSHOT_CSS_ATTR,
+  SNAPSHOT_HOST_CLASS,
+  SNAPSHOT_HOST_ID,
+} from './config.ts';
 
 export const SNAPSHOT_MAX_BYTES = 256 * 1024;
 export const SNAPSHOT_MAX_SHOW_MS = 5000;
@@ -44,6 +50,11 @@ export interface ListSnapshot {
    * frames saved before issue 19's row 1b work, or when the page could not read its stylesheet.
    */
   rules?: string;
+  /**
+   * Saved in the two-pane layout (DESKTOP_QUERY matched); absent in frames saved before. The frame is
+   * painted only at a width of the same layout: the wrong one would jump to the other on start.
+   */
+  wide?: boolean;
   savedAt: number;
 }
 
@@ -101,8 +112,18 @@ export function shellWithSnapshot(
   // The removal timer is the boot script's (snapshot-boot.ts): the page runs no inline script.
   const host =
     `<div id="${SNAPSHOT_HOST_ID}" aria-hidden="true" inert class="${SNAPSHOT_HOST_CLASS}" ` +
-    `style="position:fixed;inset:0;z-index:60;overflow:hidden;pointer-events:none">${snap.html}</div>`;
+    `style="position:fixed;inset:0;z-index:60;overflow:hidden;pointer-events:none">${layoutGuard(snap)}${snap.html}</div>`;
   return shellHtml.slice(0, at) + host + shellHtml.slice(at);
+}
+
+/**
+ * A rule hiding the frame at a width of the other layout (a phone's list on a wide screen, or the two
+ * panes on a narrow one). CSS, not script: the first paint happens before any script runs.
+ */
+function layoutGuard({ wide }: Pick<ListSnapshot, 'wide'>): string {
+  if (wide === undefined) return '';
+  const other = wide ? `not all and ${DESKTOP_QUERY}` : DESKTOP_QUERY;
+  return `<style>@media ${other}{#${SNAPSHOT_HOST_ID}{display:none}}</style>`;
 }
 
 /** The frame's own rules when they can be inlined safely, else null (the whole stylesheet is used). */

@@ -1,8 +1,10 @@
 // A CSS media query as React state. From 1024 px (DESKTOP_QUERY) the admin area lays out for a desktop
 // and the chats show two panes (issue 40).
 import { useCallback, useSyncExternalStore } from 'react';
+import { DESKTOP_QUERY } from '../../sw/config.ts';
 
-export const DESKTOP_QUERY = '(min-width: 1024px)';
+// The worker's paint snapshot needs the same breakpoint (sw/list-snapshot.ts), so it lives in sw/.
+export { DESKTOP_QUERY };
 
 export function useMedia(query: string): boolean {
   const subscribe = useCallback(
@@ -13,5 +15,9 @@ export function useMedia(query: string): boolean {
     },
     [query],
   );
-  return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches, () => false);
+  return useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia(query).matches,
+    () => false,
+  );
 }

@@ -1,7 +1,12 @@
 // The page's half of the chat list's paint snapshot (sw/list-snapshot.ts holds the invariants): what
 // a frame of an unfiltered /app/chats at the top of the page saves. Removing the painted snapshot is
 // snapshot-overlay.ts's; when to save and remove is use-list-snapshot.ts's.
-import { LIST_SNAPSHOT_PATH, SNAPSHOT_CSS_ATTR, SNAPSHOT_HOST_CLASS } from '../../sw/config.ts';
+import {
+  DESKTOP_QUERY,
+  LIST_SNAPSHOT_PATH,
+  SNAPSHOT_CSS_ATTR,
+  SNAPSHOT_HOST_CLASS,
+} from '../../sw/config.ts';
 import {
   SNAPSHOT_MAX_BYTES,
   SNAPSHOT_MAX_RULES_BYTES,
@@ -42,7 +47,8 @@ export function captureListSnapshot(userId: string, doc: Document = document): L
   const html = copy.innerHTML;
   if (html.length > SNAPSHOT_MAX_BYTES) return null;
   const rules = frameRules(doc, css, copy);
-  return { userId, css, html, ...(rules !== null ? { rules } : {}), savedAt: Date.now() };
+  const wide = win.matchMedia(DESKTOP_QUERY).matches;
+  return { userId, css, html, ...(rules !== null ? { rules } : {}), wide, savedAt: Date.now() };
 }
 
 /**

@@ -125,6 +125,21 @@ describe('shellWithSnapshot (the worker side)', () => {
     }
   });
 
+  it('paints a frame only at a width of the layout it was saved in (a tablet turned, a window resized)', () => {
+    const guard = (wide?: boolean) => {
+      const doc = new DOMParser().parseFromString(
+        shellWithSnapshot(SHELL, { ...snap, ...(wide === undefined ? {} : { wide }) }, session)!,
+        'text/html',
+      );
+      return doc.querySelector('#list-snapshot > style')?.textContent ?? null;
+    };
+    // A phone's frame is hidden from 1024 px, where the chats show two panes; the two panes below it.
+    expect(guard(false)).toBe('@media (min-width: 1024px){#list-snapshot{display:none}}');
+    expect(guard(true)).toBe('@media not all and (min-width: 1024px){#list-snapshot{display:none}}');
+    // A frame saved before the layout was recorded is painted as before.
+    expect(guard(undefined)).toBeNull();
+  });
+
   it('never paints another user’s list, or any list without a session', () => {
     expect(shellWithSnapshot(SHELL, snap, { ...session, userId: 'u2' })).toBeNull();
     expect(shellWithSnapshot(SHELL, snap, null)).toBeNull();
@@ -143,6 +158,7 @@ describe('shellWithSnapshot (the worker side)', () => {
 });
 
 describe('captureListSnapshot (the page side)', () => {
+  let wideScreen = false;
   beforeEach(() => {
     document.head.innerHTML = '<link rel="stylesheet" href="/assets/index-abc.css">';
     document.body.innerHTML =
@@ -150,10 +166,21 @@ describe('captureListSnapshot (the page side)', () => {
       '<a href="/app/chats/c1" data-testid="conversation-row" tabindex="0"><span elementtiming="first-row">Anna</span></a></div></div>' +
       '<section aria-label="Notifications alt+T" aria-live="polite"><ol data-sonner-toaster><li>Uložené</li></ol></section></div>';
     window.history.pushState({}, '', '/app/chats');
+    // jsdom has no matchMedia: a double, at a phone's width (the browser half is e2e/pwa-list-snapshot.e2e.ts).
+    wideScreen = false;
+    window.matchMedia = ((query: string) => ({
+      matches: query === '(min-width: 1024px)' && wideScreen,
+    })) as unknown as typeof window.matchMedia;
+  });
+
+  it('saves which layout the frame was drawn in: two panes from 1024 px', () => {
+    wideScreen = true;
+    expect(captureListSnapshot('u1')!.wide).toBe(true);
   });
 
   it('saves the list as drawn, without ids, test ids, links, tab stops or toasts', () => {
     const s = captureListSnapshot('u1')!;
+    expect(s.wide).toBe(false);
     expect(s).toMatchObject({ userId: 'u1', css: '/assets/index-abc.css' });
     expect(s.html).toContain('Anna');
     expect(s.html).toContain('elementtiming="first-row"');
