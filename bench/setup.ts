@@ -12,6 +12,7 @@ import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
 import { startStackProcess, type BenchStack } from './stack-process.ts';
 import { countBytes, openClient, signIn, waitForStored, type Client } from './browser.ts';
 import { generateDataset, type Dataset } from './generate.ts';
+import { syncHops } from './sync-hops.ts';
 
 const run = promisify(execFile);
 
@@ -101,6 +102,8 @@ export async function openWorld(poradnaDir: string, baselineDir: string, log: (s
     });
     const sync = { ms, bytes, rows: total + dataset.plan.conversations.length };
     log(`initial sync: ${sync.rows} rows in ${(ms / 1000).toFixed(1)} s, ${(bytes / 2 ** 20).toFixed(1)} MiB`);
+    // Row 5's breakdown, before anything navigates the page away (sync-hops.ts).
+    if (process.env.BENCH_DEBUG_SYNC) for (const line of await syncHops(a)) log(line);
     return { poradna, baseline, db, dataset, a, b, sync, serverMessages, close, deliveries: { poradna: dp.map, baseline: db_.map }, tapDeliveries };
   } catch (err) {
     await close();
