@@ -11,6 +11,8 @@ export type PullHop =
   | 'wait'
   /** One page's whole turn of the loop, from waiting for it to its progress told. */
   | 'page'
+  /** A pull from its start to the page that said there is no more (the bench waits for it, row 5). */
+  | 'caught-up'
   /** R5.11's head: its requests and its transaction. */
   | 'head'
   /** The page's transaction, from its call to its commit. */

@@ -124,6 +124,7 @@ export async function pullFeed(
   opts: PullOptions = {},
 ): Promise<PullResult> {
   const { pacer } = opts;
+  const pulling = hopStart();
   const mono = opts.monotonic ?? (() => performance.now());
   const ask = (since: number): PageRequest => {
     const t = hopStart();
@@ -224,6 +225,7 @@ export async function pullFeed(
     if (!page.has_more) {
       if (opts.head) opts.head.fetched = false;
       await historyComplete(db); // R17.5: caught up, whatever the account's counter said
+      pullHop('caught-up', pulling, { rows: pages });
       cursor = r.cursor;
       break;
     }
