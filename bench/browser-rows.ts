@@ -35,7 +35,7 @@ export async function browserRows(opts: BrowserBenchOptions): Promise<BenchRow[]
   try {
     const { a, b, dataset } = world;
     const chat1k = `/app/chats/${dataset.chat1kId}`;
-    if (which.has(5)) out.push(await initialSyncRow(a, dataset, world.sync));
+    if (which.has(5)) out.push(...(await initialSyncRow(a, dataset, world.sync)));
     if (which.has(1) || which.has(2)) {
       log(`rows 1–2: ${runs} interleaved opens per profile`);
       out.push(...(await openRows(a, b, chat1k, runs, which, opts.notes)));

@@ -338,6 +338,29 @@ export async function waitForStored(
   }
 }
 
+/**
+ * Row 5's end: the time until `atLeast` messages are stored, asking IndexedDB when the page's pull
+ * says it caught up (sync/pull-marks.ts: a `poradna:pull:caught-up` measure, read from the page's
+ * timeline with no IndexedDB request) and otherwise once a second (a build without the measure).
+ * Until 2026-11-28 row 5 counted the messages every 100 ms: each count is a read transaction over the
+ * whole messages table of the profile, and each page of the pull waited for the one in flight.
+ */
+export async function waitForSynced(c: Client, userId: string, atLeast: number, timeoutMs = 300_000): Promise<number> {
+  const t0 = performance.now();
+  let seen = 0;
+  let countedAt = t0;
+  for (;;) {
+    const caught = await c.page.evaluate(() => performance.getEntriesByName('poradna:pull:caught-up').length).catch(() => 0);
+    if (caught > seen || performance.now() - countedAt >= 1000) {
+      seen = caught;
+      countedAt = performance.now();
+      if ((await storedMessages(c, userId)) >= atLeast) return performance.now() - t0;
+    }
+    if (performance.now() - t0 > timeoutMs) throw new Error(`${c.name}: fewer than ${atLeast} messages stored after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** DOM nodes and used JS heap (after a collection) through CDP Performance.getMetrics. */
 export async function domAndHeap(c: Client): Promise<{ nodes: number; heapMb: number }> {
   await c.cdp.send('HeapProfiler.collectGarbage');

@@ -48,10 +48,29 @@ export async function rawBulkPutRowsPerSecond(c: Client, userId: string): Promis
   );
 }
 
-export async function initialSyncRow(c: Client, dataset: Dataset, sync: InitialSync): Promise<BenchRow> {
+/** Issue 35: the initial sync at 80 % of a raw bulkPut of the same rows or better. */
+export const ROW5_GOAL = 0.8;
+
+export async function initialSyncRow(c: Client, dataset: Dataset, sync: InitialSync): Promise<BenchRow[]> {
   const raw = await rawBulkPutRowsPerSecond(c, dataset.userId);
   const rate = sync.rows / (sync.ms / 1000);
-  return { row: '5', figure: `initial sync of ${sync.rows} rows into empty IndexedDB (baseline: raw Dexie bulkPut)`, poradna: rate, baseline: raw, unit: 'rows/s', better: 'higher', goal: '≥ 70 % of bulkPut (ratio ≥ 0.7)', met: rate / raw >= 0.7 };
+  const rows: BenchRow[] = [
+    { row: '5', figure: `initial sync of ${sync.rows} rows into empty IndexedDB (baseline: raw Dexie bulkPut)`, poradna: rate, baseline: raw, unit: 'rows/s', better: 'higher', goal: `≥ ${ROW5_GOAL * 100} % of bulkPut (ratio ≥ ${ROW5_GOAL})`, met: rate / raw >= ROW5_GOAL },
+  ];
+  // Where row 5's time goes (sync/pull-marks.ts), against the same bulkPut: 5′ the pull alone (its
+  // first request to its last page stored: no sign-in, no app start), 5″ its page requests alone
+  // (request → parsed page, summed: they overlap the stores, so this is the network's floor), 5‴ its
+  // bulkPuts alone (the store's floor: the same rows written in pages of one transaction each).
+  const h = sync.hops;
+  const perS = (ms: number | undefined) => (ms ? sync.rows / (ms / 1000) : NaN);
+  if (h) {
+    rows.push(
+      { row: '5′', figure: 'the pull alone (first request → last page stored; no sign-in, no app start)', poradna: perS(h.spanMs), baseline: raw, unit: 'rows/s', better: 'higher', goal: 'report', met: true },
+      { row: '5″', figure: 'its page requests alone (request → parsed page, summed; overlapped with the stores)', poradna: perS(h.hops.get('fetch')?.sumMs), baseline: raw, unit: 'rows/s', better: 'higher', goal: 'report', met: true },
+      { row: '5‴', figure: 'its bulkPuts alone (the merge\'s writes, summed)', poradna: perS(h.hops.get('write')?.sumMs), baseline: raw, unit: 'rows/s', better: 'higher', goal: 'report', met: true },
+    );
+  }
+  return rows;
 }
 
 export async function catchUpRows(c: Client, db: pg.Client, dataset: Dataset, sync: InitialSync, n = 1000): Promise<BenchRow[]> {

@@ -10,8 +10,9 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
 import { startStackProcess, type BenchStack } from './stack-process.ts';
-import { countBytes, openClient, signIn, waitForStored, type Client } from './browser.ts';
+import { countBytes, openClient, signIn, waitForSynced, type Client } from './browser.ts';
 import { generateDataset, type Dataset } from './generate.ts';
+import { formatPullHops, readPullHops, type PullHops } from './sync-hops.ts';
 
 const run = promisify(execFile);
 
@@ -19,6 +20,8 @@ export interface InitialSync {
   ms: number;
   bytes: number;
   rows: number;
+  /** The pull's own hops (sync/pull-marks.ts), for rows 5′–5‴; null for a build without them. */
+  hops: PullHops | null;
 }
 
 export interface BenchWorld {
@@ -97,10 +100,12 @@ export async function openWorld(poradnaDir: string, baselineDir: string, log: (s
     const total = await serverMessages();
     const { result: ms, bytes } = await countBytes(a, async () => {
       await signIn(a, dataset.email);
-      return waitForStored(a, dataset.userId, total);
+      return waitForSynced(a, dataset.userId, total);
     });
-    const sync = { ms, bytes, rows: total + dataset.plan.conversations.length };
+    // Row 5's breakdown, read before anything navigates the page away (sync-hops.ts).
+    const sync = { ms, bytes, rows: total + dataset.plan.conversations.length, hops: await readPullHops(a) };
     log(`initial sync: ${sync.rows} rows in ${(ms / 1000).toFixed(1)} s, ${(bytes / 2 ** 20).toFixed(1)} MiB`);
+    if (process.env.BENCH_DEBUG_SYNC) for (const line of formatPullHops(sync.hops)) log(line);
     return { poradna, baseline, db, dataset, a, b, sync, serverMessages, close, deliveries: { poradna: dp.map, baseline: db_.map }, tapDeliveries };
   } catch (err) {
     await close();

@@ -10,6 +10,7 @@ import { dbNameFor, SyncDb } from '../../sync/db/schema.ts';
 import { openDeviceSearch, type DeviceSearch } from '../../sync/search/device.ts';
 import { SearchDb } from '../../sync/search/store.ts';
 import { ALL_CHANGED, mergeChanges, messageChanges, type MessageChanges } from '../../sync/search/changes.ts';
+import { BACKLOG_RECHECK_MS, BacklogHold, backlogArriving } from '../../sync/search/backlog-hold.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
 const CATCH_UP_AFTER_MS = 300;
@@ -49,26 +50,41 @@ function schedulePersist(s: DeviceSearch): void {
 let firstPending: number | null = null;
 /** The changes of the writes since the last catch-up began (R15.4: only these keys are read). */
 let changed: MessageChanges | null = null;
-function scheduleCatchUp(s: DeviceSearch, changes: MessageChanges): void {
+/** R19.2: whether a full catch-up waits for the backlog the feed is bringing. */
+const backlogHold = new BacklogHold();
+function scheduleCatchUp(s: DeviceSearch, db: SyncDb, changes: MessageChanges): void {
   if (closed) return;
   changed = mergeChanges(changed, changes);
   firstPending ??= performance.now();
+  armCatchUp(s, db, Math.max(0, Math.min(CATCH_UP_AFTER_MS, firstPending + CATCH_UP_AT_MOST_MS - performance.now())));
+}
+
+function armCatchUp(s: DeviceSearch, db: SyncDb, wait: number): void {
   if (catchUpTimer) clearTimeout(catchUpTimer);
-  const wait = Math.max(0, Math.min(CATCH_UP_AFTER_MS, firstPending + CATCH_UP_AT_MOST_MS - performance.now()));
   catchUpTimer = setTimeout(() => {
     catchUpTimer = null;
-    firstPending = null;
-    const now = changed ?? ALL_CHANGED;
-    changed = null;
-    if (closed) return;
-    s.catchUp(now).then(
-      (r) => {
-        if (!r.added && !r.removed) return;
-        post({ type: 'changed' });
-        schedulePersist(s);
-      },
-      (err: unknown) => console.warn('search catch-up:', err),
-    );
+    if (closed || changed === null) return;
+    // R19.2: a full pass waits while the feed still brings a backlog (its reads would hold the pull's pages back).
+    void backlogArriving(db)
+      .catch(() => null)
+      .then((backlog) => {
+        if (closed || changed === null || catchUpTimer) return; // a newer write re-armed the timer
+        if (backlogHold.hold(changed, backlog, performance.now())) {
+          armCatchUp(s, db, BACKLOG_RECHECK_MS);
+          return;
+        }
+        firstPending = null;
+        const now = changed;
+        changed = null;
+        s.catchUp(now).then(
+          (r) => {
+            if (!r.added && !r.removed) return;
+            post({ type: 'changed' });
+            schedulePersist(s);
+          },
+          (err: unknown) => console.warn('search catch-up:', err),
+        );
+      });
   }, wait);
 }
 
@@ -81,10 +97,14 @@ async function open(userId: string): Promise<DeviceSearch> {
   const s = await openDeviceSearch(messages, store);
   Dexie.on('storagemutated', (parts: Record<string, unknown>) => {
     const c = messageChanges(parts, dbNameFor(userId));
-    if (c) scheduleCatchUp(s, c);
+    if (c) scheduleCatchUp(s, messages, c);
   });
-  const r = await s.catchUp();
-  if (r.added || r.removed) schedulePersist(s);
+  // R19.2: an initial sync under way: the first full pass waits for its backlog too.
+  if (await backlogArriving(messages).catch(() => null)) scheduleCatchUp(s, messages, ALL_CHANGED);
+  else {
+    const r = await s.catchUp();
+    if (r.added || r.removed) schedulePersist(s);
+  }
   post({ type: 'ready', indexed: s.index.size, loadedMs: performance.now() - t0 });
   return s;
 }

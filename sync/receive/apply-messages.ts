@@ -7,6 +7,7 @@ import { planRemoteMessage } from '../merge/dedup.ts';
 import type { LocalMessage, StoredMessages } from '../model/local-types.ts';
 import { messageKeyOf } from '../merge/message.ts';
 import type { RemoteMessage } from '../model/remote-types.ts';
+import { hopStart, pullHop } from '../pull-marks.ts';
 
 export interface MessagesApplied {
   /** Conversations whose stored messages changed. */
@@ -35,9 +36,12 @@ export async function applyRemoteMessages(db: SyncDb, remote: RemoteMessage[], u
   const stored = new Map<string, LocalMessage>();
   const removed = new Set<string>();
   const puts = new Map<string, LocalMessage>();
+  const reading = hopStart();
   for (const m of await db.messages.bulkGet(keys)) if (m) stored.set(m.key, m);
   const extIds = remote.map((r) => r.chatwoot_message_id).filter((x): x is string => x !== null);
   const external = byExternalId(extIds.length ? await db.messages.where('chatwootMessageId').anyOf(extIds).toArray() : []);
+  pullHop('read', reading, { rows: remote.length });
+  const merging = hopStart();
 
   // R3.4 candidates, read once per conversation and batch (a page may hold many such rows of one chat).
   const copies = new Map<string, LocalMessage[]>();
@@ -70,11 +74,15 @@ export async function applyRemoteMessages(db: SyncDb, remote: RemoteMessage[], u
     }
     if (plan.put === null && plan.remove.length === 0) continue;
     touched.add(r.conversation_id);
-    if (r.direction === 'specialist') specialistReplies.push(r.conversation_id);
+    // Once per conversation: a page of an initial sync holds hundreds of one chat's replies.
+    if (r.direction === 'specialist' && !specialistReplies.includes(r.conversation_id)) specialistReplies.push(r.conversation_id);
   }
   // One bulk write each: the plan above already saw every earlier row of the batch.
   const written: StoredMessages = { put: [...puts.values()], removed: [...removed] };
+  pullHop('merge', merging, { rows: remote.length });
+  const writing = hopStart();
   if (written.removed.length) await db.messages.bulkDelete(written.removed);
   if (written.put.length) await db.messages.bulkPut(written.put);
+  pullHop('write', writing, { rows: written.put.length });
   return { touched, specialistReplies, stored: written };
 }

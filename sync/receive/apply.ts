@@ -14,6 +14,7 @@ import type { RemoteConversation, RemoteDeleted, RemoteMessage, RemoteReadCursor
 import { orderKeyOf } from '../model/ordering.ts';
 import { refreshSummaries } from '../db/summary-store.ts';
 import { normalizeTimestamp } from '../model/timestamps.ts';
+import { hopStart, pullHop } from '../pull-marks.ts';
 
 export interface RemoteChanges {
   conversations?: RemoteConversation[];
@@ -71,8 +72,12 @@ async function applyDeleted(db: SyncDb, d: RemoteDeleted, touched: Set<string>):
 }
 
 export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, userId: string, move: CursorMove = { kind: 'none' }): Promise<ApplyResult> {
+  const began = hopStart();
   return db.transaction('rw', db.syncTables, async () => {
+    pullHop('tx-open', began);
+    const inside = hopStart();
     const feed = await readFeed(db);
+    pullHop('tx-start', inside);
     const mine = (accountId: string | null) => feed.accountId === null || accountId === null || accountId === feed.accountId;
     const touched = new Set<string>();
     const specialistReplies: string[] = [];
@@ -128,8 +133,13 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
       await applyDeleted(db, d, touched);
       changed = true;
     }
-    for (const id of specialistReplies) await db.typing.delete(id);
+    // One request for them all (awaited one by one, an initial sync's pages spent seconds here).
+    const typingDone = hopStart();
+    if (specialistReplies.length) await db.typing.bulkDelete([...new Set(specialistReplies)]);
+    pullHop('typing', typingDone, { rows: specialistReplies.length });
+    const summarizing = hopStart();
     await refreshSummaries(db, touched);
+    pullHop('summaries', summarizing, { rows: touched.size });
     let cursor = feed.cursor;
     let gap = false;
     if (move.kind === 'page') cursor = Math.max(cursor, move.cursor);
@@ -139,6 +149,7 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
       else if (move.changeSeq > cursor + 1) gap = true;
     }
     if (cursor !== feed.cursor || move.kind === 'page') await db.meta.put({ ...feed, cursor });
+    pullHop('tx-body', inside);
     return { gap, cursor, changed, specialistReplies, stored: applied.stored };
   });
 }

@@ -3,7 +3,7 @@
 // R5.8–R5.10: with a pacer, pages are sized by bytes and a page cut mid-way is asked again.
 // R5.11: a backlog's newest rows (the list, each recent conversation's newest page) come first.
 import { applyRemoteChanges, readFeed } from './apply.ts';
-import { resetFeed } from '../session/account-scope.ts';
+import { feedGeneration, resetFeed } from '../session/account-scope.ts';
 import { PULL_PAGE_LIMIT } from '../model/constants.ts';
 import type { SyncDb } from '../db/schema.ts';
 import { mergeSpecialists } from '../merge/specialist.ts';
@@ -11,6 +11,7 @@ import { historyComplete, markPartialHistory } from './history.ts';
 import { isTransient, ServerError, type HeadLimits, type ServerApi } from '../server/api.ts';
 import type { PullPacer, Transfer } from './pace.ts';
 import type { RemotePullPage } from '../model/remote-types.ts';
+import { hopStart, pullHop } from '../pull-marks.ts';
 
 export interface PullResult {
   pages: number;
@@ -123,16 +124,22 @@ export async function pullFeed(
   opts: PullOptions = {},
 ): Promise<PullResult> {
   const { pacer } = opts;
+  const pulling = hopStart();
   const mono = opts.monotonic ?? (() => performance.now());
   const ask = (since: number): PageRequest => {
-    if (!pacer) return { page: server.pull(since, limit), transfer: null };
+    const t = hopStart();
+    const measured = (page: Promise<RemotePullPage>) => {
+      if (t !== null) void page.then((p) => pullHop('fetch', t, { rows: rowsOf(p) }), () => undefined);
+      return page;
+    };
+    if (!pacer) return { page: measured(server.pull(since, limit)), transfer: null };
     const plan = pacer.plan();
     const transfer: Transfer = { startedAt: mono(), lastByteAt: null, bytes: 0 };
     const onBytes = (n: number) => {
       transfer.bytes += n;
       transfer.lastByteAt = mono();
     };
-    return { page: server.pull(since, plan.limit, { stallMs: plan.stallMs, deadlineMs: plan.deadlineMs, onBytes }), transfer };
+    return { page: measured(server.pull(since, plan.limit, { stallMs: plan.stallMs, deadlineMs: plan.deadlineMs, onBytes })), transfer };
   };
   /**
    * R5.9: the page of `req`, asked again (the pacer halving it) while the link carries bytes but the
@@ -156,16 +163,28 @@ export async function pullFeed(
   let pages = 0;
   let changed = false;
   let cursor = (await readFeed(db)).cursor;
+  /** R9.7: the feed identity this pull checked, and the feed's reset count then (resetFeed). */
+  let checkedEpoch: string | null = null;
+  let generation = feedGeneration(db);
   // The next page is requested as soon as this one has arrived and is applied while it travels: the
   // server's page cursor is known before the apply, and the apply of page n still lands before page
   // n+1's (a failed request surfaces only after the page before it is stored, R5.1).
   let next = ask(cursor);
   let nextFrom = cursor;
   for (;;) {
+    const waited = hopStart();
     const page = await arrive(next, nextFrom);
+    pullHop('wait', waited);
     pages++;
     if (accountId !== null && foreignPage(page, accountId)) throw new ForeignFeedError();
-    if (await checkEpoch(db, page)) {
+    // R9.7 per page, but read once per pull: a later page of the same identity matches what this
+    // loop stored or found (each read was a transaction of its own, queued behind the app's reads).
+    const epochAt = hopStart();
+    const restored = page.feed_epoch && page.feed_epoch === checkedEpoch && feedGeneration(db) === generation ? false : await checkEpoch(db, page);
+    checkedEpoch = page.feed_epoch ?? null;
+    generation = feedGeneration(db);
+    pullHop('epoch', epochAt);
+    if (restored) {
       cursor = 0;
       changed = true;
       next = ask(cursor);
@@ -183,24 +202,30 @@ export async function pullFeed(
     }
     if (pages === 1 && page.has_more && opts.head && !opts.head.fetched) {
       opts.head.fetched = true;
+      const t = hopStart();
       await readHead(db, server, userId, cursor, accountId, page.account_change_seq);
+      pullHop('head', t);
     }
     const prefetch = page.has_more && page.cursor > cursor ? ask(page.cursor) : null;
     // Kept from being reported as unhandled while the page is applied; awaited below.
     prefetch?.page.catch(() => undefined);
+    const applying = hopStart();
     const r = await applyRemoteChanges(
       db,
       { conversations: page.conversations, messages: page.messages, readCursors: page.read_cursors, deleted: page.deleted },
       userId,
       { kind: 'page', cursor: page.cursor },
     );
+    pullHop('apply', applying, { rows: rowsOf(page) });
     changed ||= r.changed;
     // A page that does not move the cursor but promises more would loop for ever.
     if (page.has_more && r.cursor <= cursor) throw new ServerError('permanent', 'sync_pull did not advance its cursor', null);
     opts.onPage?.({ from: cursor, cursor: r.cursor, head: page.account_change_seq, hasMore: page.has_more });
+    pullHop('page', waited);
     if (!page.has_more) {
       if (opts.head) opts.head.fetched = false;
       await historyComplete(db); // R17.5: caught up, whatever the account's counter said
+      pullHop('caught-up', pulling, { rows: pages });
       cursor = r.cursor;
       break;
     }
