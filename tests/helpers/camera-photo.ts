@@ -8,7 +8,7 @@ import { withCameraExif } from './jpeg-exif.ts';
 type Rgb = [number, number, number];
 
 /** A `width` × `height` JPEG, its left half `left` and its right half `right`. */
-export function twoColourJpegBytes(width: number, height: number, left: Rgb = [224, 0, 0], right: Rgb = [0, 0, 224]): Uint8Array {
+export function twoColourJpegBytes(width: number, height: number, left: Rgb = [224, 0, 0], right: Rgb = [0, 0, 224]): Uint8Array<ArrayBuffer> {
   const data = Buffer.alloc(width * height * 4);
   for (let i = 0; i < width * height; i++) {
     const c = i % width < width / 2 ? left : right;
@@ -19,9 +19,9 @@ export function twoColourJpegBytes(width: number, height: number, left: Rgb = [2
 
 export interface CameraPhoto {
   /** The whole file as the camera wrote it. */
-  bytes: Uint8Array;
+  bytes: Uint8Array<ArrayBuffer>;
   /** The IFD1 thumbnail's JPEG bytes, as stored in the file. */
-  thumbnail: Uint8Array;
+  thumbnail: Uint8Array<ArrayBuffer>;
 }
 
 /** A camera photo stored `width` × `height` (sensor orientation) with `orientation` and a 160 × 120 (or 120 × 160) thumbnail. */

@@ -104,7 +104,7 @@ function tiffBody(f: CameraFixture): Uint8Array {
 }
 
 /** `jpeg` with an APP1 Exif segment inserted right after SOI (a JFIF APP0 kept after it). */
-export function withCameraExif(jpeg: Uint8Array, f: CameraFixture): Uint8Array {
+export function withCameraExif(jpeg: Uint8Array, f: CameraFixture): Uint8Array<ArrayBuffer> {
   if (jpeg[0] !== 0xff || jpeg[1] !== SOI) throw new Error('not a JPEG');
   const body = tiffBody(f);
   const length = 2 + EXIF_ID.length + body.length;
@@ -120,7 +120,7 @@ export function withCameraExif(jpeg: Uint8Array, f: CameraFixture): Uint8Array {
 }
 
 /** `jpeg` with an APP1 Exif segment (orientation and GPS) inserted right after SOI. */
-export function withGpsExif(jpeg: Uint8Array, f: GpsFixture): Uint8Array {
+export function withGpsExif(jpeg: Uint8Array, f: GpsFixture): Uint8Array<ArrayBuffer> {
   return withCameraExif(jpeg, f);
 }
 
