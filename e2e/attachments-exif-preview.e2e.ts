@@ -20,8 +20,8 @@ test.use({ viewport: PHONE, hasTouch: true });
 const DESKTOP = { width: 1440, height: 900 };
 
 /** Holds the page's image decoding until `window.__decodeGo()`; every page load holds it again. */
-function holdDecoding(page: Page): Promise<void> {
-  return page.addInitScript(() => {
+async function holdDecoding(page: Page): Promise<void> {
+  await page.addInitScript(() => {
     let go!: () => void;
     const gate = new Promise<void>((r) => (go = r));
     const w = window as unknown as { __decodeGo: () => void };
