@@ -81,8 +81,12 @@ test('R12.14 a phone photo’s bubble shows its EXIF thumbnail while it is prepa
   expect(greenish(first.top) && yellowish(first.bottom), `bubble upright: ${JSON.stringify(first)}`).toBe(true);
   await expect(img).toHaveAttribute('width', '2000');
   await expect(img).toHaveAttribute('height', '3000');
+  // The picture already has the width the prepared thumbnail will have (portrait: 213 px), not the preview's 120.
+  expect(await img.evaluate((el) => el.getBoundingClientRect().width)).toBeCloseTo(213, 0);
   await page.screenshot({ path: `${SHOTS}/exif-preview-bubble-phone.png`, animations: 'disabled' });
   await page.setViewportSize(DESKTOP);
+  await expect(img).toHaveAttribute('data-preview', 'exif');
+  expect((await shownFacts(img)).size).toBe('120×160');
   await page.screenshot({ path: `${SHOTS}/exif-preview-bubble-desktop.png`, animations: 'disabled' });
   await page.setViewportSize(PHONE);
 

@@ -8,6 +8,7 @@ import { fileName, type Attachment } from './message-kinds.ts';
 import { useAttachmentUrls } from './attachments/use-attachment-urls.ts';
 import { parseAttachmentRef } from './attachments/attachment-ref.ts';
 import { useSharperWhenDecoded } from './attachments/use-sharper-image.ts';
+import { fitWithin, THUMB_EDGE_PX } from './attachments/image-size.ts';
 
 export function ImageGallery({ images }: { images: Attachment[] }) {
   const [open, setOpen] = useState<number | null>(null);
@@ -37,10 +38,15 @@ function Thumbnail({ attachment: a, thumbSrc, src: fullSrc }: { attachment: Atta
   const ref = a.thumbUrl === null ? null : parseAttachmentRef(a.thumbUrl);
   const isPreview = ref?.kind === 'local' && ref.preview === true;
   const best = isPreview ? fullSrc : !failed && thumbSrc ? thumbSrc : fullSrc;
-  const src = useSharperWhenDecoded(best, isPreview ? thumbSrc : null, isPreview);
+  const { src, gated } = useSharperWhenDecoded(best, isPreview ? thumbSrc : null, isPreview);
+  // While images of different sizes follow one another (the 160 px preview, the 12 MP original, the
+  // 320 px prepared thumbnail), the picture keeps the width the prepared thumbnail will have, so the
+  // bubble, sized by its content, does not jump.
+  const steady = gated && a.width && a.height ? { width: `${fitWithin({ width: a.width, height: a.height }, THUMB_EDGE_PX).width}px`, maxWidth: '100%' } : undefined;
   return (
     <img
       src={src ?? undefined}
+      style={steady}
       data-preview={isPreview && src !== null && src === thumbSrc ? 'exif' : undefined}
       alt=""
       loading="lazy"

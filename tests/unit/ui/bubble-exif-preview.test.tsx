@@ -6,7 +6,7 @@
 // browser's; jsdom has none, so each decode() here is a promise the test settles. Dexie's live query
 // never answers under jsdom here, so useSyncQuery reads the same database once per mount and deps.
 import { Blob as NodeBlob } from 'node:buffer';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('../../../src/data/use-sync-query.ts', async () => {
@@ -37,9 +37,14 @@ import { commandContext, conversationRow, freshDb } from '../sync/helpers/local-
 
 afterEach(cleanup);
 
-/** Object URLs name the blob they were made for; decode() waits for the test. */
+/**
+ * Object URLs name the blob they were made for; decode() waits for the test. Each is also an event
+ * the test awaits (the page's steps run over fake-indexeddb, whose pace follows the machine's load).
+ */
 const made = new Map<string, Blob>();
-const decodes: { src: string; resolve: () => void }[] = [];
+const decodes: { src: string; resolve: () => void; done: Promise<void> }[] = [];
+let onUrl: (b: Blob, url: string) => void = () => undefined;
+let onDecode: () => void = () => undefined;
 beforeEach(() => {
   made.clear();
   decodes.length = 0;
@@ -47,13 +52,31 @@ beforeEach(() => {
   URL.createObjectURL = (b: Blob | MediaSource) => {
     const url = `blob:test/${++n}`;
     made.set(url, b as Blob);
+    onUrl(b as Blob, url);
     return url;
   };
   URL.revokeObjectURL = () => undefined;
   HTMLImageElement.prototype.decode = function (this: HTMLImageElement) {
-    return new Promise<void>((resolve) => decodes.push({ src: this.src, resolve }));
+    let resolve!: () => void;
+    const done = new Promise<void>((r) => (resolve = r));
+    decodes.push({ src: this.src, resolve, done });
+    onDecode();
+    return done;
   };
 });
+
+/** Resolves with the object URL made for a blob of `size` bytes (the page's own step), made already or next. */
+function urlFor(size: number): Promise<string> {
+  const had = [...made.entries()].find(([, b]) => b.size === size);
+  if (had) return Promise.resolve(had[0]);
+  return new Promise((resolve) => (onUrl = (b, url) => b.size === size && resolve(url)));
+}
+/** Resolves with the first decode() the page asks for. */
+function firstDecode(): Promise<(typeof decodes)[number]> {
+  if (decodes[0]) return Promise.resolve(decodes[0]);
+  return new Promise((resolve) => (onDecode = () => resolve(decodes[0]!)));
+}
+const bubbleImg = () => screen.getByRole('button', { name: 'IMG_0001.jpg' }).querySelector('img')!;
 
 /** fake-indexeddb clones with Node's structuredClone, which keeps Node's Blob (jsdom's comes back empty). */
 const nodeBlob = (parts: Uint8Array[], type: string) => new NodeBlob(parts, { type }) as unknown as Blob;
@@ -84,36 +107,36 @@ describe('R12.14 the sending bubble of a phone photo', () => {
     expect(entry!.thumb_url).toMatch(/#preview$/);
     expect([entry!.width, entry!.height]).toEqual([150, 200]);
 
-    const img = await waitFor(() => {
-      const el = screen.getByRole('button', { name: 'IMG_0001.jpg' }).querySelector('img')!;
-      expect(el.getAttribute('src')).toMatch(/^blob:/);
-      return el;
-    });
     // The first image the bubble shows is the preview: the camera's thumbnail bytes.
+    const previewUrl = await urlFor(preview!.blob.size);
+    await act(async () => undefined); // React commits what the URL's state update asked for
+    const img = bubbleImg();
+    expect(img.getAttribute('src')).toBe(previewUrl);
     expect(img.dataset['preview']).toBe('exif');
     expect(await bytes(img.getAttribute('src'))).toEqual(new Uint8Array(await preview!.blob.arrayBuffer()));
     expect((await bytes(img.getAttribute('src'))).subarray(-photo.thumbnail.length + 2)).toEqual(photo.thumbnail.subarray(2));
 
     // The original is being decoded aside; until that resolves the preview stays.
-    const original = await waitFor(() => {
-      const d = decodes.find((x) => made.get(new URL(x.src).href)?.size === photo.bytes.length);
-      expect(d).toBeDefined();
-      return d!;
-    });
+    const original = await firstDecode();
+    await act(async () => undefined);
+    expect(made.get(original.src)!.size).toBe(photo.bytes.length);
+    expect(img.getAttribute('src')).toBe(previewUrl);
     expect(img.dataset['preview']).toBe('exif');
-    act(() => original.resolve());
-    await waitFor(() => expect(img.getAttribute('src')).toBe(original.src));
+    await act(async () => {
+      original.resolve();
+      await original.done;
+    });
+    expect(img.getAttribute('src')).toBe(original.src);
     expect(img.dataset['preview']).toBeUndefined();
     expect(await bytes(img.getAttribute('src'))).toEqual(photo.bytes);
   });
 
   it('R12.14 a photo without a preview (a PNG, a stripped JPEG) shows the original at once, as before', async () => {
     const { photo } = await sentPhoto(false);
-    const img = await waitFor(() => {
-      const el = screen.getByRole('button', { name: 'IMG_0001.jpg' }).querySelector('img')!;
-      expect(el.getAttribute('src')).toMatch(/^blob:/);
-      return el;
-    });
+    const url = await urlFor(photo.bytes.length);
+    await act(async () => undefined);
+    const img = bubbleImg();
+    expect(img.getAttribute('src')).toBe(url);
     expect(await bytes(img.getAttribute('src'))).toEqual(photo.bytes);
     expect(img.dataset['preview']).toBeUndefined();
     expect(decodes).toEqual([]);

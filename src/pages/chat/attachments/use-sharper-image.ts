@@ -11,7 +11,7 @@ import { useEffect, useState } from 'react';
  * address while there is one; `expectPreview`: the attachment names a preview (its address may not be
  * resolved yet, and the 12 MP original must not start decoding first).
  */
-export function useSharperWhenDecoded(best: string | null, preview: string | null, expectPreview: boolean): string | null {
+export function useSharperWhenDecoded(best: string | null, preview: string | null, expectPreview: boolean): { src: string | null; gated: boolean } {
   const [gated, setGated] = useState(expectPreview);
   if (expectPreview && !gated) setGated(true);
   // The sharpest address that has decoded; until one has, the preview.
@@ -32,6 +32,6 @@ export function useSharperWhenDecoded(best: string | null, preview: string | nul
       live = false;
     };
   }, [best, gated, shown]);
-  if (!gated) return best;
-  return shown ?? preview;
+  if (!gated) return { src: best, gated };
+  return { src: shown ?? preview, gated };
 }
