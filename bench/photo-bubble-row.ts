@@ -108,10 +108,16 @@ async function armPhoto(page: Page, label: string): Promise<void> {
         const img = bubble?.querySelector('img');
         if (!img?.getAttribute('src')) return;
         observer.disconnect();
-        img
-          .decode()
-          .then(() => requestAnimationFrame(() => setTimeout(() => resolve({ pick, ready, painted: performance.now(), size: `${img.naturalWidth}×${img.naturalHeight}` }), 0)))
-          .catch(reject);
+        // The first picture that really paints: a decode() whose image was replaced meanwhile (R12.14's
+        // swap from the preview to a sharper one) rejects, and then the image now shown is awaited.
+        const painted = (tries: number): void => {
+          const src = img.src;
+          img
+            .decode()
+            .then(() => requestAnimationFrame(() => setTimeout(() => resolve({ pick, ready, painted: performance.now(), size: `${img.naturalWidth}×${img.naturalHeight}` }), 0)))
+            .catch((err: unknown) => (img.src !== src && tries < 3 ? painted(tries + 1) : reject(err)));
+        };
+        painted(0);
       });
       observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-ready', 'src'] });
     });
