@@ -115,7 +115,7 @@ async function armPhoto(page: Page, label: string): Promise<void> {
           img
             .decode()
             .then(() => requestAnimationFrame(() => setTimeout(() => resolve({ pick, ready, painted: performance.now(), size: `${img.naturalWidth}×${img.naturalHeight}` }), 0)))
-            .catch((err: unknown) => (img.src !== src && tries < 3 ? painted(tries + 1) : reject(err)));
+            .catch((err: unknown) => (img.src !== src && tries < 3 ? painted(tries + 1) : reject(err instanceof Error ? err : new Error(String(err)))));
         };
         painted(0);
       });
