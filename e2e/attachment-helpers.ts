@@ -43,3 +43,20 @@ export async function openChat(page: Page, conversationId: string, origin = ''):
   await expect(page.locator('[data-testid="message"][data-own="false"]', { hasText: 'Dobrý deň' })).toBeVisible();
   await expect(composer(page)).toBeEnabled();
 }
+
+/** The bytes behind a blob: URL of the page, and the image's decoded size and two pixel colours. */
+export async function blobFacts(page: Page, url: string) {
+  const facts = await page.evaluate(async (src) => {
+    const blob = await (await fetch(src)).blob();
+    const bitmap = await createImageBitmap(blob, { imageOrientation: 'none' });
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const ctx = canvas.getContext('2d')!;
+    ctx.drawImage(bitmap, 0, 0);
+    const at = (x: number, y: number) => Array.from(ctx.getImageData(x, y, 1, 1).data.slice(0, 3));
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    let s = '';
+    for (const b of bytes) s += String.fromCharCode(b);
+    return { type: blob.type, base64: btoa(s), width: bitmap.width, height: bitmap.height, top: at(bitmap.width / 2, 5), bottom: at(bitmap.width / 2, bitmap.height - 5) };
+  }, url);
+  return { ...facts, bytes: new Uint8Array(Buffer.from(facts.base64, 'base64')) };
+}

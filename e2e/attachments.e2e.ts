@@ -16,7 +16,7 @@ import { hasExif, hasGpsPointer, withGpsExif } from '../tests/helpers/jpeg-exif.
 import { toast } from './admin-helpers.ts';
 import { axeViolations } from './admin-defects-helpers.ts';
 import { freshChat, PHONE, signIn } from './defects-helpers.ts';
-import { composer, drafts, openChat, pick, twoColourJpeg } from './attachment-helpers.ts';
+import { blobFacts, composer, drafts, openChat, pick, twoColourJpeg } from './attachment-helpers.ts';
 
 // axe is injected as an inline script, which the app's CSP refuses: bypass it for the probe only.
 test.use({ viewport: PHONE, hasTouch: true, bypassCSP: true });
@@ -26,23 +26,6 @@ const DESKTOP = { width: 1440, height: 900 };
 
 /** A landscape JPEG, 3000 × 2000, left half red and right half blue: with EXIF Orientation 6 it must show portrait, red on top. */
 const landscapeJpeg = (page: Page) => twoColourJpeg(page, { width: 3000, height: 2000 }, { left: '#e00000', right: '#0000e0' });
-
-/** The bytes behind a blob: URL of the page, and the image's decoded size and two pixel colours. */
-async function blobFacts(page: Page, url: string) {
-  const facts = await page.evaluate(async (src) => {
-    const blob = await (await fetch(src)).blob();
-    const bitmap = await createImageBitmap(blob, { imageOrientation: 'none' });
-    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-    const ctx = canvas.getContext('2d')!;
-    ctx.drawImage(bitmap, 0, 0);
-    const at = (x: number, y: number) => Array.from(ctx.getImageData(x, y, 1, 1).data.slice(0, 3));
-    const bytes = new Uint8Array(await blob.arrayBuffer());
-    let s = '';
-    for (const b of bytes) s += String.fromCharCode(b);
-    return { type: blob.type, base64: btoa(s), width: bitmap.width, height: bitmap.height, top: at(bitmap.width / 2, 5), bottom: at(bitmap.width / 2, bitmap.height - 5) };
-  }, url);
-  return { ...facts, bytes: new Uint8Array(Buffer.from(facts.base64, 'base64')) };
-}
 
 const reddish = ([r, g, b]: number[]) => r! > 180 && g! < 80 && b! < 80;
 const bluish = ([r, g, b]: number[]) => b! > 180 && r! < 80 && g! < 80;

@@ -78,3 +78,7 @@ export const LOCAL_REF = 'local-attachment:';
 export function localRef(attachmentId: string, thumb = false): string {
   return `${LOCAL_REF}${attachmentId}${thumb ? '#thumb' : ''}`;
 }
+/** R12.14: the local-only preview of a photo being prepared (its EXIF thumbnail); never uploaded. */
+export function localPreviewRef(attachmentId: string): string {
+  return `${LOCAL_REF}${attachmentId}#preview`;
+}

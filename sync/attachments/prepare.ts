@@ -5,7 +5,8 @@
 //   - an upload row with `original` set holds the picked bytes: the uploader never sends them
 //     (uploader.ts checks it before every upload), so EXIF/GPS never leave the device;
 //   - the prepared bytes REPLACE the original in one transaction with the upload rows and the
-//     message's payload entry: the original is kept on the device only until it is prepared;
+//     message's payload entry: the original is kept on the device only until it is prepared, and so
+//     is its local preview (R12.14, the EXIF thumbnail, deleted in that transaction);
 //   - a preparation that did not finish (the tab closed) leaves the original and its row as they
 //     were, so the next leading engine prepares it again from the stored original: nothing picked is
 //     lost; a preparation that failed (the image cannot be decoded here) marks the row `failed` with
@@ -13,7 +14,7 @@
 import type { SyncDb } from '../db/schema.ts';
 import type { JsonObject } from '../model/json.ts';
 import { ALLOWED_TYPES, baseType, localRef, MAX_ATTACHMENT_BYTES, storageFileName, TEXT_ATTACH_PREPARE_FAILED, TEXT_ATTACH_TOO_LARGE } from './limits.ts';
-import { thumbId, type AttachmentUploadRow } from './rows.ts';
+import { previewId, thumbId, type AttachmentUploadRow } from './rows.ts';
 
 /** What preparation hands back: the bytes to upload (no metadata) and a small thumbnail. */
 export interface PreparedImage {
@@ -78,7 +79,9 @@ export async function prepareStored(db: SyncDb, row: AttachmentUploadRow, prepar
       height: prepared.height,
     });
     await db.attachmentUploads.put({ ...common, id: thumbId(row.id), role: 'thumb', fileName: thumbName(thumbType), contentType: thumbType, total: prepared.thumb.size, width: null, height: null });
-    // The original's bytes are overwritten here: from this commit only the prepared ones exist.
+    // The original's bytes are overwritten here: from this commit only the prepared ones exist. Its
+    // local preview (R12.14, the EXIF thumbnail) goes with it: the prepared thumbnail replaces it.
+    await db.attachmentBlobs.delete(previewId(row.id));
     await db.attachmentBlobs.bulkPut([
       { id: row.id, messageKey, blob: prepared.blob },
       { id: thumbId(row.id), messageKey, blob: prepared.thumb },

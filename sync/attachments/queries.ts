@@ -3,12 +3,16 @@
 // has the message; then the server's `storage:attachments/<path>`, and only the thumbnail stays here.
 import type { SyncDb } from '../db/schema.ts';
 import { LOCAL_REF } from './limits.ts';
-import { thumbId, type JobState, type UploadState } from './rows.ts';
+import { previewId, thumbId, type JobState, type UploadState } from './rows.ts';
 
 /** The attachment a `local-attachment:` reference names, or null for any other address. */
-export function localAttachmentRef(url: string): { attachmentId: string; thumb: boolean } | null {
+export function localAttachmentRef(url: string): { attachmentId: string; thumb: boolean; preview?: true } | null {
   if (!url.startsWith(LOCAL_REF)) return null;
   const rest = url.slice(LOCAL_REF.length);
+  if (rest.endsWith('#preview')) {
+    const attachmentId = rest.slice(0, -'#preview'.length);
+    return attachmentId ? { attachmentId, thumb: false, preview: true } : null;
+  }
   const thumb = rest.endsWith('#thumb');
   const attachmentId = thumb ? rest.slice(0, -'#thumb'.length) : rest;
   return attachmentId ? { attachmentId, thumb } : null;
@@ -23,6 +27,11 @@ export async function attachmentBlob(db: SyncDb, attachmentId: string): Promise<
 /** The thumbnail (kept after the send, R12.8), or null. */
 export async function attachmentThumb(db: SyncDb, attachmentId: string): Promise<Blob | null> {
   return (await db.attachmentBlobs.get(thumbId(attachmentId)))?.blob ?? null;
+}
+
+/** R12.14: a photo's local preview while it is prepared (its EXIF thumbnail), or null. */
+export async function attachmentPreview(db: SyncDb, attachmentId: string): Promise<Blob | null> {
+  return (await db.attachmentBlobs.get(previewId(attachmentId)))?.blob ?? null;
 }
 
 export interface AttachmentUpload {

@@ -61,3 +61,11 @@ export interface AttachmentBlobRow {
 export function thumbId(attachmentId: string): string {
   return `${attachmentId}#thumb`;
 }
+
+/**
+ * R12.14: the blob of a photo's local preview (the EXIF thumbnail the camera wrote) has this id. It
+ * has no upload row, so nothing ever uploads it; preparation deletes it with the original.
+ */
+export function previewId(attachmentId: string): string {
+  return `${attachmentId}#preview`;
+}

@@ -12,6 +12,7 @@ import {
   ALLOWED_TYPES,
   AttachmentRefusedError,
   baseType,
+  localPreviewRef,
   localRef,
   MAX_ATTACHMENT_BYTES,
   MAX_ATTACHMENTS,
@@ -25,7 +26,7 @@ import {
   TEXT_ATTACH_TYPE,
   type StorageEstimate,
 } from '../attachments/limits.ts';
-import { thumbId, type AttachmentBlobRow, type AttachmentUploadRow } from '../attachments/rows.ts';
+import { previewId, thumbId, type AttachmentBlobRow, type AttachmentUploadRow } from '../attachments/rows.ts';
 
 export interface AttachmentFileInput {
   /** Sent as it is, unless `prepare` is set (then it is the picked image, prepared by the engine). */
@@ -44,6 +45,12 @@ export interface AttachmentFileInput {
   height?: number;
   /** A small preview, uploaded beside the file and kept on the device after the file is released. */
   thumb?: Blob;
+  /**
+   * R12.14, with `prepare` only: the photo's own small preview (the EXIF thumbnail its camera wrote,
+   * turned by its orientation), stored with the message for the bubble to paint at once; never
+   * uploaded (no upload row), deleted when the photo is prepared.
+   */
+  preview?: Blob;
 }
 
 export interface SendWithAttachmentsInput {
@@ -79,7 +86,7 @@ const int = (n: number | undefined): number | null => (typeof n === 'number' && 
 export async function sendWithAttachments(ctx: CommandContext, input: SendWithAttachmentsInput): Promise<SentHandle> {
   if (input.correlationId !== undefined && !isUuid(input.correlationId)) throw new Error('correlationId must be a UUID');
   check(input.files);
-  const bytes = input.files.reduce((n, f) => n + f.blob.size + (f.thumb?.size ?? 0), 0);
+  const bytes = input.files.reduce((n, f) => n + f.blob.size + (f.thumb?.size ?? 0) + (f.preview?.size ?? 0), 0);
   await checkQuota(ctx.estimate, bytes);
   const correlationId = (input.correlationId ?? ctx.newId()).toLowerCase();
   const text = input.text.trim();
@@ -95,6 +102,8 @@ export async function sendWithAttachments(ctx: CommandContext, input: SendWithAt
     const file = { ...row, id, messageKey: '', role: 'file', fileName: storageFileName(f.name), contentType: type, total: f.blob.size, width: int(f.width), height: int(f.height) } as const;
     uploads.push(original ? { ...file, original: true } : file);
     blobs.push({ id, messageKey: '', blob: f.blob });
+    const preview = original && f.preview && f.preview.size > 0 ? f.preview : null;
+    if (preview) blobs.push({ id: previewId(id), messageKey: '', blob: preview });
     if (f.thumb && !original) {
       const thumbType = baseType(f.thumb.type) || 'image/jpeg';
       const ext = thumbType === 'image/webp' ? 'webp' : thumbType === 'image/png' ? 'png' : 'jpg';
@@ -107,8 +116,9 @@ export async function sendWithAttachments(ctx: CommandContext, input: SendWithAt
       name: f.name,
       content_type: type,
       data_url: localRef(id),
-      // R12.13: until prepared, the bubble shows the stored original itself (data_url).
-      thumb_url: f.thumb && !original ? localRef(id, true) : null,
+      // R12.13: until prepared, the bubble shows the stored original itself (data_url); R12.14: first
+      // its preview when the photo carried one.
+      thumb_url: f.thumb && !original ? localRef(id, true) : preview ? localPreviewRef(id) : null,
       width: int(f.width),
       height: int(f.height),
       file_size: f.blob.size,

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { SyncEngine } from '../../sync/engine.ts';
-import { attachmentBlob, attachmentJob, attachmentUploads, localAttachmentRef } from '../../sync/attachments/queries.ts';
+import { attachmentBlob, attachmentJob, attachmentPreview, attachmentUploads, localAttachmentRef } from '../../sync/attachments/queries.ts';
 import { TEXT_ATTACH_PREPARE_FAILED } from '../../sync/attachments/limits.ts';
 import type { ImagePreparer, PreparedImage } from '../../sync/attachments/prepare.ts';
 import { waitFor } from '../../sync/testing/index.ts';
@@ -155,5 +155,45 @@ describe('R12.13 a photo shown at once, prepared before upload', () => {
     expect((await attachmentUploads(engine.db, h.key)).map((u) => u.state)).toEqual(['preparing']);
     expect(link.forwarded()).toBe(0);
     expect(await serverMessages(h.correlationId)).toEqual([]);
+  });
+
+  it('R12.14 the photo\'s EXIF preview is stored with the message for the bubble, survives a tab killed mid-preparation, is never uploaded and goes when the photo is prepared', async () => {
+    const { a, conv, device, link } = await setup('photo-preview');
+    const token = a.users[0]!.token;
+    const MARK = 'EXIF-THUMBNAIL-OF-THE-PHOTO';
+    const PREVIEW = Buffer.concat([Buffer.from([0xff, 0xd8]), Buffer.from(MARK), randomBytes(2048)]);
+    const never = gatedPreparer(() => new Promise<PreparedImage>(() => undefined));
+    const engine = await device.start({ realtime: false, engine: engineOptions(link, token, never.prepare) });
+    const h = await engine.commands.sendWithAttachments({
+      conversationId: conv,
+      text: 'náhľad',
+      files: [{ blob: original(), name: 'IMG_2041.jpg', type: 'image/jpeg', prepare: true, preview: new Blob([PREVIEW], { type: 'image/jpeg' }), width: 3000, height: 4000 }],
+    });
+    await waitFor(async () => never.calls.length === 1, 'preparation started');
+    const [entry] = (await engine.db.messages.get(h.key))!.payload!['attachments'] as { id: string; thumb_url: string; width: number; height: number }[];
+    expect(localAttachmentRef(entry!.thumb_url)).toEqual({ attachmentId: entry!.id, thumb: false, preview: true });
+    expect([entry!.width, entry!.height]).toEqual([3000, 4000]);
+    // No upload row names the preview: nothing can upload it.
+    expect((await attachmentUploads(engine.db, h.key)).map((u) => [u.uploadId, u.state])).toEqual([[entry!.id, 'preparing']]);
+    never.release();
+    await device.stop(true); // the tab is killed mid-preparation
+
+    // Reopened: the bubble still has its preview at once, from the device's database.
+    const again = gatedPreparer(async () => PREPARED);
+    const next = await device.start({ realtime: false, engine: engineOptions(link, token, again.prepare) });
+    expect(Buffer.from(await (await attachmentPreview(next.db, entry!.id))!.arrayBuffer())).toEqual(PREVIEW);
+    again.release();
+    await delivered(next, h.key);
+    // Prepared: the preview went in the same transaction; the prepared thumbnail stays (R12.8).
+    expect(await attachmentPreview(next.db, entry!.id)).toBeNull();
+    expect((await next.db.attachmentBlobs.toArray()).map((b) => b.id)).toEqual([`${entry!.id}#thumb`]);
+    // The server holds the prepared file and thumbnail only, and no byte of the preview.
+    const objects = await h12.db().query<{ name: string }>("select name from storage.objects where bucket_id = 'attachments' and name like $1 order by name", [`%/${entry!.id}/%`]);
+    expect(objects.rows.map((o) => o.name.split('/').at(-1))).toEqual(['IMG_2041.png', 'nahlad.png']);
+    for (const o of objects.rows) {
+      const bytes = await download(o.name, token);
+      expect(bytes).toEqual(PNG);
+      expect(bytes.includes(MARK)).toBe(false);
+    }
   });
 });

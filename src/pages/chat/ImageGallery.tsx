@@ -6,6 +6,9 @@ import { sk } from '../../text/sk.ts';
 import { Lightbox } from './Lightbox.tsx';
 import { fileName, type Attachment } from './message-kinds.ts';
 import { useAttachmentUrls } from './attachments/use-attachment-urls.ts';
+import { parseAttachmentRef } from './attachments/attachment-ref.ts';
+import { useSharperWhenDecoded } from './attachments/use-sharper-image.ts';
+import { fitWithin, THUMB_EDGE_PX } from './attachments/image-size.ts';
 
 export function ImageGallery({ images }: { images: Attachment[] }) {
   const [open, setOpen] = useState<number | null>(null);
@@ -30,10 +33,21 @@ export function ImageGallery({ images }: { images: Attachment[] }) {
 
 function Thumbnail({ attachment: a, thumbSrc, src: fullSrc }: { attachment: Attachment; thumbSrc: string | null; src: string | null }) {
   const [failed, setFailed] = useState(false);
-  const src = !failed && thumbSrc ? thumbSrc : fullSrc;
+  // R12.14: a photo being prepared names its EXIF preview as its thumbnail: painted first, then the
+  // sharper image once decoded (use-sharper-image.ts).
+  const ref = a.thumbUrl === null ? null : parseAttachmentRef(a.thumbUrl);
+  const isPreview = ref?.kind === 'local' && ref.preview === true;
+  const best = isPreview ? fullSrc : !failed && thumbSrc ? thumbSrc : fullSrc;
+  const { src, gated } = useSharperWhenDecoded(best, isPreview ? thumbSrc : null, isPreview);
+  // While images of different sizes follow one another (the 160 px preview, the 12 MP original, the
+  // 320 px prepared thumbnail), the picture keeps the width the prepared thumbnail will have, so the
+  // bubble, sized by its content, does not jump.
+  const steady = gated && a.width && a.height ? { width: `${fitWithin({ width: a.width, height: a.height }, THUMB_EDGE_PX).width}px`, maxWidth: '100%' } : undefined;
   return (
     <img
       src={src ?? undefined}
+      style={steady}
+      data-preview={isPreview && src !== null && src === thumbSrc ? 'exif' : undefined}
       alt=""
       loading="lazy"
       width={a.width ?? undefined}

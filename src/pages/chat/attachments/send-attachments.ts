@@ -8,7 +8,7 @@ import type { UploadProgress } from '../../../../sync/attachments/uploader.ts';
 export type { AttachmentFileInput, SendWithAttachmentsInput } from '../../../../sync/commands/send-with-attachments.ts';
 export type { AttachmentUpload } from '../../../../sync/attachments/queries.ts';
 export type { UploadProgress } from '../../../../sync/attachments/uploader.ts';
-export { attachmentBlob, attachmentJob, attachmentThumb, attachmentUploads } from '../../../../sync/attachments/queries.ts';
+export { attachmentBlob, attachmentJob, attachmentPreview, attachmentThumb, attachmentUploads } from '../../../../sync/attachments/queries.ts';
 
 type AttachmentCommands = Pick<SyncEngine['commands'], 'sendWithAttachments' | 'cancelAttachments' | 'retryAttachments'>;
 

@@ -4,6 +4,8 @@
 // upright, EXIF/GPS stripped) before anything is uploaded (R12.13; bench row 14a: preparing here,
 // before the bubble existed, cost seconds on a phone). Other files go as picked. Object URLs for the
 // previews live as long as their item and are revoked when it goes (removed, sent, or the chat closed).
+// A JPEG's tray preview is its EXIF thumbnail when it has one (R12.14, exif-preview.ts), read before
+// the item joins the tray; the item is ready then.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toastError } from '../../../lib/notify.ts';
 import { sk } from '../../../text/sk.ts';
@@ -43,6 +45,19 @@ const REFUSAL_TEXT: Record<Refusal, (name: string) => string> = {
   empty: sk.attachments.empty,
 };
 
+/**
+ * The item with its photo's preview (R12.14) as the tray's thumbnail and handed to the engine, and its
+ * real size; as it was when the photo has none. The reader (and exifr) load here, on the first photo.
+ */
+async function withExifPreview(item: DraftAttachment): Promise<DraftAttachment> {
+  if (item.file?.prepare !== true || item.file.type !== 'image/jpeg') return item;
+  const preview = await import('./exif-preview.ts').then(({ exifPreview }) => exifPreview(item.file!.blob)).catch(() => null);
+  if (!preview) return item;
+  const size = preview.width && preview.height ? { width: preview.width, height: preview.height } : {};
+  // The tray shows the preview; its lightbox the picked photo itself.
+  return { ...item, file: { ...item.file, preview: preview.blob, ...size }, fullUrl: item.thumbUrl, thumbUrl: URL.createObjectURL(preview.blob) };
+}
+
 function revoke(item: DraftAttachment): void {
   if (item.thumbUrl) URL.revokeObjectURL(item.thumbUrl);
   if (item.fullUrl) URL.revokeObjectURL(item.fullUrl);
@@ -55,7 +70,14 @@ export function useAttachmentDraft(): AttachmentDraft {
   // Items removed while still being prepared: their result is dropped (and its URLs never made).
   const gone = useRef(new Set<string>());
 
-  useEffect(() => () => current.current.forEach(revoke), []);
+  const alive = useRef(true);
+  useEffect(
+    () => () => {
+      alive.current = false;
+      current.current.forEach(revoke);
+    },
+    [],
+  );
 
   const update = useCallback((id: string, next: (item: DraftAttachment) => DraftAttachment) => {
     setItems((list) => list.map((item) => (item.id === id ? next(item) : item)));
@@ -70,9 +92,12 @@ export function useAttachmentDraft(): AttachmentDraft {
     });
   }, []);
 
+  // Items whose preview is still being read (R12.14): they count against the room already.
+  const reading = useRef(0);
+
   const add = useCallback(
     (files: readonly File[]) => {
-      const room = MAX_ATTACHMENTS - current.current.length;
+      const room = MAX_ATTACHMENTS - current.current.length - reading.current;
       const accepted: DraftAttachment[] = [];
       for (const file of files) {
         const refusal = refusalOf(file);
@@ -97,7 +122,19 @@ export function useAttachmentDraft(): AttachmentDraft {
           fullUrl: null,
         });
       }
-      if (accepted.length > 0) setItems((list) => [...list, ...accepted]);
+      if (accepted.length === 0) return;
+      // R12.14: a JPEG's EXIF thumbnail is read first (milliseconds; never the 12 MP decode): the tray
+      // and the sending bubble show it, and the engine stores it with the message.
+      if (!accepted.some((item) => item.file?.prepare === true && item.file.type === 'image/jpeg')) {
+        setItems((list) => [...list, ...accepted]);
+        return;
+      }
+      reading.current += accepted.length;
+      void Promise.all(accepted.map(withExifPreview)).then((ready) => {
+        reading.current -= accepted.length;
+        if (alive.current) setItems((list) => [...list, ...ready]);
+        else ready.forEach(revoke);
+      });
     },
     [],
   );

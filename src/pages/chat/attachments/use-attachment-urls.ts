@@ -10,7 +10,7 @@ import { unsignedObjectUrl } from '../../../../sw/attachment-cache.ts';
 import { useSyncQuery } from '../../../data/use-sync-query.ts';
 import { parseAttachmentRef, type AttachmentRef } from './attachment-ref.ts';
 import { createSignedObjectUrl } from './sign-url.ts';
-import { attachmentBlob, attachmentThumb } from './send-attachments.ts';
+import { attachmentBlob, attachmentPreview, attachmentThumb } from './send-attachments.ts';
 
 const SIGNED_TTL_S = 3600;
 const SIGNED_MARGIN_MS = 5 * 60_000;
@@ -41,7 +41,7 @@ export function useAttachmentUrls(addresses: readonly (string | null)[]): (strin
   const refs = useMemo(() => addresses.map((a) => (a === null ? null : parseAttachmentRef(a))), [joined]);
   const hasLocal = refs.some((r) => r?.kind === 'local');
   const blobs = useSyncQuery(
-    (db) => Promise.all(refs.map((r) => (r?.kind !== 'local' ? Promise.resolve(null) : r.thumb ? attachmentThumb(db, r.id) : attachmentBlob(db, r.id)))),
+    (db) => Promise.all(refs.map((r) => (r?.kind !== 'local' ? Promise.resolve(null) : r.preview ? attachmentPreview(db, r.id) : r.thumb ? attachmentThumb(db, r.id) : attachmentBlob(db, r.id)))),
     [refs, hasLocal],
   )?.value;
   const [objectUrls, setObjectUrls] = useState<(string | null)[]>([]);
@@ -57,7 +57,7 @@ export function useAttachmentUrls(addresses: readonly (string | null)[]): (strin
     const urls = blobs.map((b, i) => {
       const r = refs[i];
       if (!b || r?.kind !== 'local') return null;
-      const key = `${r.id}${r.thumb ? '#thumb' : ''}`;
+      const key = `${r.id}${r.preview ? '#preview' : r.thumb ? '#thumb' : ''}`;
       const had = made.current.get(key) ?? next.get(key);
       const entry = had && had.size === b.size && had.type === b.type ? had : { url: URL.createObjectURL(b), size: b.size, type: b.type };
       next.set(key, entry);

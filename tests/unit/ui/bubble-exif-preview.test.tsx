@@ -1,0 +1,144 @@
+// @vitest-environment jsdom
+// R12.14 (bench row 14a): a picked phone photo's own bubble paints first from the photo's EXIF
+// thumbnail — read by the app (exif-preview.ts), stored by the engine's send command with the message
+// (fake-indexeddb), resolved by the bubble from the device's database — and moves to the picked
+// original only once that image's decode() resolved (no empty frame between). The decode is the
+// browser's; jsdom has none, so each decode() here is a promise the test settles. Dexie's live query
+// never answers under jsdom here, so useSyncQuery reads the same database once per mount and deps.
+import { Blob as NodeBlob } from 'node:buffer';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+vi.mock('../../../src/data/use-sync-query.ts', async () => {
+  const { useContext, useEffect, useState } = await import('react');
+  const { SyncDbContext } = await import('../../../src/data/sync-context.ts');
+  return {
+    useSyncQuery: <T,>(query: (db: never) => Promise<T>, deps: unknown[]) => {
+      const db = useContext(SyncDbContext);
+      const [result, setResult] = useState<{ value: T } | undefined>(undefined);
+      useEffect(() => {
+        let live = true;
+        if (db) void query(db as never).then((value) => live && setResult({ value }));
+        return () => {
+          live = false;
+        };
+        // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps, as useLiveQuery takes them
+      }, [db, ...deps]);
+      return result;
+    },
+  };
+});
+import { sendWithAttachments } from '../../../sync/commands/send-with-attachments.ts';
+import { exifPreview } from '../../../src/pages/chat/attachments/exif-preview.ts';
+import { MessageBubble } from '../../../src/pages/chat/MessageBubble.tsx';
+import { SyncDbContext } from '../../../src/data/sync-context.ts';
+import { cameraPhoto } from '../../helpers/camera-photo.ts';
+import { commandContext, conversationRow, freshDb } from '../sync/helpers/local-db.ts';
+
+afterEach(cleanup);
+
+/**
+ * Object URLs name the blob they were made for; decode() waits for the test. Each is also an event
+ * the test awaits (the page's steps run over fake-indexeddb, whose pace follows the machine's load).
+ */
+const made = new Map<string, Blob>();
+const decodes: { src: string; resolve: () => void; done: Promise<void> }[] = [];
+let onUrl: (b: Blob, url: string) => void = () => undefined;
+let onDecode: () => void = () => undefined;
+beforeEach(() => {
+  made.clear();
+  decodes.length = 0;
+  let n = 0;
+  URL.createObjectURL = (b: Blob | MediaSource) => {
+    const url = `blob:test/${++n}`;
+    made.set(url, b as Blob);
+    onUrl(b as Blob, url);
+    return url;
+  };
+  URL.revokeObjectURL = () => undefined;
+  HTMLImageElement.prototype.decode = function (this: HTMLImageElement) {
+    let resolve!: () => void;
+    const done = new Promise<void>((r) => (resolve = r));
+    decodes.push({ src: this.src, resolve, done });
+    onDecode();
+    return done;
+  };
+});
+
+/** Resolves with the object URL made for a blob of `size` bytes (the page's own step), made already or next. */
+function urlFor(size: number): Promise<string> {
+  const had = [...made.entries()].find(([, b]) => b.size === size);
+  if (had) return Promise.resolve(had[0]);
+  return new Promise((resolve) => (onUrl = (b, url) => b.size === size && resolve(url)));
+}
+/** Resolves with the first decode() the page asks for. */
+function firstDecode(): Promise<(typeof decodes)[number]> {
+  if (decodes[0]) return Promise.resolve(decodes[0]);
+  return new Promise((resolve) => (onDecode = () => resolve(decodes[0]!)));
+}
+const bubbleImg = () => screen.getByRole('button', { name: 'IMG_0001.jpg' }).querySelector('img')!;
+
+/** fake-indexeddb clones with Node's structuredClone, which keeps Node's Blob (jsdom's comes back empty). */
+const nodeBlob = (parts: Uint8Array[], type: string) => new NodeBlob(parts, { type }) as unknown as Blob;
+const bytes = async (url: string | null) => new Uint8Array(await made.get(url ?? '')!.arrayBuffer());
+
+async function sentPhoto(withPreview: boolean) {
+  const { db } = await freshDb();
+  await db.conversations.put(conversationRow({ id: 'conv-1', accountId: 'acc-1' }));
+  const photo = cameraPhoto({ width: 200, height: 150, orientation: 6 });
+  const blob = nodeBlob([photo.bytes], 'image/jpeg');
+  const preview = withPreview ? await exifPreview(blob) : null;
+  const previewBlob = preview ? nodeBlob([new Uint8Array(await preview.blob.arrayBuffer())], 'image/jpeg') : null;
+  const file = { blob, name: 'IMG_0001.jpg', type: 'image/jpeg', prepare: true, ...(preview ? { preview: previewBlob!, width: preview.width!, height: preview.height! } : {}) };
+  const { key } = await sendWithAttachments(commandContext(db), { conversationId: 'conv-1', text: 'Z výletu', files: [file] });
+  const message = (await db.messages.get(key))!;
+  render(
+    <SyncDbContext.Provider value={db}>
+      <MessageBubble message={message} onRetry={() => {}} />
+    </SyncDbContext.Provider>,
+  );
+  return { photo, preview, message };
+}
+
+describe('R12.14 the sending bubble of a phone photo', () => {
+  it('R12.14 paints the stored EXIF preview first, with the photo’s upright size, and swaps to the original only after its decode() resolved', async () => {
+    const { photo, preview, message } = await sentPhoto(true);
+    const [entry] = message.payload!['attachments'] as { thumb_url: string; width: number; height: number }[];
+    expect(entry!.thumb_url).toMatch(/#preview$/);
+    expect([entry!.width, entry!.height]).toEqual([150, 200]);
+
+    // The first image the bubble shows is the preview: the camera's thumbnail bytes.
+    const previewUrl = await urlFor(preview!.blob.size);
+    await act(async () => undefined); // React commits what the URL's state update asked for
+    const img = bubbleImg();
+    expect(img.getAttribute('src')).toBe(previewUrl);
+    expect(img.dataset['preview']).toBe('exif');
+    expect(await bytes(img.getAttribute('src'))).toEqual(new Uint8Array(await preview!.blob.arrayBuffer()));
+    expect((await bytes(img.getAttribute('src'))).subarray(-photo.thumbnail.length + 2)).toEqual(photo.thumbnail.subarray(2));
+
+    // The original is being decoded aside; until that resolves the preview stays.
+    const original = await firstDecode();
+    await act(async () => undefined);
+    expect(made.get(original.src)!.size).toBe(photo.bytes.length);
+    expect(img.getAttribute('src')).toBe(previewUrl);
+    expect(img.dataset['preview']).toBe('exif');
+    await act(async () => {
+      original.resolve();
+      await original.done;
+    });
+    expect(img.getAttribute('src')).toBe(original.src);
+    expect(img.dataset['preview']).toBeUndefined();
+    expect(await bytes(img.getAttribute('src'))).toEqual(photo.bytes);
+  });
+
+  it('R12.14 a photo without a preview (a PNG, a stripped JPEG) shows the original at once, as before', async () => {
+    const { photo } = await sentPhoto(false);
+    const url = await urlFor(photo.bytes.length);
+    await act(async () => undefined);
+    const img = bubbleImg();
+    expect(img.getAttribute('src')).toBe(url);
+    expect(await bytes(img.getAttribute('src'))).toEqual(photo.bytes);
+    expect(img.dataset['preview']).toBeUndefined();
+    expect(decodes).toEqual([]);
+  });
+});
