@@ -90,12 +90,19 @@ export async function makeAccounts(
     return { accountId: r.account_id, conversationId: r.conversation_id, address: addressOf(first + i + 1), devices: [], sent: 0 };
   });
   const slots = accounts.flatMap((a, i) => Array.from({ length: devicesPer }, () => ({ a, email: emails[i]! })));
-  await pool(slots, 16, async ({ a, email }) => {
-    const token = await signIn(stack, email, a.address);
-    a.devices.push(await Device.open(stack, a, token, transport));
+  const t0 = performance.now();
+  const tokens = await pool(slots, 16, ({ a, email }) => signIn(stack, email, a.address));
+  const t1 = performance.now();
+  await pool(slots, 64, async ({ a }, i) => {
+    a.devices.push(await Device.open(stack, a, tokens[i]!, transport));
   });
+  setup.signInMs += t1 - t0;
+  setup.joinMs += performance.now() - t1;
   return accounts;
 }
+
+/** Where row 10c's set-up time went (ms, summed over every makeAccounts). */
+export const setup = { signInMs: 0, joinMs: 0 };
 
 async function signIn(stack: StackAddress, email: string, address: string): Promise<string> {
   const r = await fetch(`${stack.url}/auth/v1/token?grant_type=password`, {
@@ -106,6 +113,9 @@ async function signIn(stack: StackAddress, email: string, address: string): Prom
   if (!r.ok) throw new Error(`row 10c: sign-in ${r.status}: ${await r.text()}`);
   return ((await r.json()) as { access_token: string }).access_token;
 }
+
+/** A join or leave unanswered this long fails the row (a hung stack must not hang the bench). */
+const REPLY_TIMEOUT_MS = 20_000;
 
 type Frame = [string | null, string | null, string, string, Record<string, unknown>];
 
@@ -118,6 +128,8 @@ export class Device {
   private readonly seen = new Map<number, number>();
   private readonly waiters = new Map<number, (at: number) => void>();
   closed = false;
+  /** Frames that end or fault a channel (phx_error, phx_close, system), by event. */
+  readonly faults = new Map<string, number>();
 
   private constructor(
     private readonly ws: WebSocket,
@@ -149,6 +161,10 @@ export class Device {
       this.replies.delete(ref);
       return;
     }
+    if (event === 'phx_error' || event === 'phx_close' || event === 'system') {
+      const key = event === 'system' ? `system ${String(payload.status)}: ${String(payload.message)}` : event;
+      this.faults.set(key, (this.faults.get(key) ?? 0) + 1);
+    }
     let seq: unknown;
     if (event === 'broadcast' && payload.event === 'changed') seq = (payload.payload as { change_seq?: unknown }).change_seq;
     else if (event === 'postgres_changes') {
@@ -166,7 +182,16 @@ export class Device {
 
   private push(topic: string, event: string, payload: unknown, joinRef: string | null): Promise<{ status: string; response: unknown }> {
     const ref = String(++this.ref);
-    const reply = new Promise<{ status: string; response: unknown }>((resolve) => this.replies.set(ref, resolve));
+    const reply = new Promise<{ status: string; response: unknown }>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.replies.delete(ref);
+        reject(new Error(`row 10c: no reply to ${event} on ${topic} within ${REPLY_TIMEOUT_MS} ms${this.closed ? ' (socket closed)' : ''}`));
+      }, REPLY_TIMEOUT_MS);
+      this.replies.set(ref, (r) => {
+        clearTimeout(timer);
+        resolve(r);
+      });
+    });
     this.ws.send(JSON.stringify([joinRef, ref, topic, event, payload]));
     return reply;
   }

@@ -14,12 +14,12 @@
 // the stack's (its Node process: gateway, auth, realtime; PostgREST; PostgreSQL) are counted apart.
 import { loadavg } from 'node:os';
 import pg from 'pg';
-import { makeAccounts, pool, type Account, type Transport } from './capacity-devices.ts';
+import { makeAccounts, pool, setup, type Account, type Transport } from './capacity-devices.ts';
 import { cpuSeconds, postgresCpuSeconds } from './proc-cpu.ts';
 import { startStackProcess, type BenchStack } from './stack-process.ts';
 import { percentile, type BenchRow } from './table.ts';
 
-const ACCOUNTS = 500;
+const ACCOUNTS = Number(process.env.BENCH_10C_ACCOUNTS ?? 500);
 const DEVICES = 4;
 /** Each account sends one message this often (ms): a lively chat, one message every 10 s. */
 const SEND_EVERY_MS = Number(process.env.BENCH_10C_SEND_MS ?? 10_000);
@@ -27,9 +27,15 @@ const GOAL_P95_MS = 200;
 /** A device that has not heard of a message this long after its send counts it as lost (Infinity). */
 const LOST_AFTER_MS = 5_000;
 /** The step-up's accounts per step (× DEVICES devices); it stops at the first step a transport breaks. */
-const STEPS = [750, 1000, 1500, 2000, 3000];
-/** The whole row stops stepping up past this, so it stays bounded on a slow machine. */
-const BUDGET_MS = 270_000;
+const STEPS_UP = [625, 750, 1000, 1250, 1500, 2000];
+/** Where a transport is already over the goal with ACCOUNTS: fewer, until its first good step. */
+const STEPS_DOWN = [375, 250, 125];
+/** Measured time of a main phase and of a step (after WARM_MS of sends that are not counted). */
+const PHASE_MS = 15_000;
+const STEP_MS = 10_000;
+const WARM_MS = 3_000;
+/** The row starts no new step past this, so it stays bounded on a slow machine. */
+const BUDGET_MS = 240_000;
 
 /** R18's triggers (migration 20261130100000): every numbered row's realtime.send. */
 const BROADCAST_TRIGGERS = [
@@ -133,6 +139,8 @@ async function phase(stack: BenchStack, accounts: Account[], transport: Transpor
 }
 
 async function setBroadcastTriggers(db: pg.Client, on: boolean): Promise<void> {
+  // A lock that does not come must fail the row, not hang it.
+  await db.query(`set lock_timeout = '15s'`);
   for (const [table, trigger] of BROADCAST_TRIGGERS) await db.query(`alter table public.${table} ${on ? 'enable' : 'disable'} trigger ${trigger}`);
 }
 
@@ -173,6 +181,19 @@ function merge(rs: PhaseResult[]): PhaseResult {
   };
 }
 
+/** Sockets closed and channel faults over all devices so far (none, when the stack held). */
+function faults(accounts: Account[]): string {
+  const counts = new Map<string, number>();
+  let closed = 0;
+  for (const a of accounts)
+    for (const d of a.devices) {
+      if (d.closed) closed++;
+      for (const [k, n] of d.faults) counts.set(k, (counts.get(k) ?? 0) + n);
+    }
+  const list = [...counts].map(([k, n]) => `${k} ×${n}`).join(', ');
+  return `${closed} sockets closed${list ? `, ${list}` : ''}`;
+}
+
 const describe = (r: PhaseResult) =>
   `${r.devices} devices: ${r.sends} sends (${r.failedSends} failed), ${r.deliveries.length} deliveries, ` +
   `p50 ${p(r.deliveries, 50).toFixed(1)} ms, p95 ${p(r.deliveries, 95).toFixed(1)} ms, all other devices p95 ${p(r.perSend, 95).toFixed(1)} ms, ` +
@@ -193,17 +214,15 @@ export async function capacityRows(opts: { quick: boolean; log: (line: string) =
     await db.connect();
     log(`row 10c: ${ACCOUNTS} accounts × ${DEVICES} devices signing in and joining…`);
     accounts = await makeAccounts(db, address, 0, ACCOUNTS, DEVICES, 'broadcast');
-    log(`row 10c: ${accounts.length * DEVICES} sockets joined in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-    const phaseMs = opts.quick ? 12_000 : 20_000;
-    const warmMs = SEND_EVERY_MS;
+    log(`row 10c: ${accounts.length * DEVICES} sockets joined in ${((performance.now() - t0) / 1000).toFixed(0)} s (sign-ins ${(setup.signInMs / 1000).toFixed(0)} s, opens and joins ${(setup.joinMs / 1000).toFixed(0)} s)`);
     const runs: Record<Transport, PhaseResult[]> = { broadcast: [], postgres_changes: [] };
     // B, P, P, B: each transport once first and once second after a switch.
     const order: Transport[] = opts.quick ? ['broadcast', 'postgres_changes'] : ['broadcast', 'postgres_changes', 'postgres_changes', 'broadcast'];
     let current: Transport = 'broadcast';
     for (const t of order) {
       if (t !== current) await switchTo(db, accounts, (current = t));
-      const r = await phase(stack, accounts, t, phaseMs + warmMs, warmMs);
-      log(`row 10c ${t}: ${describe(r)}`);
+      const r = await phase(stack, accounts, t, (opts.quick ? 8_000 : PHASE_MS) + WARM_MS, WARM_MS);
+      log(`row 10c ${t}: ${describe(r)}; ${faults(accounts)}`);
       runs[t].push(r);
     }
     const bc = merge(runs.broadcast);
@@ -211,36 +230,52 @@ export async function capacityRows(opts: { quick: boolean; log: (line: string) =
     const bcCpu = cpuPerDelivery(bc);
     const pcCpu = cpuPerDelivery(pc);
 
-    // Step-up: more accounts at the same rate; each transport until its first step over the goal.
+    // Step-up from the main size at the same per-account rate, each transport until its first step over
+    // the goal; a transport already over it at the main size steps down instead, to its first good step.
     const lastGood: Record<Transport, PhaseResult | null> = { broadcast: good(bc) ? bc : null, postgres_changes: good(pc) ? pc : null };
     const broke: Record<Transport, PhaseResult | null> = { broadcast: good(bc) ? null : bc, postgres_changes: good(pc) ? null : pc };
+    const both: Transport[] = ['broadcast', 'postgres_changes'];
     let stoppedForTime = false;
-    for (const step of opts.quick ? STEPS.slice(0, 1) : STEPS) {
-      const open = (['broadcast', 'postgres_changes'] as Transport[]).filter((t) => !broke[t]);
-      if (open.length === 0) break;
-      if (performance.now() - t0 > BUDGET_MS) {
-        stoppedForTime = true;
-        break;
-      }
+    const resize = async (n: number) => {
+      if (n > accounts.length) accounts.push(...(await makeAccounts(db, address, accounts.length, n - accounts.length, DEVICES, current)));
+      else for (const a of accounts.splice(n)) for (const d of a.devices) d.close();
+    };
+    const stepPhase = async (t: Transport) => {
+      if (t !== current) await switchTo(db, accounts, (current = t));
+      const r = await phase(stack, accounts, t, (opts.quick ? 6_000 : STEP_MS) + WARM_MS, WARM_MS);
+      log(`row 10c step ${t}: ${describe(r)}; ${faults(accounts)}`);
+      return r;
+    };
+    const overBudget = () => (stoppedForTime ||= performance.now() - t0 > BUDGET_MS);
+    for (const step of opts.quick ? STEPS_UP.slice(0, 1) : STEPS_UP) {
+      const open = both.filter((t) => !broke[t]);
+      if (open.length === 0 || overBudget()) break;
       try {
-        accounts.push(...(await makeAccounts(db, address, accounts.length, step - accounts.length, DEVICES, current)));
+        await resize(step);
       } catch (err) {
         notes.push(`- 10c step-up: ${step * DEVICES} devices could not all sign in and join: ${(err as Error).message}`);
         break;
       }
-      // The transport already joined first, so a step switches once.
+      // The transport already joined goes first, so a step switches once.
       for (const t of open.sort((x, y) => Number(y === current) - Number(x === current))) {
-        if (t !== current) await switchTo(db, accounts, (current = t));
-        const r = await phase(stack, accounts, t, (opts.quick ? 8_000 : 12_000) + warmMs, warmMs);
-        log(`row 10c step-up ${t}: ${describe(r)}`);
+        const r = await stepPhase(t);
         if (good(r)) lastGood[t] = r;
         else broke[t] = r;
       }
     }
-    const held = (t: Transport) => lastGood[t]?.devices ?? 0;
+    for (const step of opts.quick ? STEPS_DOWN.slice(0, 1) : STEPS_DOWN) {
+      const open = both.filter((t) => !lastGood[t]);
+      if (open.length === 0 || overBudget()) break;
+      await resize(step);
+      for (const t of open.sort((x, y) => Number(y === current) - Number(x === current))) {
+        const r = await stepPhase(t);
+        if (good(r)) lastGood[t] = r;
+      }
+    }
     const stepLine = (t: Transport) =>
       `${t}: last step under ${GOAL_P95_MS} ms ${lastGood[t] ? describe(lastGood[t]!) : 'none'}; ` +
       (broke[t] ? `first over: ${describe(broke[t]!)}` : stoppedForTime ? 'not broken before the time bound' : 'not broken within the steps');
+    const held = (t: Transport) => lastGood[t]?.devices ?? 0;
     notes.push(
       `Row 10c (issue 41): ${ACCOUNTS} accounts × ${DEVICES} devices, each account sending one message every ${SEND_EVERY_MS / 1000} s ` +
         `through send_message (${((ACCOUNTS * 1000) / SEND_EVERY_MS).toFixed(0)} sends/s), from its devices in turn; a delivery = the message's ` +
