@@ -26,10 +26,10 @@ const SEND_EVERY_MS = Number(process.env.BENCH_10C_SEND_MS ?? 10_000);
 const GOAL_P95_MS = 200;
 /** A device that has not heard of a message this long after its send counts it as lost (Infinity). */
 const LOST_AFTER_MS = 5_000;
-/** The step-up's accounts per step (× DEVICES devices); it stops at the first step a transport breaks. */
-const STEPS_UP = [625, 750, 1000, 1250, 1500, 2000];
+/** The step-up's accounts per step, as multiples of ACCOUNTS; it stops at a transport's first step over the goal. */
+const STEPS_UP = [1.25, 1.5, 2, 2.5, 3, 4].map((f) => Math.round(f * ACCOUNTS));
 /** Where a transport is already over the goal with ACCOUNTS: fewer, until its first good step. */
-const STEPS_DOWN = [375, 250, 125];
+const STEPS_DOWN = [0.75, 0.5, 0.25].map((f) => Math.round(f * ACCOUNTS));
 /** Measured time of a main phase and of a step (after WARM_MS of sends that are not counted). */
 const PHASE_MS = 15_000;
 const STEP_MS = 10_000;
