@@ -114,6 +114,9 @@ async function signIn(stack: StackAddress, email: string, address: string): Prom
   return ((await r.json()) as { access_token: string }).access_token;
 }
 
+/** supabase-js's heartbeat interval (RealtimeClient's default, 25 s). */
+const HEARTBEAT_MS = 25_000;
+
 /** A join or leave unanswered this long fails the row (a hung stack must not hang the bench). */
 const REPLY_TIMEOUT_MS = 20_000;
 
@@ -128,6 +131,7 @@ export class Device {
   private readonly seen = new Map<number, number>();
   private readonly waiters = new Map<number, (at: number) => void>();
   closed = false;
+  private readonly heartbeat: NodeJS.Timeout;
   /** Frames that end or fault a channel (phx_error, phx_close, system), by event. */
   readonly faults = new Map<string, number>();
 
@@ -139,8 +143,16 @@ export class Device {
     ws.on('message', (data, isBinary) => {
       if (!isBinary) this.onFrame(JSON.parse((data as Buffer).toString('utf8')) as Frame);
     });
-    ws.on('close', () => (this.closed = true));
+    ws.on('close', () => {
+      this.closed = true;
+      clearInterval(this.heartbeat);
+    });
     ws.on('error', () => undefined);
+    // Phoenix's heartbeat, from the socket's opening: the server closes a socket that sent nothing for
+    // 60 s (server.ts idleTimeoutMs), and setting up thousands of devices on a loaded machine takes
+    // longer than that (a run lost 423 of 2,000 sockets while the rest were still signing in).
+    this.heartbeat = setInterval(() => this.ws.send(JSON.stringify([null, String(++this.ref), 'phoenix', 'heartbeat', {}])), HEARTBEAT_MS);
+    this.heartbeat.unref();
   }
 
   static async open(stack: StackAddress, account: Account, token: string, transport: Transport): Promise<Device> {
@@ -196,10 +208,6 @@ export class Device {
     return reply;
   }
 
-  heartbeat(): void {
-    if (!this.closed) this.ws.send(JSON.stringify([null, String(++this.ref), 'phoenix', 'heartbeat', {}]));
-  }
-
   /** Leaves the joined channel, if any, and joins `transport`'s; throws when the join is refused. */
   async join(transport: Transport): Promise<void> {
     if (this.topic) await this.push(this.topic, 'phx_leave', {}, this.joinRef);
@@ -241,6 +249,7 @@ export class Device {
   }
 
   close(): void {
+    clearInterval(this.heartbeat);
     this.ws.terminate();
   }
 }

@@ -70,6 +70,8 @@ interface PhaseResult {
   devices: number;
   sends: number;
   failedSends: number;
+  /** The failed sends' statuses, e.g. "503 ×2". */
+  failures: string;
   /** send started → the row's number on each other device of the account (ms). */
   deliveries: number[];
   /** send started → the last other device of the account (ms), one per send. */
@@ -95,6 +97,8 @@ async function phase(stack: BenchStack, accounts: Account[], transport: Transpor
   const perSend: number[] = [];
   let sends = 0;
   let failedSends = 0;
+  /** Failed sends by HTTP status (0: no answer). */
+  const failures = new Map<number, number>();
   let cpuA: Cpu | null = null;
   const warm = setTimeout(() => (cpuA = cpuNow(stack)), warmMs);
   const running: Promise<void>[] = [];
@@ -107,7 +111,10 @@ async function phase(stack: BenchStack, accounts: Account[], transport: Transpor
       body: JSON.stringify({ p_conversation_id: a.conversationId, p_text: `cap ${a.sent}`, p_client_correlation_id: crypto.randomUUID() }),
     }).catch(() => null);
     if (!r?.ok) {
-      if (counted) failedSends++;
+      if (counted) {
+        failedSends++;
+        failures.set(r?.status ?? 0, (failures.get(r?.status ?? 0) ?? 0) + 1);
+      }
       await r?.body?.cancel();
       return;
     }
@@ -135,7 +142,7 @@ async function phase(stack: BenchStack, accounts: Account[], transport: Transpor
   const a0 = cpuA ?? b;
   const cpu = { bench: b.bench - a0.bench, stackNode: b.stackNode - a0.stackNode, postgrest: b.postgrest - a0.postgrest, postgres: b.postgres - a0.postgres };
   const devices = accounts.length * DEVICES;
-  return { transport, devices, sends, failedSends, deliveries, perSend, cpu, load: loadavg()[0]!.toFixed(1) };
+  return { transport, devices, sends, failedSends, failures: [...failures].map(([k, n]) => `${k || 'no answer'} ×${n}`).join(', '), deliveries, perSend, cpu, load: loadavg()[0]!.toFixed(1) };
 }
 
 async function setBroadcastTriggers(db: pg.Client, on: boolean): Promise<void> {
@@ -174,6 +181,7 @@ function merge(rs: PhaseResult[]): PhaseResult {
     ...r0,
     sends: rs.reduce((s, r) => s + r.sends, 0),
     failedSends: rs.reduce((s, r) => s + r.failedSends, 0),
+    failures: rs.map((r) => r.failures).filter(Boolean).join('; '),
     deliveries: rs.flatMap((r) => r.deliveries),
     perSend: rs.flatMap((r) => r.perSend),
     cpu: { bench: sum('bench'), stackNode: sum('stackNode'), postgrest: sum('postgrest'), postgres: sum('postgres') },
@@ -195,7 +203,7 @@ function faults(accounts: Account[]): string {
 }
 
 const describe = (r: PhaseResult) =>
-  `${r.devices} devices: ${r.sends} sends (${r.failedSends} failed), ${r.deliveries.length} deliveries, ` +
+  `${r.devices} devices: ${r.sends} sends (${r.failedSends} failed${r.failures ? `: ${r.failures}` : ''}), ${r.deliveries.length} deliveries, ` +
   `p50 ${p(r.deliveries, 50).toFixed(1)} ms, p95 ${p(r.deliveries, 95).toFixed(1)} ms, all other devices p95 ${p(r.perSend, 95).toFixed(1)} ms, ` +
   `${lostOf(r)} lost, load ${r.load}`;
 
@@ -209,7 +217,6 @@ export async function capacityRows(opts: { quick: boolean; log: (line: string) =
   db.on('error', (err) => console.warn(`row 10c: database connection: ${err.message}`));
   const address = { url: stack.url, anonKey: stack.keys.anonKey };
   let accounts: Account[] = [];
-  const heartbeat = setInterval(() => accounts.forEach((a) => a.devices.forEach((d) => d.heartbeat())), 25_000);
   try {
     await db.connect();
     log(`row 10c: ${ACCOUNTS} accounts × ${DEVICES} devices signing in and joining…`);
@@ -328,7 +335,6 @@ export async function capacityRows(opts: { quick: boolean; log: (line: string) =
       },
     ];
   } finally {
-    clearInterval(heartbeat);
     for (const a of accounts) for (const d of a.devices) d.close();
     await db.end().catch(() => undefined);
     await stack.destroy();
