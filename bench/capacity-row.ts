@@ -282,9 +282,14 @@ export async function capacityRows(opts: { quick: boolean; log: (line: string) =
         if (good(r)) lastGood[t] = r;
       }
     }
-    const stepLine = (t: Transport) =>
-      `${t}: last step under ${GOAL_P95_MS} ms ${lastGood[t] ? describe(lastGood[t]!) : 'none'}; ` +
-      (broke[t] ? `first over: ${describe(broke[t]!)}` : stoppedForTime ? 'not broken before the time bound' : 'not broken within the steps');
+    const stepLine = (t: Transport) => {
+      const ok = lastGood[t];
+      const over = broke[t];
+      return (
+        `${t}: last step under ${GOAL_P95_MS} ms ${ok ? describe(ok) : 'none'}; ` +
+        (over ? `over at: ${describe(over)}` : stoppedForTime ? 'not broken before the time bound' : 'not broken within the steps')
+      );
+    };
     const held = (t: Transport) => lastGood[t]?.devices ?? 0;
     notes.push(
       `Row 10c (issue 41): ${ACCOUNTS} accounts × ${DEVICES} devices, each account sending one message every ${SEND_EVERY_MS / 1000} s ` +
