@@ -207,6 +207,10 @@ const describe = (r: PhaseResult) =>
   `p50 ${p(r.deliveries, 50).toFixed(1)} ms, p95 ${p(r.deliveries, 95).toFixed(1)} ms, all other devices p95 ${p(r.perSend, 95).toFixed(1)} ms, ` +
   `${lostOf(r)} lost, load ${r.load}`;
 
+/** A percentile that is a lost delivery (∞) has no ratio: '–', never 0.0× or ∞×. */
+const ratioUnlessLost = (a: PhaseResult, b: PhaseResult, q: number) =>
+  Number.isFinite(p(a.deliveries, q)) && Number.isFinite(p(b.deliveries, q)) ? {} : { ratio: NaN };
+
 const good = (r: PhaseResult) => p(r.deliveries, 95) <= GOAL_P95_MS && r.failedSends === 0;
 
 export async function capacityRows(opts: { quick: boolean; log: (line: string) => void; notes: string[] }): Promise<BenchRow[]> {
@@ -310,6 +314,7 @@ export async function capacityRows(opts: { quick: boolean; log: (line: string) =
         better: 'lower',
         goal: `≤ ${GOAL_P95_MS} ms`,
         met: p(bc.deliveries, 95) <= GOAL_P95_MS,
+        ...ratioUnlessLost(bc, pc, 95),
       },
       {
         row: '10c′',
@@ -320,6 +325,7 @@ export async function capacityRows(opts: { quick: boolean; log: (line: string) =
         better: 'lower',
         goal: 'report',
         met: true,
+        ...ratioUnlessLost(bc, pc, 50),
       },
       {
         row: '10c″',
