@@ -1,5 +1,6 @@
 // Command line of bench/run.ts: --rows 1,2,8 (default every row 1–14; 14a: row 14's photo bubble
-// alone, without 14b/14c's uploads) and --quick.
+// alone, without 14b/14c's uploads; 10c: row 10's many-devices capacity alone, without 10a/10b) and
+// --quick.
 export interface BenchArgs {
   rows: Set<number>;
   quick: boolean;
@@ -7,6 +8,8 @@ export interface BenchArgs {
   explicit: boolean;
   /** --rows 14a (and not 14): only row 14a of row 14 (photo-bubble-row.ts). */
   only14a: boolean;
+  /** --rows 10c (and not 10): only row 10c of row 10 (capacity-row.ts). */
+  only10c: boolean;
   /** Every row at full length: only such a run is appended to bench/RESULTS.md. */
   full: boolean;
 }
@@ -18,6 +21,8 @@ export function parseArgs(argv: string[]): BenchArgs {
   let quick = false;
   let photo = false;
   let whole14 = false;
+  let capacity = false;
+  let whole10 = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--quick') quick = true;
@@ -28,7 +33,9 @@ export function parseArgs(argv: string[]): BenchArgs {
         v.split(',').map((s) => {
           if (s.trim() === '14a') photo = true;
           if (s.trim() === '14') whole14 = true;
-          const n = s.trim() === '14a' ? 14 : Number(s.trim());
+          if (s.trim() === '10c') capacity = true;
+          if (s.trim() === '10') whole10 = true;
+          const n = s.trim() === '14a' ? 14 : s.trim() === '10c' ? 10 : Number(s.trim());
           if (!ALL_ROWS.includes(n)) throw new Error(`unknown row "${s}" (rows are 1–14)`);
           return n;
         }),
@@ -38,5 +45,6 @@ export function parseArgs(argv: string[]): BenchArgs {
   const explicit = rows !== null;
   const selected = rows ?? new Set(ALL_ROWS);
   const only14a = photo && !whole14;
-  return { rows: selected, quick, explicit, only14a, full: !quick && ALL_ROWS.every((r) => selected.has(r)) };
+  const only10c = capacity && !whole10;
+  return { rows: selected, quick, explicit, only14a, only10c, full: !quick && ALL_ROWS.every((r) => selected.has(r)) };
 }

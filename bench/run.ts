@@ -12,6 +12,7 @@ import { bundleRows } from './bundle-size.ts';
 import { lighthouseBenchRows, measureLighthouse } from './lighthouse.ts';
 import { parseArgs } from './args.ts';
 import { fanoutRow, insertRows } from './stack-throughput.ts';
+import { capacityRows } from './capacity-row.ts';
 import { renderTable, type BenchRow } from './table.ts';
 import { slowLinkRows } from './slow-link.ts';
 import { searchRows } from './search-rows.ts';
@@ -52,7 +53,7 @@ if (wants(9) && (!args.quick || args.explicit)) {
   log('row 9: Lighthouse');
   rows.push(...lighthouseBenchRows(await measureLighthouse({ webDir, log, ...(args.quick ? { formFactors: ['mobile'] } : {}) })));
 }
-if (wants(10)) {
+if (wants(10) && !args.only10c) {
   log('row 10: stack throughput');
   const stack = await startTestStack({ seed: false });
   try {
@@ -61,6 +62,10 @@ if (wants(10)) {
   } finally {
     await stack.destroy();
   }
+}
+if (wants(10)) {
+  log('row 10c: many devices on one stack (issue 41)');
+  rows.push(...(await capacityRows({ quick: args.quick, log, notes })));
 }
 
 if (wants(11)) {

@@ -9,12 +9,12 @@
 // message to 200 subscribers of that account (each RLS-checked), p95, against the same fan-out with
 // service-role subscribers (no RLS).
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import pg from 'pg';
 import { RawSocket, realtimeUrl, signToken, waitFor } from '../tests/server/realtime-helpers.ts';
 import type { TestStack } from '../tests/helpers/stack.ts';
 import { percentile, type BenchRow } from './table.ts';
+import { cpuSeconds, postgresCpuSeconds } from './proc-cpu.ts';
 
 const CLIENTS = 50;
 const DURATION_MS = Number(process.env.BENCH_INSERT_MS ?? 8000);
@@ -34,24 +34,6 @@ async function makeMembers(db: pg.Client, n: number): Promise<{ userId: string; 
 
 const WARMUP_MS = 1000;
 
-/** CPU seconds (user + system) a process has used so far; 0 when it is gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-function parentOf(pid: number): number {
-  try {
-    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-  } catch {
-    return -1;
-  }
-}
-
 /**
  * CPU used so far by this Node process (the load generator AND the stack's gateway, realtime and
  * workers, which run in-process), PostgREST, and PostgreSQL (postmaster and every backend). Linux
@@ -59,17 +41,11 @@ function parentOf(pid: number): number {
  * 2-core machine does not.
  */
 function cpuSnapshot(stack: TestStack): { node: number; postgrest: number; postgres: number } {
-  const pgPid = stack.postgresPid ?? -1;
-  let postgres = 0;
-  try {
-    for (const d of readdirSync('/proc')) {
-      const pid = Number(d);
-      if (Number.isInteger(pid) && (pid === pgPid || parentOf(pid) === pgPid)) postgres += cpuSeconds(pid);
-    }
-  } catch {
-    /* no /proc */
-  }
-  return { node: cpuSeconds(process.pid), postgrest: stack.postgrestPid ? cpuSeconds(stack.postgrestPid) : 0, postgres };
+  return {
+    node: cpuSeconds(process.pid),
+    postgrest: stack.postgrestPid ? cpuSeconds(stack.postgrestPid) : 0,
+    postgres: postgresCpuSeconds(stack.postgresPid ?? -1),
+  };
 }
 
 /** Runs `one` for a warm-up second, then measures; returns requests/s and CPU ms per request. */

@@ -108,6 +108,10 @@ describe('table and command line', () => {
     expect(parseArgs(['--rows', '14a'])).toMatchObject({ only14a: true, rows: new Set([14]) });
     expect(parseArgs(['--rows', '14a,14']).only14a).toBe(false);
     expect(parseArgs(['--rows', '14']).only14a).toBe(false);
+    // Row 10c alone (many devices on one stack, issue 41), without 10a/10b; row 10 runs all three.
+    expect(parseArgs(['--rows', '10c'])).toMatchObject({ only10c: true, rows: new Set([10]) });
+    expect(parseArgs(['--rows', '10,10c']).only10c).toBe(false);
+    expect(parseArgs(['--rows', '10']).only10c).toBe(false);
     expect(() => parseArgs(['--rows', '15'])).toThrow(/unknown row/);
     expect(() => parseArgs(['--fast'])).toThrow(/unknown argument/);
   });
