@@ -106,8 +106,15 @@ test('the list snapshot is painted in the theme chosen now, whichever theme it w
 
     // Screenshots of the painted frame alone (no script: the app never replaces it), phone and
     // desktop, in both themes; the class theme.js would set is set by hand once scripts are back on.
+    // A frame is painted only at a width of the layout it was drawn in (sw/list-snapshot.ts), so at
+    // each width the app first saves that width's frame.
+    let saved = await savedAt(page);
     for (const [label, size] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1440, height: 900 }]] as const) {
       await page.setViewportSize(size);
+      await page.goto('/app/chats');
+      await expect(page.getByTestId('conversation-row').first()).toBeVisible();
+      await expect.poll(() => savedAt(page), { timeout: 15_000 }).toBeGreaterThan(saved);
+      saved = await savedAt(page);
       for (const theme of ['light', 'dark'] as const) {
         const cdp = await page.context().newCDPSession(page);
         await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
