@@ -9,17 +9,16 @@ import { ForeignFeedError, pullFeed, pullReference } from '../../../sync/receive
 import { PullPacer } from '../../../sync/receive/pace.ts';
 import { ServerError, type ServerApi } from '../../../sync/server/api.ts';
 import { conversationList, messages, olderHistoryPending, specialists } from '../../../sync/queries.ts';
-import { commandContext, freshDb } from './helpers/local-db.ts';
+import { commandContext } from './helpers/local-db.ts';
 import { FakeServer } from './helpers/fake-server.ts';
+import { scopedDb } from './helpers/scoped-db.ts';
 
 let db: SyncDb;
 let server: FakeServer;
 const now = () => 1000;
 
 beforeEach(async () => {
-  ({ db } = await freshDb());
-  server = new FakeServer();
-  await scopeToAccount(db, server.accountId);
+  ({ db, server } = await scopedDb());
 });
 afterEach(() => db.close());
 

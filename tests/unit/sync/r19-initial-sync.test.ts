@@ -2,7 +2,6 @@
 // per chat rather than once per row, the feed identity read once per pull without missing a restore
 // (R9.7), and the search index holding its full passes while a backlog arrives.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { scopeToAccount } from '../../../sync/session/account-scope.ts';
 import { applyRemoteChanges, readFeed } from '../../../sync/receive/apply.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
 import { pullFeed } from '../../../sync/receive/pull.ts';
@@ -10,17 +9,15 @@ import { historyComplete, markPartialHistory } from '../../../sync/receive/histo
 import type { ServerApi } from '../../../sync/server/api.ts';
 import { BACKLOG_STALL_MS, BacklogHold, backlogArriving } from '../../../sync/search/backlog-hold.ts';
 import { ALL_CHANGED } from '../../../sync/search/changes.ts';
-import { freshDb } from './helpers/local-db.ts';
-import { FakeServer } from './helpers/fake-server.ts';
+import type { FakeServer } from './helpers/fake-server.ts';
+import { scopedDb } from './helpers/scoped-db.ts';
 
 let db: SyncDb;
 let server: FakeServer;
 const now = () => 1000;
 
 beforeEach(async () => {
-  ({ db } = await freshDb());
-  server = new FakeServer();
-  await scopeToAccount(db, server.accountId);
+  ({ db, server } = await scopedDb());
 });
 afterEach(() => db.close());
 
