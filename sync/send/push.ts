@@ -6,7 +6,9 @@ import type { Timings } from '../model/constants.ts';
 import type { SyncDb } from '../db/schema.ts';
 import { revertArchive } from '../merge/conversation.ts';
 import { revertCursor } from '../merge/read-cursor.ts';
-import { pickDue, retryDelay, RetrySchedule, type OutboxEntry, type OutboxOp } from './outbox.ts';
+import { pickDue, queue, retryDelay, RetrySchedule, type OutboxEntry, type OutboxOp } from './outbox.ts';
+import { optimisticMessage } from '../merge/message.ts';
+import { timestampFromMs } from '../model/timestamps.ts';
 import { errorText, isTransient, ServerError, type SendResult, type ServerApi } from '../server/api.ts';
 import { syncMark } from '../marks.ts';
 import { otherAccountOf, toServerError } from '../server/classify.ts';
@@ -135,8 +137,11 @@ export class AnsweredBeforeResetError extends ServerError {
  * the feed generation when the request left (R9.18).
  */
 async function storeSent(d: PushDeps, entry: OutboxEntry, op: Op<'send'>, res: SendResult, since: number): Promise<void> {
-  await d.db.transaction('rw', d.db.syncTables, async () => {
-    if (feedGeneration(d.db) !== since) throw new AnsweredBeforeResetError();
+  const stale = await d.db.transaction('rw', d.db.syncTables, async () => {
+    if (feedGeneration(d.db) !== since) {
+      await keepQueued(d, entry, op);
+      return true;
+    }
     await settle(d.db, entry);
     if ('row' in res) {
       await applyRemoteChanges(d.db, { messages: [res.row] }, d.userId);
@@ -144,7 +149,32 @@ async function storeSent(d: PushDeps, entry: OutboxEntry, op: Op<'send'>, res: S
       const m = await d.db.messages.get(op.messageKey);
       if (m && m.serverId === null) await d.db.messages.put({ ...m, state: 'sent', confirmedAt: d.now() });
     }
+    return false;
   });
+  // Thrown after the commit: keepQueued's writes must stay.
+  if (stale) throw new AnsweredBeforeResetError();
+}
+
+/**
+ * R9.18: an answer from before a feed reset. The send must go again, but its entry may be gone
+ * already: its row reached the device (R9.15 settles the entry) before the reset cleared that row
+ * with the synced ones, or a stale realtime row arrived after it. Then the entry is queued anew and
+ * the message is shown sending again (written anew if the reset took it), so what the user typed
+ * is never lost to a restore that raced its answer (the hostile fuzz's seed 7, and R9.18's test
+ * under load).
+ */
+async function keepQueued(d: PushDeps, entry: OutboxEntry, op: Op<'send'>): Promise<void> {
+  if (entry.seq !== undefined && (await d.db.outbox.get(entry.seq))) return; // still queued: retried as any transient failure
+  await queue(d.db, op, d.now());
+  const m = await d.db.messages.get(op.messageKey);
+  if (m) {
+    if (m.serverId !== null || m.state === 'sent') await d.db.messages.put({ ...m, serverId: null, state: 'sending', confirmedAt: null, changeSeq: 0, error: null });
+  } else {
+    const written = op.payload?.['written_at'];
+    const createdAt = typeof written === 'string' ? written : timestampFromMs(d.now());
+    await d.db.messages.put(optimisticMessage({ conversationId: op.conversationId, accountId: op.accountId ?? null, text: op.text, correlationId: op.correlationId, createdAt, payload: op.payload, userId: d.userId }));
+  }
+  await refreshSummaries(d.db, [op.conversationId]);
 }
 
 async function onArchive(d: PushDeps, entry: OutboxEntry, op: Op<'archive'>): Promise<void> {
