@@ -16,24 +16,37 @@ export async function cuttingLink(target: URL, cutAfter: number | readonly numbe
   let cuts = 0;
   let healed = false;
   const sockets = new Set<Socket>();
+  /** Per connection: the request lines seen at the start of a chunk and the bytes forwarded (for failure messages). */
+  const log: { requests: string[]; answers: number[]; bytes: number; cut: boolean; healed: boolean }[] = [];
   const server = createServer((client) => {
     const upstream = connect(Number(target.port), target.hostname);
+    const conn = { requests: [] as string[], answers: [] as number[], bytes: 0, cut: false, healed };
+    log.push(conn);
+    upstream.on('data', (d: Buffer) => {
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(d.subarray(0, 16).toString('latin1'));
+      if (status) conn.answers.push(Number(status[1]));
+    });
     sockets.add(client).add(upstream);
     const drop = () => {
       client.destroy();
       upstream.destroy();
     };
     client.on('data', (d: Buffer) => {
+      const line = /^(HEAD|GET|POST|PATCH|PUT|DELETE|OPTIONS) \S+/.exec(d.subarray(0, 200).toString('latin1'));
+      if (line) conn.requests.push(line[0]);
       const room = (healed ? Infinity : (points[next] ?? Infinity)) - forwarded;
       if (d.length > room) {
         if (room > 0) upstream.write(d.subarray(0, room));
         forwarded += Math.max(room, 0);
+        conn.bytes += Math.max(room, 0);
+        conn.cut = true;
         cuts++;
         if (!staysDown) next++;
         upstream.end(drop);
         return;
       }
       forwarded += d.length;
+      conn.bytes += d.length;
       upstream.write(d);
     });
     upstream.pipe(client);
@@ -45,6 +58,13 @@ export async function cuttingLink(target: URL, cutAfter: number | readonly numbe
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     forwarded: () => forwarded,
     cuts: () => cuts,
+    /** What each connection carried, in order: for a failure's message. */
+    describe: () =>
+      log
+        .map((c, i) => `#${i}${c.healed ? ' healed' : ''} ${c.bytes} B${c.cut ? ' (cut)' : ''}: ${c.requests.join(', ')} → ${c.answers.join(', ')}`)
+        .join('\n'),
+    /** The answers' statuses on connections opened after heal(), in order. */
+    answersAfterHeal: () => log.filter((c) => c.healed).flatMap((c) => c.answers),
     heal: () => {
       healed = true;
     },

@@ -81,7 +81,7 @@ describe('R12 attachments', () => {
     expect(await attachmentUploads(engine.db, h.key)).toEqual([]);
   });
 
-  it('R12.5 R12.6 an engine killed mid-upload: the next engine resumes at the stored offset (bytes at the server ≤ file + one chunk) and the message is sent once', async () => {
+  it('R12.5 R12.6 an engine killed mid-upload: the next engine resumes at the stored offset (bytes at the server ≤ file + one chunk, two after a 409 race) and the message is sent once', async () => {
     const size = 14 * 1024 * 1024;
     // The link drops every connection once 9 MB reached the server: inside the second chunk.
     const { a, conv, device, link } = await setup('att-kill', 9 * 1024 * 1024);
@@ -96,7 +96,15 @@ describe('R12 attachments', () => {
     await delivered(next, h.key);
     const total = link.forwarded();
     // Request headers (creation, HEAD, PATCHes, the RPC is not through this link) are a few kB.
-    expect(total).toBeLessThanOrEqual(size + TUS_CHUNK_BYTES + 64 * 1024);
+    // One more chunk when the cut PATCH still reached the server's lock after the next engine's HEAD
+    // (@tus/server's PatchHandler awaits onIncomingRequest before acquireLock; supabase/storage's
+    // src/http/routes/tus/lifecycle.ts onIncomingRequest checks the caller there too): the HEAD then answered the stored offset, the cut PATCH's bytes landed after it, and the
+    // next PATCH was refused with 409 once its body had left (CI under load, 2026-11-29). Never more.
+    const conflicts = link.answersAfterHeal().filter((s) => s === 409).length;
+    expect(conflicts, link.describe()).toBeLessThanOrEqual(1);
+    expect(total, link.describe()).toBeLessThanOrEqual(size + (1 + conflicts) * TUS_CHUNK_BYTES + 64 * 1024);
+    // Resumed, never restarted: a start from 0 would send the whole file again after the cut.
+    expect(total - 9 * 1024 * 1024, link.describe()).toBeLessThan(size - TUS_CHUNK_BYTES + conflicts * TUS_CHUNK_BYTES + 64 * 1024);
     const rows = await serverMessages(h.correlationId);
     expect(rows).toHaveLength(1);
     expect(await objectSize(rows[0]!.payload.attachments[0]!.path)).toBe(size);
