@@ -37,7 +37,7 @@ const WARM_MS = 3_000;
 /** The row starts no new step up (sign-ins) past this, so it stays bounded on a slow machine. */
 const BUDGET_MS = 240_000;
 
-/** R18's triggers (migration 20261130100000): every numbered row's realtime.send. */
+/** R18's triggers (migrations 20261130100000, 20261130130000: deferred, one realtime.send per transaction and topic). */
 const BROADCAST_TRIGGERS = [
   ['conversations', 't95_broadcast_insert'],
   ['conversations', 't95_broadcast_update'],

@@ -116,6 +116,28 @@ describe('Broadcast from the database on private channels (R18)', () => {
     expect(texts).toContain('Ahoj z prvého zariadenia');
   });
 
+  it('R18.1: a send is announced once, at commit, with the transaction\'s last number (its conversation\'s), and so is a transaction of several rows', async () => {
+    const a = await member();
+    const topic = `account:${a.accountId}`;
+    const announced = async () =>
+      (await db.query<{ seq: string }>(`select payload->>'change_seq' as seq from realtime.messages where topic = $1 and event = 'changed' order by inserted_at, payload->>'change_seq'`, [topic])).rows.map((r) => Number(r.seq));
+    const counter = async () => Number((await db.query<{ s: string }>('select change_seq as s from public.accounts where id = $1', [a.accountId])).rows[0]!.s);
+    const before = (await announced()).length;
+    await send(a, 'jedno oznámenie');
+    // The message took one number and its conversation's last_message_at the next: one broadcast, the last.
+    const conv = await db.query<{ s: string }>('select change_seq as s from public.conversations where id = $1', [a.conversationId]);
+    expect((await announced()).slice(before)).toEqual([Number(conv.rows[0]!.s)]);
+    expect(Number(conv.rows[0]!.s)).toBe(await counter());
+
+    // Three messages in one transaction (a server-side write, as the AI worker's): one broadcast, the last number.
+    const mid = (await announced()).length;
+    await db.query('begin');
+    for (const t of ['a', 'b', 'c'])
+      await db.query(`insert into public.messages (conversation_id, text, type, direction, source) values ($1, $2, 'text', 'ai', 'app')`, [a.conversationId, t]);
+    await db.query('commit');
+    expect((await announced()).slice(mid)).toEqual([await counter()]);
+  });
+
   it("R18.2: another account's member, a colleague on a user topic, anon and an expired token are refused at the private join", async () => {
     const a = await member();
     const stranger = await member();
