@@ -97,6 +97,9 @@ test.afterAll(async () => {
 });
 
 test('a PDF with its caption reaches the Chatwoot conversation once, as a multipart attachment; the caption is stored and shown', async ({ page }) => {
+  // Sign-in, an upload, the Chatwoot double's round trip and the bubble: 54 s in the clean-clone run
+  // of 2026-11-29 under the suite's load. Each wait keeps its own bound; this is the sum's.
+  test.setTimeout(120_000);
   const chat = await linkedChat('attachcw');
   await signIn(page, chat.email, { origin });
   await openChat(page, chat.conversationId, origin);
