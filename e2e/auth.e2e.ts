@@ -253,7 +253,7 @@ test('the callback sends bad links back to login with the spec texts', async ({ 
 });
 
 test('forgot password → reset link → new password; the used link then shows "Odkaz expiroval"', async ({ page, request, baseURL }) => {
-  // Eleven page loads and a mail round trip: 59 s in the clean-clone run of 2026-11-29 under the
+  // About nine page loads and a mail round trip: 59 s in the clean-clone run of 2026-11-29 under the
   // suite's load, a second under the 60 s default. Each wait keeps its own bound; this is the sum's.
   test.setTimeout(120_000);
   const email = freshEmail('forgot');
