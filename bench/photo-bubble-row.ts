@@ -241,13 +241,14 @@ export async function photoBubbleRow(opts: { webDir: string; quick: boolean; log
     const cam = figures(photos);
     const plain = figures(barePhotos);
     const text = p50p95(texts);
-    const detail = (f: ReturnType<typeof figures>) =>
-      `pick → tray item ready to send (the camera photo: its EXIF preview in the tray) ${ms(f.prepare)}; send pressed → bubble painted ${ms(f.send)}, of which send pressed → stored (R12.2's estimate, R12.3's transaction) ${ms(f.store)} ` +
+    const detail = (f: ReturnType<typeof figures>, ready: string) =>
+      `pick → ${ready} ${ms(f.prepare)}; send pressed → bubble painted ${ms(f.send)}, of which send pressed → stored (R12.2's estimate, R12.3's transaction) ${ms(f.store)} ` +
       `and stored → painted (the live query, the object URL, the image's decode, the frame) ${ms(f.afterStore)}; the image painted first: ${f.painted} px`;
     opts.notes.push(
       `Row 14a (load average ${loadavg()[0]!.toFixed(1)} at the end): a ${(camera.length / 2 ** 20).toFixed(1)} MiB camera JPEG of ${PHOTO.width} × ${PHOTO.height}, Orientation ${ORIENTATION}, ` +
         `with a ${EXIF_THUMB.width} × ${EXIF_THUMB.height} EXIF thumbnail (${(drawn.thumb.length / 1024).toFixed(1)} KiB) and a GPS position. ` +
-        `Camera photo: ${detail(cam)}. Without an EXIF thumbnail (the same pixels, no metadata; 14a-bare): ${detail(plain)}. ` +
+        `Camera photo: ${detail(cam, 'its EXIF preview in the tray (send pressed then, R12.15)')}. ` +
+        `Without an EXIF thumbnail (the same pixels, no metadata; 14a-bare): ${detail(plain, 'tray item ready to send (send pressed then)')}. ` +
         `(NaN: a build without the 'poradna:attachment-stored' mark.) ` +
         `Floor of the original's last hop: an <img> of an object URL of the 12 MP JPEG decoded and painted in the same page and profile, no app code, ${ms(floor)}.`,
     );
