@@ -10,25 +10,7 @@ import { Blob as NodeBlob } from 'node:buffer';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../../../src/data/use-sync-query.ts', async () => {
-  const { useContext, useEffect, useState } = await import('react');
-  const { SyncDbContext } = await import('../../../src/data/sync-context.ts');
-  return {
-    useSyncQuery: <T,>(query: (db: never) => Promise<T>, deps: unknown[]) => {
-      const db = useContext(SyncDbContext);
-      const [result, setResult] = useState<{ value: T } | undefined>(undefined);
-      useEffect(() => {
-        let live = true;
-        if (db) void query(db as never).then((value) => live && setResult({ value }));
-        return () => {
-          live = false;
-        };
-        // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps, as useLiveQuery takes them
-      }, [db, ...deps]);
-      return result;
-    },
-  };
-});
+vi.mock('../../../src/data/use-sync-query.ts', () => import('../../helpers/sync-query-reads.ts'));
 import { sendWithAttachments } from '../../../sync/commands/send-with-attachments.ts';
 import { prepareStored } from '../../../sync/attachments/prepare.ts';
 import { exifPreview } from '../../../src/pages/chat/attachments/exif-preview.ts';

@@ -10,44 +10,19 @@ import { Blob as NodeBlob } from 'node:buffer';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-const reads = vi.hoisted(() => ({ open: false, wake: new Set<() => void>() }));
-vi.mock('../../../src/data/use-sync-query.ts', async () => {
-  const { useContext, useEffect, useState } = await import('react');
-  const { SyncDbContext } = await import('../../../src/data/sync-context.ts');
-  return {
-    // Answers once the test opened the database's reads (reads.open), then once per deps.
-    useSyncQuery: <T,>(query: (db: never) => Promise<T>, deps: unknown[]) => {
-      const db = useContext(SyncDbContext);
-      const [result, setResult] = useState<{ value: T } | undefined>(undefined);
-      const [open, setOpen] = useState(reads.open);
-      useEffect(() => {
-        const wake = () => setOpen(true);
-        reads.wake.add(wake);
-        return () => void reads.wake.delete(wake);
-      }, []);
-      useEffect(() => {
-        let live = true;
-        if (db && open) void query(db as never).then((value) => live && setResult({ value }));
-        return () => {
-          live = false;
-        };
-        // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps, as useLiveQuery takes them
-      }, [db, open, ...deps]);
-      return result;
-    },
-  };
-});
+vi.mock('../../../src/data/use-sync-query.ts', () => import('../../helpers/sync-query-reads.ts'));
 import { sendWithAttachments } from '../../../sync/commands/send-with-attachments.ts';
 import { MessageBubble } from '../../../src/pages/chat/MessageBubble.tsx';
 import { SyncDbContext } from '../../../src/data/sync-context.ts';
 import { withHeldPreviews } from '../../../src/pages/chat/attachments/sent-previews.ts';
 import { commandContext, conversationRow, freshDb } from '../sync/helpers/local-db.ts';
+import { openSyncReads, syncReads } from '../../helpers/sync-query-reads.ts';
 
 afterEach(cleanup);
 const made = new Map<string, Blob>();
 const revoked = new Set<string>();
 beforeEach(() => {
-  reads.open = false;
+  syncReads.open = false;
   made.clear();
   revoked.clear();
   let n = 0;
@@ -92,10 +67,7 @@ describe('R12.16 a sent photo’s preview is painted from memory', () => {
     expect(img.dataset['preview']).toBe('exif');
 
     // The reads answer the same bytes: the same URL stays (no second decode), and is not revoked.
-    await act(async () => {
-      reads.open = true;
-      reads.wake.forEach((w) => w());
-    });
+    await act(async () => openSyncReads());
     await vi.waitFor(() => expect([...made.values()].some((b) => b.size === file.blob.size)).toBe(true));
     await act(async () => undefined);
     expect(img.getAttribute('src')).toBe(held);
