@@ -5,7 +5,11 @@
 //             of the bytes is before it and not counted);
 //   ready     the tray's item ready to send (since R12.13 at once: the engine prepares the photo
 //             after the bubble; before, here, after downscale, re-encode and thumbnail): send is
-//             pressed in that same task (Enter on the composer), as if the member tapped it at once;
+//             pressed in that same task (Enter on the composer), as if the member tapped it at once.
+//             R12.15: the item is ready at once and its EXIF look-up fills in its preview aside, so
+//             for the camera photo 'ready' is the tray showing that preview (its <img>, not the placeholder):
+//             a send pressed before the look-up answered goes without a preview, as 14a-bare does,
+//             and no member taps within the look-up's ~100 ms; the wait counts in pick → painted;
 //   stored    'poradna:attachment-stored' (send-attachments.ts): the message and file committed;
 //   painted   the animation frame, then the macrotask, after the bubble's first <img> decoded (the
 //             local blob: since R12.14 the photo's EXIF thumbnail when it carries one, else, R12.13,
@@ -87,9 +91,12 @@ function cameraJpeg(photo: Buffer, thumb: Buffer): Buffer {
   );
 }
 
-/** Arms the page for one photo: times the pick, presses send once the item is prepared, times the bubble's paint. */
-async function armPhoto(page: Page, label: string): Promise<void> {
-  await page.evaluate((label) => {
+/**
+ * Arms the page for one photo: times the pick, presses send once `readySelector` is in the tray (the
+ * item ready, or its EXIF preview shown), times the bubble's paint.
+ */
+async function armPhoto(page: Page, label: string, readySelector: string): Promise<void> {
+  await page.evaluate(({ label, readySelector }) => {
     const ta = document.querySelector<HTMLTextAreaElement>('form textarea');
     if (!ta) throw new Error('no composer');
     Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(ta, label);
@@ -100,7 +107,7 @@ async function armPhoto(page: Page, label: string): Promise<void> {
       let ready = NaN;
       document.addEventListener('change', () => (pick = performance.now()), { capture: true, once: true });
       const observer = new MutationObserver(() => {
-        if (Number.isNaN(ready) && document.querySelector('[data-testid="attachment-draft"][data-ready="true"]')) {
+        if (Number.isNaN(ready) && document.querySelector(readySelector)) {
           ready = performance.now();
           ta.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
         }
@@ -119,9 +126,9 @@ async function armPhoto(page: Page, label: string): Promise<void> {
         };
         painted(0);
       });
-      observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-ready', 'src'] });
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-ready', 'data-preview', 'src'] });
     });
-  }, label);
+  }, { label, readySelector });
 }
 
 /**
@@ -153,8 +160,16 @@ async function decodeFloor(page: Page, photo: Buffer, runs: number): Promise<num
   );
 }
 
-async function sendPhoto(page: Page, photo: Buffer, label: string): Promise<PhotoSample> {
-  await armPhoto(page, label);
+/** When send is pressed: the item ready (a photo without an EXIF thumbnail) or its preview shown (R12.15). */
+const READY = {
+  item: '[data-testid="attachment-draft"][data-ready="true"]',
+  // The tray shows the item's picture: since R12.15 a JPEG's placeholder until its look-up answered,
+  // then its EXIF preview; before R12.15 the item joined the tray with it (the same selector times both).
+  preview: '[data-testid="attachment-draft"][data-ready="true"] img[data-testid="attachment-thumb"]',
+};
+
+async function sendPhoto(page: Page, photo: Buffer, label: string, readySelector = READY.item): Promise<PhotoSample> {
+  await armPhoto(page, label, readySelector);
   await page.setInputFiles('[data-testid="attach-input"]', { name: 'fotka.jpg', mimeType: 'image/jpeg', buffer: photo });
   const t = await page.evaluate(() => (window as unknown as { __photo: Promise<{ pick: number; ready: number; painted: number; size: string }> }).__photo);
   // The tray empties and the composer clears once the message is stored: then the next.
@@ -212,7 +227,7 @@ export async function photoBubbleRow(opts: { webDir: string; quick: boolean; log
     const texts: number[] = [];
     // One unmeasured round warms the decoder, the engine's attachment path and the page.
     for (let i = 0; i <= runs; i++) {
-      const p = await sendPhoto(page, camera, `fotka ${i} ${Date.now()}`);
+      const p = await sendPhoto(page, camera, `fotka ${i} ${Date.now()}`, READY.preview);
       const t = (await typeAndSend(page, `text ${i} ${Date.now()}`, true)).bubbleMs;
       const b = await sendPhoto(page, bare, `bez exif ${i} ${Date.now()}`);
       if (i === 0) continue;
@@ -226,13 +241,14 @@ export async function photoBubbleRow(opts: { webDir: string; quick: boolean; log
     const cam = figures(photos);
     const plain = figures(barePhotos);
     const text = p50p95(texts);
-    const detail = (f: ReturnType<typeof figures>) =>
-      `pick → tray item ready to send ${ms(f.prepare)}; send pressed → bubble painted ${ms(f.send)}, of which send pressed → stored (R12.2's estimate, R12.3's transaction) ${ms(f.store)} ` +
+    const detail = (f: ReturnType<typeof figures>, ready: string) =>
+      `pick → ${ready} ${ms(f.prepare)}; send pressed → bubble painted ${ms(f.send)}, of which send pressed → stored (R12.2's estimate, R12.3's transaction) ${ms(f.store)} ` +
       `and stored → painted (the live query, the object URL, the image's decode, the frame) ${ms(f.afterStore)}; the image painted first: ${f.painted} px`;
     opts.notes.push(
       `Row 14a (load average ${loadavg()[0]!.toFixed(1)} at the end): a ${(camera.length / 2 ** 20).toFixed(1)} MiB camera JPEG of ${PHOTO.width} × ${PHOTO.height}, Orientation ${ORIENTATION}, ` +
         `with a ${EXIF_THUMB.width} × ${EXIF_THUMB.height} EXIF thumbnail (${(drawn.thumb.length / 1024).toFixed(1)} KiB) and a GPS position. ` +
-        `Camera photo: ${detail(cam)}. Without an EXIF thumbnail (the same pixels, no metadata; 14a-bare): ${detail(plain)}. ` +
+        `Camera photo: ${detail(cam, 'its EXIF preview in the tray (send pressed then, R12.15)')}. ` +
+        `Without an EXIF thumbnail (the same pixels, no metadata; 14a-bare): ${detail(plain, 'tray item ready to send (send pressed then)')}. ` +
         `(NaN: a build without the 'poradna:attachment-stored' mark.) ` +
         `Floor of the original's last hop: an <img> of an object URL of the 12 MP JPEG decoded and painted in the same page and profile, no app code, ${ms(floor)}.`,
     );

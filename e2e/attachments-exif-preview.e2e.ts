@@ -19,18 +19,23 @@ import { freshChat, PHONE, SHOTS, signIn } from './defects-helpers.ts';
 test.use({ viewport: PHONE, hasTouch: true });
 const DESKTOP = { width: 1440, height: 900 };
 
-/** Holds the page's image decoding until `window.__decodeGo()`; every page load holds it again. */
+/**
+ * Holds the page's image decoding until `window.__decodeGo()`; every page load holds it again. Each
+ * decode() asked is recorded in `window.__decoded` (its image's address), R12.15's evidence.
+ */
 async function holdDecoding(page: Page): Promise<void> {
   await page.addInitScript(() => {
     let go!: () => void;
     const gate = new Promise<void>((r) => (go = r));
-    const w = window as unknown as { __decodeGo: () => void };
+    const w = window as unknown as { __decodeGo: () => void; __decoded: string[] };
     w.__decodeGo = go;
+    w.__decoded = [];
     const bitmap = window.createImageBitmap.bind(window) as (...a: unknown[]) => Promise<ImageBitmap>;
     window.createImageBitmap = (...a: unknown[]) => gate.then(() => bitmap(...a));
     const proto = HTMLImageElement.prototype;
     const decode = Object.getOwnPropertyDescriptor(proto, 'decode')!.value as (this: HTMLImageElement) => Promise<void>;
     proto.decode = function (this: HTMLImageElement) {
+      w.__decoded.push(this.src);
       return gate.then(() => decode.call(this));
     };
   });
@@ -64,7 +69,9 @@ test('R12.14 a phone photo’s bubble shows its EXIF thumbnail while it is prepa
   const photo = withCameraExif(pixels, { orientation: 6, width: 3000, height: 2000, latitude: [48, 8, 54.96], longitude: [17, 6, 27.72], thumbnail });
   await pick(page, [{ name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(photo) }]);
   await expect(drafts(page).first()).toHaveAttribute('data-ready', 'true');
-  // The tray shows the thumbnail, upright (Orientation 6: 120 × 160, green on top).
+  // R12.15: the item was ready at once; its EXIF look-up fills in the preview aside. The tray shows
+  // the thumbnail, upright (Orientation 6: 120 × 160, green on top).
+  await expect(page.getByTestId('attachment-thumb')).toHaveAttribute('data-preview', 'exif');
   const tray = await shownFacts(page.getByTestId('attachment-thumb'));
   expect(tray.size).toBe('120×160');
   expect(greenish(tray.top) && yellowish(tray.bottom), `tray upright: ${JSON.stringify(tray)}`).toBe(true);
@@ -83,6 +90,11 @@ test('R12.14 a phone photo’s bubble shows its EXIF thumbnail while it is prepa
   await expect(img).toHaveAttribute('height', '3000');
   // The picture already has the width the prepared thumbnail will have (portrait: 213 px), not the preview's 120.
   expect(await img.evaluate((el) => el.getBoundingClientRect().width)).toBeCloseTo(213, 0);
+  // R12.15: nothing asked the browser to decode the picked photo for the bubble (before, its swap
+  // decoded the original beside the preview; the image decoder then did the 12 MP first).
+  const previewSrc = await img.getAttribute('src');
+  expect(await page.evaluate(() => (window as unknown as { __decoded: string[] }).__decoded.filter((src) => src.startsWith('blob:')))).toEqual([]);
+  expect(previewSrc).toMatch(/^blob:/);
   await page.screenshot({ path: `${SHOTS}/exif-preview-bubble-phone.png`, animations: 'disabled' });
   await page.setViewportSize(DESKTOP);
   await expect(img).toHaveAttribute('data-preview', 'exif');

@@ -29,6 +29,12 @@ import {
 import { previewId, thumbId, type AttachmentBlobRow, type AttachmentUploadRow } from '../attachments/rows.ts';
 
 export interface AttachmentFileInput {
+  /**
+   * R12.16: the attachment's id, a UUID the caller chose (as `correlationId`), else a fresh one. The
+   * page names the preview it already holds in memory this way, so the sending bubble paints it
+   * without waiting for the blob's read. An id already stored on this device is refused.
+   */
+  id?: string;
   /** Sent as it is, unless `prepare` is set (then it is the picked image, prepared by the engine). */
   blob: Blob;
   /**
@@ -90,7 +96,11 @@ export async function sendWithAttachments(ctx: CommandContext, input: SendWithAt
   await checkQuota(ctx.estimate, bytes);
   const correlationId = (input.correlationId ?? ctx.newId()).toLowerCase();
   const text = input.text.trim();
-  const ids = input.files.map(() => ctx.newId().toLowerCase());
+  const ids = input.files.map((f) => {
+    if (f.id !== undefined && !isUuid(f.id)) throw new Error('an attachment id must be a UUID');
+    return (f.id ?? ctx.newId()).toLowerCase();
+  });
+  if (new Set(ids).size !== ids.length) throw new Error('attachment ids must differ');
   const uploads: AttachmentUploadRow[] = [];
   const blobs: AttachmentBlobRow[] = [];
   const entries: JsonObject[] = [];
@@ -128,6 +138,8 @@ export async function sendWithAttachments(ctx: CommandContext, input: SendWithAt
   if (gate) await gate;
   const { db } = ctx;
   const written = await db.transaction('rw', [...db.syncTables, ...db.attachmentTables], async () => {
+    // R12.16: a caller's id must be new here (bulkPut below would overwrite another message's blobs).
+    if ((await db.attachmentBlobs.where('id').anyOf(ids).count()) > 0) throw new Error('an attachment id is already stored');
     const w = await writeOptimisticMessage(db, {
       conversationId: input.conversationId,
       text,

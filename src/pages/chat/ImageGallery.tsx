@@ -34,10 +34,12 @@ export function ImageGallery({ images }: { images: Attachment[] }) {
 function Thumbnail({ attachment: a, thumbSrc, src: fullSrc }: { attachment: Attachment; thumbSrc: string | null; src: string | null }) {
   const [failed, setFailed] = useState(false);
   // R12.14: a photo being prepared names its EXIF preview as its thumbnail: painted first, then the
-  // sharper image once decoded (use-sharper-image.ts).
+  // sharper image once decoded (use-sharper-image.ts). R12.15: that sharper image is the prepared
+  // thumbnail, never the picked 12 MP original (fullSrc): its decode, on a phone, took the image
+  // decoder from the preview's own (bench row 14a), for a picture shown 320 px wide.
   const ref = a.thumbUrl === null ? null : parseAttachmentRef(a.thumbUrl);
   const isPreview = ref?.kind === 'local' && ref.preview === true;
-  const best = isPreview ? fullSrc : !failed && thumbSrc ? thumbSrc : fullSrc;
+  const best = isPreview ? null : !failed && thumbSrc ? thumbSrc : fullSrc;
   const { src, gated } = useSharperWhenDecoded(best, isPreview ? thumbSrc : null, isPreview);
   // While images of different sizes follow one another (the 160 px preview, the 12 MP original, the
   // 320 px prepared thumbnail), the picture keeps the width the prepared thumbnail will have, so the

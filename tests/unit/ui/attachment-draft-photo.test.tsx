@@ -32,22 +32,22 @@ describe('useAttachmentDraft', () => {
     const pdf = new File(['%PDF-1.4'], 'zmluva.pdf', { type: 'application/pdf' });
     const gif = new File(['GIF89a'], 'smiech.gif', { type: 'image/gif' });
     act(() => result.current.add([photo, pdf, gif]));
-    // R12.14: a JPEG joins once its EXIF thumbnail was looked for (this one has none).
-    await waitFor(() => expect(result.current.items).toHaveLength(3));
+    // R12.15: every item joins at once; a JPEG's preview follows its EXIF look-up (this one has none: the photo itself).
+    expect(result.current.items).toHaveLength(3);
     expect(result.current.ready).toBe(true);
+    await waitFor(() => expect(result.current.items[0]!.thumbUrl).toMatch(/^blob:/));
     const [p, d, g] = result.current.items;
     expect(p!.file).toMatchObject({ blob: photo, name: 'IMG_1.jpg', type: 'image/jpeg', prepare: true });
-    expect(p!.thumbUrl).toMatch(/^blob:/);
     expect(d!.file).toEqual({ blob: pdf, name: 'zmluva.pdf', type: 'application/pdf' });
     expect(g!.file).toEqual({ blob: gif, name: 'smiech.gif', type: 'image/gif' });
   });
 
-  it('R12.14 a camera JPEG joins the tray with its EXIF thumbnail as the preview, handed to the engine with the photo’s upright size; the tray’s lightbox opens the photo', async () => {
+  it('R12.14 a camera JPEG’s tray item gets its EXIF thumbnail as the preview, handed to the engine with the photo’s upright size; the tray’s lightbox opens the photo', async () => {
     const { result } = renderHook(() => useAttachmentDraft());
     const camera = cameraPhoto({ width: 200, height: 150, orientation: 6 });
     const photo = new File([camera.bytes], 'IMG_0002.jpg', { type: 'image/jpeg' });
     act(() => result.current.add([photo]));
-    await waitFor(() => expect(result.current.items).toHaveLength(1));
+    await waitFor(() => expect(result.current.items[0]?.file?.preview).toBeDefined());
     const [item] = result.current.items;
     expect(item!.file).toMatchObject({ blob: photo, prepare: true, width: 150, height: 200 });
     const preview = new Uint8Array(await item!.file!.preview!.arrayBuffer());

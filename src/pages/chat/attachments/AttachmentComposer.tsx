@@ -12,6 +12,7 @@ import { AttachButtons } from './AttachButtons.tsx';
 import { AttachmentTray } from './AttachmentTray.tsx';
 import { planMessages } from './plan-messages.ts';
 import { canSendAttachments, refusalMessage, sendAttachments } from './send-attachments.ts';
+import { withHeldPreviews } from './sent-previews.ts';
 import { useAttachmentDraft } from './use-attachment-draft.ts';
 import { useFileDrop } from './use-file-drop.ts';
 
@@ -46,7 +47,11 @@ export function AttachmentComposer({ conversationId, value, onChange, onSend, mo
             if (!(await onSend(message.text))) return false;
             continue;
           }
-          await sendAttachments(engine, { conversationId, text: message.text, files: message.files.map((f) => f.file!) });
+          // R12.16: each photo's preview is held for its bubble (released if the send is refused).
+          await withHeldPreviews(
+            message.files.map((f) => f.file!),
+            (files) => sendAttachments(engine, { conversationId, text: message.text, files }),
+          );
           sent.push(...message.files.map((f) => f.id));
         }
         return true;

@@ -69,7 +69,12 @@ function Preview({ item, onOpen, onError }: { item: DraftAttachment; onOpen: () 
     const src = item.thumbUrl;
     return (
       <button type="button" onClick={onOpen} disabled={!src} aria-label={sk.attachments.preview(item.name)} className="focus-ring block h-24 w-full overflow-hidden rounded-md bg-slate-200">
-        {src ? <img src={src} alt="" data-testid="attachment-thumb" onError={onError} className="h-full w-full object-cover" /> : <span className="block h-full w-full animate-pulse motion-reduce:animate-none" />}
+        {src ? (
+          <img src={src} alt="" data-testid="attachment-thumb" data-preview={item.file?.preview ? 'exif' : undefined} onError={onError} className="h-full w-full object-cover" />
+        ) : (
+          // R12.15: a JPEG's EXIF look-up has not answered yet; the item can be sent meanwhile.
+          <span data-testid="attachment-thumb-pending" className="block h-full w-full animate-pulse motion-reduce:animate-none" />
+        )}
       </button>
     );
   }

@@ -4,8 +4,10 @@
 // upright, EXIF/GPS stripped) before anything is uploaded (R12.13; bench row 14a: preparing here,
 // before the bubble existed, cost seconds on a phone). Other files go as picked. Object URLs for the
 // previews live as long as their item and are revoked when it goes (removed, sent, or the chat closed).
-// A JPEG's tray preview is its EXIF thumbnail when it has one (R12.14, exif-preview.ts), read before
-// the item joins the tray; the item is ready then.
+// A JPEG's tray preview is its EXIF thumbnail when it has one (R12.14, exif-preview.ts). R12.15: the
+// item joins the tray at once, ready to send, with a placeholder; the look-up fills it in when it
+// answers (the preview, else the picked photo). A send never waits for it: an item sent before it
+// answered goes without a preview (as a JPEG without one, R12.13), and the late answer is dropped.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toastError } from '../../../lib/notify.ts';
 import { sk } from '../../../text/sk.ts';
@@ -21,7 +23,10 @@ export interface DraftAttachment {
   size: number;
   caption: string;
   file: AttachmentFileInput | null;
-  /** The preview (images: the picked file itself; the browser turns it upright from its EXIF). */
+  /**
+   * The preview (images: the picked file itself, or a JPEG's EXIF thumbnail; the browser turns it
+   * upright from its EXIF). Null while a JPEG's EXIF look-up runs (R12.15: a placeholder).
+   */
   thumbUrl: string | null;
   fullUrl: string | null;
 }
@@ -45,17 +50,21 @@ const REFUSAL_TEXT: Record<Refusal, (name: string) => string> = {
   empty: sk.attachments.empty,
 };
 
+/** A JPEG to be prepared: its EXIF thumbnail is looked up (R12.14). */
+const looksUpPreview = (file: AttachmentFileInput | null) => file?.prepare === true && file.type === 'image/jpeg';
+
 /**
- * The item with its photo's preview (R12.14) as the tray's thumbnail and handed to the engine, and its
- * real size; as it was when the photo has none. The reader (and exifr) load here, on the first photo.
+ * The item once its look-up answered (R12.14): its photo's preview as the tray's thumbnail and handed
+ * to the engine, with the photo's real size; without one, the picked photo itself (as before R12.14).
+ * The reader (and exifr) load here, on the first photo.
  */
-async function withExifPreview(item: DraftAttachment): Promise<DraftAttachment> {
-  if (item.file?.prepare !== true || item.file.type !== 'image/jpeg') return item;
-  const preview = await import('./exif-preview.ts').then(({ exifPreview }) => exifPreview(item.file!.blob)).catch(() => null);
-  if (!preview) return item;
+async function lookedUp(item: DraftAttachment): Promise<DraftAttachment> {
+  const file = item.file!;
+  const preview = await import('./exif-preview.ts').then(({ exifPreview }) => exifPreview(file.blob)).catch(() => null);
+  if (!preview) return { ...item, thumbUrl: URL.createObjectURL(file.blob) };
   const size = preview.width && preview.height ? { width: preview.width, height: preview.height } : {};
   // The tray shows the preview; its lightbox the picked photo itself.
-  return { ...item, file: { ...item.file, preview: preview.blob, ...size }, fullUrl: item.thumbUrl, thumbUrl: URL.createObjectURL(preview.blob) };
+  return { ...item, file: { ...file, preview: preview.blob, ...size }, fullUrl: URL.createObjectURL(file.blob), thumbUrl: URL.createObjectURL(preview.blob) };
 }
 
 function revoke(item: DraftAttachment): void {
@@ -67,7 +76,7 @@ export function useAttachmentDraft(): AttachmentDraft {
   const [items, setItems] = useState<DraftAttachment[]>([]);
   const current = useRef(items);
   current.current = items;
-  // Items removed while still being prepared: their result is dropped (and its URLs never made).
+  // Items removed or sent (R12.15: a look-up answering after that is dropped, its URLs revoked).
   const gone = useRef(new Set<string>());
 
   const alive = useRef(true);
@@ -92,12 +101,9 @@ export function useAttachmentDraft(): AttachmentDraft {
     });
   }, []);
 
-  // Items whose preview is still being read (R12.14): they count against the room already.
-  const reading = useRef(0);
-
   const add = useCallback(
     (files: readonly File[]) => {
-      const room = MAX_ATTACHMENTS - current.current.length - reading.current;
+      const room = MAX_ATTACHMENTS - current.current.length;
       const accepted: DraftAttachment[] = [];
       for (const file of files) {
         const refusal = refusalOf(file);
@@ -110,31 +116,33 @@ export function useAttachmentDraft(): AttachmentDraft {
           break;
         }
         const mediaType = mediaTypeOf(file);
+        // A GIF is sent as picked (its animation kept); JPEG, PNG, HEIC… are prepared by the engine.
+        const input: AttachmentFileInput = { blob: file, name: file.name, type: mediaType, ...(isReencodedImage(mediaType) ? { prepare: true } : {}) };
         accepted.push({
           id: crypto.randomUUID(),
           name: file.name,
           kind: isImage(mediaType) ? 'image' : 'file',
           size: file.size,
           caption: '',
-          // A GIF is sent as picked (its animation kept); JPEG, PNG, HEIC… are prepared by the engine.
-          file: { blob: file, name: file.name, type: mediaType, ...(isReencodedImage(mediaType) ? { prepare: true } : {}) },
-          thumbUrl: isImage(mediaType) ? URL.createObjectURL(file) : null,
+          file: input,
+          // R12.15: a JPEG waits for its look-up with a placeholder (not the 12 MP photo, whose decode
+          // the look-up's preview makes needless); other images show the picked file at once.
+          thumbUrl: isImage(mediaType) && !looksUpPreview(input) ? URL.createObjectURL(file) : null,
           fullUrl: null,
         });
       }
       if (accepted.length === 0) return;
-      // R12.14: a JPEG's EXIF thumbnail is read first (milliseconds; never the 12 MP decode): the tray
-      // and the sending bubble show it, and the engine stores it with the message.
-      if (!accepted.some((item) => item.file?.prepare === true && item.file.type === 'image/jpeg')) {
-        setItems((list) => [...list, ...accepted]);
-        return;
+      setItems((list) => [...list, ...accepted]);
+      // R12.14: a JPEG's EXIF thumbnail is read aside (milliseconds; never the 12 MP decode): the tray
+      // and the sending bubble show it, and the engine stores it with the message — if the item is
+      // still in the tray when it answers (R12.15: sent or removed meanwhile, the answer is dropped).
+      for (const item of accepted.filter((i) => looksUpPreview(i.file))) {
+        void lookedUp(item).then((next) => {
+          if (!alive.current || gone.current.has(item.id)) return revoke(next);
+          // The caption typed meanwhile stays.
+          setItems((list) => list.map((i) => (i.id === item.id ? { ...next, caption: i.caption } : i)));
+        });
       }
-      reading.current += accepted.length;
-      void Promise.all(accepted.map(withExifPreview)).then((ready) => {
-        reading.current -= accepted.length;
-        if (alive.current) setItems((list) => [...list, ...ready]);
-        else ready.forEach(revoke);
-      });
     },
     [],
   );

@@ -11,6 +11,7 @@ import { useSyncQuery } from '../../../data/use-sync-query.ts';
 import { parseAttachmentRef, type AttachmentRef } from './attachment-ref.ts';
 import { createSignedObjectUrl } from './sign-url.ts';
 import { attachmentBlob, attachmentPreview, attachmentThumb } from './send-attachments.ts';
+import { adoptSentPreview, sentPreviewUrl } from './sent-previews.ts';
 
 const SIGNED_TTL_S = 3600;
 const SIGNED_MARGIN_MS = 5 * 60_000;
@@ -59,7 +60,9 @@ export function useAttachmentUrls(addresses: readonly (string | null)[]): (strin
       if (!b || r?.kind !== 'local') return null;
       const key = `${r.id}${r.preview ? '#preview' : r.thumb ? '#thumb' : ''}`;
       const had = made.current.get(key) ?? next.get(key);
-      const entry = had && had.size === b.size && had.type === b.type ? had : { url: URL.createObjectURL(b), size: b.size, type: b.type };
+      // R12.16: the preview the page held for this bubble, when it is these bytes, is this URL.
+      const adopted = r.preview && !had ? adoptSentPreview(r.id, b) : null;
+      const entry = had && had.size === b.size && had.type === b.type ? had : (adopted ?? { url: URL.createObjectURL(b), size: b.size, type: b.type });
       next.set(key, entry);
       return entry.url;
     });
@@ -89,6 +92,8 @@ export function useAttachmentUrls(addresses: readonly (string | null)[]): (strin
     const r = refs[i];
     if (a === null) return null;
     if (!r) return a;
-    return (r.kind === 'local' ? objectUrls[i] : signedUrls[i]) ?? null;
+    // R12.16: until the device's database answered, a just-sent photo's preview held in memory.
+    if (r.kind === 'local') return objectUrls[i] ?? (r.preview ? sentPreviewUrl(r.id) : null);
+    return signedUrls[i] ?? null;
   });
 }

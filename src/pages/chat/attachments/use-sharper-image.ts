@@ -1,19 +1,25 @@
-// R12.14 (bench row 14a): the bubble of a photo being prepared paints its local preview (the EXIF
-// thumbnail the camera wrote, a few kB) at once, and moves to a sharper image — the picked original,
-// then the prepared thumbnail, then the stored one — only after that image's `decode()` resolved, so
-// the bubble never shows an empty or half-decoded frame in between. An image that never had a preview
-// (a received one, a PNG screenshot, a JPEG without an EXIF thumbnail) is shown as before: its
-// address at once, no waiting.
-import { useEffect, useState } from 'react';
+// R12.14/R12.15 (bench row 14a): the bubble of a photo being prepared paints its local preview (the
+// EXIF thumbnail the camera wrote, a few kB) at once, and moves to a sharper image — the prepared
+// thumbnail, then the stored one — only after that image's `decode()` resolved, so the bubble never
+// shows an empty or half-decoded frame in between. The picked 12 MP original is never decoded for a
+// bubble shown at thumbnail width (R12.15): the caller passes no sharper address while the preview is
+// the message's thumbnail. An image that never had a preview (a received one, a PNG screenshot, a JPEG
+// without an EXIF thumbnail) is shown as before: its address at once, no waiting.
+import { useEffect, useRef, useState } from 'react';
 
 /**
- * What the image element shows. `best`: the sharpest address known now; `preview`: the local preview's
- * address while there is one; `expectPreview`: the attachment names a preview (its address may not be
- * resolved yet, and the 12 MP original must not start decoding first).
+ * What the image element shows. `best`: the sharpest address known now (null: none worth decoding yet);
+ * `preview`: the local preview's address while there is one; `expectPreview`: the attachment names a
+ * preview (its address may not be resolved yet). Once gated, the last preview shown stays until a
+ * sharper image has decoded, also after the preview itself is gone (R12.13's preparation deletes it
+ * in the transaction that names the prepared thumbnail; its object URL lives on for a while,
+ * use-attachment-urls.ts).
  */
 export function useSharperWhenDecoded(best: string | null, preview: string | null, expectPreview: boolean): { src: string | null; gated: boolean } {
   const [gated, setGated] = useState(expectPreview);
   if (expectPreview && !gated) setGated(true);
+  const lastPreview = useRef<string | null>(null);
+  if (preview) lastPreview.current = preview;
   // The sharpest address that has decoded; until one has, the preview.
   const [shown, setShown] = useState<string | null>(null);
   useEffect(() => {
@@ -33,5 +39,5 @@ export function useSharperWhenDecoded(best: string | null, preview: string | nul
     };
   }, [best, gated, shown]);
   if (!gated) return { src: best, gated };
-  return { src: shown ?? preview, gated };
+  return { src: shown ?? preview ?? lastPreview.current, gated };
 }
