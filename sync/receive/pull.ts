@@ -118,9 +118,9 @@ function sameFeed(page: RemotePullPage, checkedEpoch: string | null, generation:
  * transaction stores together: bounded in rows, so a transaction holds the app's live queries (which
  * wait for it) no longer than about two full pages' writes.
  */
-const PAGES_AHEAD = 3;
-const PAGES_PER_TX = 3;
-const ROWS_PER_TX = 2000;
+export const PAGES_AHEAD = 3;
+export const PAGES_PER_TX = 3;
+export const ROWS_PER_TX = 2000;
 
 /** R5.9: a page request cut after some of its bytes arrived is asked again (smaller) this many times in a row. */
 const CUT_RETRIES = 3;
