@@ -30,7 +30,7 @@ function countKeyReads(): { keys: number } {
   db.messages.bulkGet = ((keys: string[]) => {
     seen.keys += keys.length;
     return bulkGet(keys);
-  }) as typeof db.messages.bulkGet;
+  });
   return seen;
 }
 
@@ -52,7 +52,7 @@ function countFeedWrites(): { n: number } {
   db.meta.put = ((row: Parameters<typeof put>[0]) => {
     if (row.key === 'feed') seen.n++;
     return put(row);
-  }) as typeof db.meta.put;
+  });
   return seen;
 }
 
@@ -168,7 +168,7 @@ describe('R19 a backlog’s pages', () => {
     db.messages.bulkPut = ((rows: Parameters<typeof bulkPut>[0]) => {
       puts.push(rows.length);
       return bulkPut(rows);
-    }) as typeof db.messages.bulkPut;
+    });
     const steps: { from: number; cursor: number }[] = [];
     const r = await pullFeed(db, server.api(), 'user-1', now, 5, server.accountId, { monotonic: still, onPage: (s) => steps.push(s) });
     // One feed write per page transaction, and one for the pull's end (pulledAt).

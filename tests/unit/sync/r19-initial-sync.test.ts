@@ -5,6 +5,7 @@ import { Dexie } from 'dexie';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyRemoteChanges, readFeed } from '../../../sync/receive/apply.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
+import type { MetaRow } from '../../../sync/model/local-types.ts';
 import { pullFeed } from '../../../sync/receive/pull.ts';
 import { historyComplete, markPartialHistory } from '../../../sync/receive/history.ts';
 import type { ServerApi } from '../../../sync/server/api.ts';
@@ -41,7 +42,7 @@ describe('R19 initial sync throughput', () => {
     // R9.7's check reads the feed row outside any transaction; each page's own read is inside its one.
     let reads = 0;
     const get = db.meta.get.bind(db.meta);
-    db.meta.get = ((key: string) => {
+    db.meta.get = ((key: MetaRow['key']) => {
       if (key === 'feed' && !Dexie.currentTransaction) reads++;
       return get(key);
     }) as typeof db.meta.get;
