@@ -141,6 +141,10 @@ export interface FeedMeta {
   pulledAt: number | null;
   /** R9.7: the server database's feed identity the cursor belongs to; null/absent before the first page. */
   epoch?: string | null;
+  /** R19.6: conversations a backlog's pages touched whose summaries are not refreshed yet. */
+  summariesPending?: string[];
+  /** R19.5: how many transactions wrote messages under server keys (`s:`); absent: none yet. */
+  serverWrites?: number;
 }
 
 export interface ReferenceMeta {

@@ -8,6 +8,7 @@ import type { LocalMessage, StoredMessages } from '../model/local-types.ts';
 import { messageKeyOf } from '../merge/message.ts';
 import type { RemoteMessage } from '../model/remote-types.ts';
 import { hopStart, pullHop } from '../pull-marks.ts';
+import type { PullLedger } from './pull-ledger.ts';
 
 export interface MessagesApplied {
   /** Conversations whose stored messages changed. */
@@ -28,7 +29,13 @@ function byExternalId(rows: LocalMessage[]): Map<string, LocalMessage[]> {
   return map;
 }
 
-export async function applyRemoteMessages(db: SyncDb, remote: RemoteMessage[], userId: string): Promise<MessagesApplied> {
+/** R19.5: a pull's proof of which keys may be stored, and whether it holds in this transaction. */
+export interface LedgerInTx {
+  ledger: PullLedger;
+  proven: boolean;
+}
+
+export async function applyRemoteMessages(db: SyncDb, remote: RemoteMessage[], userId: string, known?: LedgerInTx): Promise<MessagesApplied> {
   const touched = new Set<string>();
   const specialistReplies: string[] = [];
   if (remote.length === 0) return { touched, specialistReplies, stored: { put: [], removed: [] } };
@@ -37,7 +44,8 @@ export async function applyRemoteMessages(db: SyncDb, remote: RemoteMessage[], u
   const removed = new Set<string>();
   const puts = new Map<string, LocalMessage>();
   const reading = hopStart();
-  for (const m of await db.messages.bulkGet(keys)) if (m) stored.set(m.key, m);
+  const candidates = known ? known.ledger.mayBeStored(keys, known.proven) : keys;
+  if (candidates.length) for (const m of await db.messages.bulkGet(candidates)) if (m) stored.set(m.key, m);
   const extIds = remote.map((r) => r.chatwoot_message_id).filter((x): x is string => x !== null);
   const external = byExternalId(extIds.length ? await db.messages.where('chatwootMessageId').anyOf(extIds).toArray() : []);
   pullHop('read', reading, { rows: remote.length });

@@ -15,6 +15,7 @@ import { orderKeyOf } from '../model/ordering.ts';
 import { refreshSummaries } from '../db/summary-store.ts';
 import { normalizeTimestamp } from '../model/timestamps.ts';
 import { hopStart, pullHop } from '../pull-marks.ts';
+import type { PullLedger } from './pull-ledger.ts';
 
 export interface RemoteChanges {
   conversations?: RemoteConversation[];
@@ -71,13 +72,25 @@ async function applyDeleted(db: SyncDb, d: RemoteDeleted, touched: Set<string>):
   }
 }
 
-export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, userId: string, move: CursorMove = { kind: 'none' }): Promise<ApplyResult> {
+export interface ApplyOptions {
+  /**
+   * R19.6: a backlog page's summaries: 'now' refreshes the touched conversations and every one
+   * earlier pages left pending; 'defer' adds the touched ones to the pending (`move` must be a page:
+   * they are stored with its cursor). Without it, the touched ones now (R2.7).
+   */
+  summaries?: 'now' | 'defer';
+  /** R19.5: the pull this transaction belongs to, and its proof of which keys may be stored. */
+  ledger?: PullLedger;
+}
+
+export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, userId: string, move: CursorMove = { kind: 'none' }, opts: ApplyOptions = {}): Promise<ApplyResult> {
   const began = hopStart();
   return db.transaction('rw', db.syncTables, async () => {
     pullHop('tx-open', began);
     const inside = hopStart();
     const feed = await readFeed(db);
     pullHop('tx-start', inside);
+    const proof = opts.ledger ? { ledger: opts.ledger, proven: await opts.ledger.check(db, feed) } : undefined;
     const mine = (accountId: string | null) => feed.accountId === null || accountId === null || accountId === feed.accountId;
     const touched = new Set<string>();
     const specialistReplies: string[] = [];
@@ -114,7 +127,15 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
       if (puts.size) await db.conversations.bulkPut([...puts.values()]);
     }
     const ours = (changes.messages ?? []).filter((r) => mine(r.account_id));
-    const applied = await applyRemoteMessages(db, ours, userId);
+    const applied = await applyRemoteMessages(db, ours, userId, proof);
+    // R19.5: every transaction that stores a row under a server key counts itself in the feed row.
+    const wroteServerRow = applied.stored.put.some((m) => m.key.startsWith('s:'));
+    const serverWrites = (feed.serverWrites ?? 0) + (wroteServerRow ? 1 : 0);
+    opts.ledger?.stored(
+      applied.stored.put.map((m) => m.key),
+      applied.stored.removed,
+      serverWrites,
+    );
     // R9.15: this user's sends whose rows arrived are stored; their outbox entries go now (send/outbox.ts).
     await settleStoredSends(db, ours.flatMap((r) => (r.sender_user_id === userId && r.client_correlation_id ? [r.client_correlation_id] : [])));
     for (const id of applied.touched) touched.add(id);
@@ -138,8 +159,17 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
     if (specialistReplies.length) await db.typing.bulkDelete([...new Set(specialistReplies)]);
     pullHop('typing', typingDone, { rows: specialistReplies.length });
     const summarizing = hopStart();
-    await refreshSummaries(db, touched);
-    pullHop('summaries', summarizing, { rows: touched.size });
+    const held = feed.summariesPending ?? [];
+    let pending: string[] | null = null; // the pending list to store, when it changed
+    if (opts.summaries === 'defer' && move.kind === 'page') {
+      const merged = [...new Set([...held, ...touched])];
+      if (merged.length > held.length) pending = merged;
+    } else {
+      const now = opts.summaries === 'now' ? new Set([...held, ...touched]) : touched;
+      await refreshSummaries(db, now);
+      if (opts.summaries === 'now' && held.length) pending = [];
+      pullHop('summaries', summarizing, { rows: now.size });
+    }
     let cursor = feed.cursor;
     let gap = false;
     if (move.kind === 'page') cursor = Math.max(cursor, move.cursor);
@@ -148,7 +178,9 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
       else if (move.changeSeq === cursor + 1) cursor = move.changeSeq;
       else if (move.changeSeq > cursor + 1) gap = true;
     }
-    if (cursor !== feed.cursor || move.kind === 'page') await db.meta.put({ ...feed, cursor });
+    if (cursor !== feed.cursor || move.kind === 'page' || pending || wroteServerRow) {
+      await db.meta.put({ ...feed, cursor, ...(pending ? { summariesPending: pending } : {}), ...(wroteServerRow ? { serverWrites } : {}) });
+    }
     pullHop('tx-body', inside);
     return { gap, cursor, changed, specialistReplies, stored: applied.stored };
   });

@@ -12,6 +12,9 @@ import { isTransient, ServerError, type HeadLimits, type ServerApi } from '../se
 import type { PullPacer, Transfer } from './pace.ts';
 import type { RemotePullPage } from '../model/remote-types.ts';
 import { hopStart, pullHop } from '../pull-marks.ts';
+import { PullLedger } from './pull-ledger.ts';
+import { refreshPendingSummaries, SummaryPace } from './backlog-summaries.ts';
+import { PageChain } from './page-chain.ts';
 
 export interface PullResult {
   pages: number;
@@ -87,7 +90,7 @@ export const HEAD_LIMITS: HeadLimits = { conversations: 200, withMessages: 20, p
  * (the feed brings them again in order, harmlessly, R2.1). Best effort: a failure leaves the feed to
  * bring everything as before; rows of another account are not stored (R9.9).
  */
-async function readHead(db: SyncDb, server: ServerApi, userId: string, since: number, accountId: string | null, until: number): Promise<void> {
+async function readHead(db: SyncDb, server: ServerApi, userId: string, since: number, accountId: string | null, until: number, ledger: PullLedger): Promise<void> {
   if (!server.pullHead) return;
   try {
     const head = await server.pullHead(since, HEAD_LIMITS);
@@ -96,11 +99,28 @@ async function readHead(db: SyncDb, server: ServerApi, userId: string, since: nu
     // R17.5: marked before the head's rows are stored, so no chat shows its newest page without the
     // line that older messages are on their way (stored first, a journey saw the chat without it).
     await markPartialHistory(db, head, HEAD_LIMITS, until);
-    await applyRemoteChanges(db, { conversations: head.conversations, messages: head.messages, readCursors: [], deleted: [] }, userId, { kind: 'none' });
+    await applyRemoteChanges(db, { conversations: head.conversations, messages: head.messages, readCursors: [], deleted: [] }, userId, { kind: 'none' }, { ledger });
   } catch {
     // The feed that follows brings these rows anyway.
   }
 }
+
+/**
+ * R9.7/R19.3: whether `page` carries the identity this pull already checked, with no feed reset since
+ * (or none at all: nothing to check), so its identity needs no read.
+ */
+function sameFeed(page: RemotePullPage, checkedEpoch: string | null, generation: number, db: SyncDb): boolean {
+  return page.feed_epoch ? page.feed_epoch === checkedEpoch && feedGeneration(db) === generation : true;
+}
+
+/**
+ * R19.7: pages asked ahead of the one being stored, and how many of those already here one
+ * transaction stores together: bounded in rows, so a transaction holds the app's live queries (which
+ * wait for it) no longer than about two full pages' writes.
+ */
+export const PAGES_AHEAD = 3;
+export const PAGES_PER_TX = 3;
+export const ROWS_PER_TX = 2000;
 
 /** R5.9: a page request cut after some of its bytes arrived is asked again (smaller) this many times in a row. */
 const CUT_RETRIES = 3;
@@ -166,74 +186,112 @@ export async function pullFeed(
   /** R9.7: the feed identity this pull checked, and the feed's reset count then (resetFeed). */
   let checkedEpoch: string | null = null;
   let generation = feedGeneration(db);
-  // The next page is requested as soon as this one has arrived and is applied while it travels: the
-  // server's page cursor is known before the apply, and the apply of page n still lands before page
-  // n+1's (a failed request surfaces only after the page before it is stored, R5.1).
-  let next = ask(cursor);
-  let nextFrom = cursor;
-  for (;;) {
-    const waited = hopStart();
-    const page = await arrive(next, nextFrom);
-    pullHop('wait', waited);
-    pages++;
-    if (accountId !== null && foreignPage(page, accountId)) throw new ForeignFeedError();
-    // R9.7 per page, but read once per pull: a later page of the same identity matches what this
-    // loop stored or found (each read was a transaction of its own, queued behind the app's reads).
-    const epochAt = hopStart();
-    const restored = page.feed_epoch && page.feed_epoch === checkedEpoch && feedGeneration(db) === generation ? false : await checkEpoch(db, page);
-    checkedEpoch = page.feed_epoch ?? null;
-    generation = feedGeneration(db);
-    pullHop('epoch', epochAt);
-    if (restored) {
-      cursor = 0;
-      changed = true;
-      next = ask(cursor);
-      nextFrom = cursor;
-      continue;
-    }
-    if (page.account_change_seq < cursor) {
-      // R5.7: the server's counter is behind our cursor: the database was reset or replaced. Start over.
-      await resetFeed(db);
-      cursor = 0;
-      changed = true;
-      next = ask(cursor);
-      nextFrom = cursor;
-      continue;
-    }
-    if (pages === 1 && page.has_more && opts.head && !opts.head.fetched) {
-      opts.head.fetched = true;
-      const t = hopStart();
-      await readHead(db, server, userId, cursor, accountId, page.account_change_seq);
-      pullHop('head', t);
-    }
-    const prefetch = page.has_more && page.cursor > cursor ? ask(page.cursor) : null;
-    // Kept from being reported as unhandled while the page is applied; awaited below.
-    prefetch?.page.catch(() => undefined);
-    const applying = hopStart();
-    const r = await applyRemoteChanges(
-      db,
-      { conversations: page.conversations, messages: page.messages, readCursors: page.read_cursors, deleted: page.deleted },
-      userId,
-      { kind: 'page', cursor: page.cursor },
-    );
-    pullHop('apply', applying, { rows: rowsOf(page) });
-    changed ||= r.changed;
-    // A page that does not move the cursor but promises more would loop for ever.
-    if (page.has_more && r.cursor <= cursor) throw new ServerError('permanent', 'sync_pull did not advance its cursor', null);
-    opts.onPage?.({ from: cursor, cursor: r.cursor, head: page.account_change_seq, hasMore: page.has_more });
-    pullHop('page', waited);
-    if (!page.has_more) {
-      if (opts.head) opts.head.fetched = false;
-      await historyComplete(db); // R17.5: caught up, whatever the account's counter said
-      pullHop('caught-up', pulling, { rows: pages });
+  /** R19.5: which keys this pull's pages may find stored. */
+  const ledger = new PullLedger();
+  /** R19.6: when this pull's pages refresh the summaries they touched. */
+  const summaries = new SummaryPace(mono);
+  // R19.7: the next pages are requested as soon as the previous one arrived and stored while they
+  // travel; the server's page cursor is known before the store, and pages are stored in order (a
+  // failed request surfaces only after the pages before it are stored, R5.1).
+  const chain = new PageChain((since) => arrive(ask(since), since), PAGES_AHEAD);
+  chain.start(cursor);
+  try {
+    for (;;) {
+      const waited = hopStart();
+      const first = await chain.next();
+      pullHop('wait', waited);
+      const { page } = first;
+      pages++;
+      if (accountId !== null && foreignPage(page, accountId)) throw new ForeignFeedError();
+      // R9.7 per page, but read once per pull: a later page of the same identity matches what this
+      // loop stored or found (each read was a transaction of its own, queued behind the app's reads).
+      const epochAt = hopStart();
+      const restored = sameFeed(page, checkedEpoch, generation, db) ? false : await checkEpoch(db, page);
+      checkedEpoch = page.feed_epoch ?? null;
+      generation = feedGeneration(db);
+      pullHop('epoch', epochAt);
+      if (restored) {
+        cursor = 0;
+        changed = true;
+        chain.start(cursor);
+        chain.release();
+        continue;
+      }
+      if (page.account_change_seq < cursor) {
+        // R5.7: the server's counter is behind our cursor: the database was reset or replaced. Start over.
+        await resetFeed(db);
+        cursor = 0;
+        changed = true;
+        chain.start(cursor);
+        chain.release();
+        continue;
+      }
+      if (pages === 1 && page.has_more && opts.head && !opts.head.fetched) {
+        opts.head.fetched = true;
+        const t = hopStart();
+        await readHead(db, server, userId, cursor, accountId, page.account_change_seq, ledger);
+        pullHop('head', t);
+      }
+      chain.release();
+      // R19.7: pages already here join this one's transaction (same identity, bounded in rows).
+      const batch = [first];
+      let rows = rowsOf(page);
+      for (let more = chain.peek(); more && batch.length < PAGES_PER_TX; more = chain.peek()) {
+        const prev = batch[batch.length - 1]!.page;
+        const p = more.page;
+        if (!prev.has_more || rows + rowsOf(p) > ROWS_PER_TX) break;
+        if ((accountId !== null && foreignPage(p, accountId)) || !sameFeed(p, checkedEpoch, generation, db) || p.account_change_seq < prev.cursor) break;
+        batch.push(chain.takeArrived());
+        rows += rowsOf(p);
+        pages++;
+      }
+      const last = batch[batch.length - 1]!.page;
+      const applying = hopStart();
+      const due = !last.has_more || summaries.due();
+      const r = await applyRemoteChanges(
+        db,
+        {
+          conversations: batch.flatMap((b) => b.page.conversations),
+          messages: batch.flatMap((b) => b.page.messages),
+          readCursors: batch.flatMap((b) => b.page.read_cursors),
+          deleted: batch.flatMap((b) => b.page.deleted),
+        },
+        userId,
+        { kind: 'page', cursor: Math.max(...batch.map((b) => b.page.cursor)) },
+        { summaries: due ? 'now' : 'defer', ledger },
+      );
+      if (due) summaries.refreshed();
+      pullHop('apply', applying, { rows });
+      changed ||= r.changed;
+      // R5.10: each page's progress, in order (the ones stored together share the transaction's).
+      let from = cursor;
+      for (const b of batch.slice(0, -1)) {
+        const to = Math.max(from, b.page.cursor);
+        opts.onPage?.({ from, cursor: to, head: b.page.account_change_seq, hasMore: b.page.has_more });
+        from = to;
+      }
+      // A page that does not move the cursor but promises more would loop for ever.
+      if (last.has_more && r.cursor <= from) throw new ServerError('permanent', 'sync_pull did not advance its cursor', null);
+      opts.onPage?.({ from, cursor: r.cursor, head: last.account_change_seq, hasMore: last.has_more });
+      pullHop('page', waited);
       cursor = r.cursor;
-      break;
+      if (!last.has_more) {
+        if (opts.head) opts.head.fetched = false;
+        await historyComplete(db); // R17.5: caught up, whatever the account's counter said
+        pullHop('caught-up', pulling, { rows: pages });
+        break;
+      }
+      // The chain asked from the page's cursor; the stored cursor can only be ahead of it if a
+      // realtime row moved it meanwhile (R5.3), and rows between are harmless to apply twice (R2.1).
+      if (!chain.pending) {
+        chain.start(r.cursor);
+        chain.release();
+      }
     }
-    // The prefetch asked from the page's cursor; the stored cursor can only be ahead of it if a
-    // realtime row moved it meanwhile (R5.3), and rows between are harmless to apply twice (R2.1).
-    nextFrom = prefetch ? page.cursor : r.cursor;
-    next = prefetch ?? ask(r.cursor);
-    cursor = r.cursor;
+  } catch (err) {
+    // R19.6: what the stored pages left pending is refreshed now, not at the next pull.
+    await refreshPendingSummaries(db).catch(() => undefined);
+    throw err;
   }
   const feed = await readFeed(db);
   await db.meta.put({ ...feed, pulledAt: now() });
