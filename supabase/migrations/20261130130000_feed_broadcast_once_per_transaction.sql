@@ -1,13 +1,14 @@
 -- One broadcast per transaction and topic, at commit, carrying the transaction's last number (issue 41
--- part 3: send_message at its floor; sync/SPEC.md R18.1).
+-- parts 2 and 3: fewer Realtime messages per send; sync/SPEC.md R18.1).
 --
 -- 20261130100000 announced every numbered row: a send (its message and its conversation's
 -- last_message_at, two numbers in one transaction) paid two realtime.send calls, each a
 -- subtransaction and an insert into realtime.messages (hosted's realtime.send: supabase/realtime
 -- lib/realtime/tenants/repo/migrations/20260605120000_rename_broadcast_send_warning.ex, its
--- BEGIN … EXCEPTION block), and every device of the account heard `changed` twice. Measured
--- (pg_stat_user_functions, 2,000 sends): the broadcast's share of send_message's time in the
--- database was 20 %, the largest part not in the floor of a send (bench row 10a⁗).
+-- BEGIN … EXCEPTION block), and every device of the account heard `changed` twice: on hosted,
+-- Realtime's messages per second are what a project runs out of first (docs/CAPACITY.md). (The
+-- function profile of 2,000 single-connection sends put realtime.send at 18 % of send_message's time;
+-- row 10a's throughput with 50 clients did not change measurably, A/B on a quiet machine.)
 --
 -- Why that file said "one message per numbered row": a message per transaction sent from the first
 -- row's trigger could carry only that row's number, and a device whose cursor reached it would skip
