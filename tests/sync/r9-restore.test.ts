@@ -64,75 +64,82 @@ describe('R9.7 a restored backup (issue 18, row 7)', () => {
   });
 
   it('R9.18 a send answered before a restore whose answer arrives after the feed reset is sent again under its correlation id, never shown sent while the server lost it (hostile fuzz seed 7)', async () => {
-    const { conv, d, engine } = await pulledChat();
-    const epochOf = async () => {
-      const feed = await engine.db.meta.get('feed');
-      return feed?.key === 'feed' ? feed.epoch : undefined;
-    };
-    const epochBefore = await epochOf();
-    expect(epochBefore).toBeTruthy();
-
-    await backup(db);
-    // The send reaches the server and is stored; its answer is held on the way back.
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    d.hold = (url) => (url.includes('/rpc/send_message') ? held : null);
+    const { conv, engine, send, resetSeen, release } = await heldSendChat();
     const text = 'odoslané pred obnovou';
-    const handle = await engine.commands.sendMessage({ conversationId: conv, text });
-    expect(handle).not.toBeNull();
+    const handle = await send(text);
     await waitFor(async () => (await serverMessages(db, conv)).some((m) => m.text === text), 'the send stored on the server', 8000);
     const lost = await restore(db);
     expect(lost.map((m) => m.text)).toEqual([text]);
     // The device learns of the restore (a new feed epoch) and resets its feed while the answer is out.
-    engine.syncNow();
-    await waitFor(async () => (await epochOf()) !== epochBefore, 'the feed reset to the restored database', 8000);
-    d.hold = null;
+    await resetSeen();
     release();
-
-    await waitFor(async () => (await engine.db.outbox.count()) === 0, 'outbox drained', 8000);
-    await waitFor(
-      async () => JSON.stringify(await localMessages(engine, conv)) === JSON.stringify(await serverMessages(db, conv)),
-      'client equals server',
-      8000,
-    );
     // Nothing typed is lost: the server has the message once (sent again after the restore) and the device shows that row.
-    expect((await serverMessages(db, conv)).map((m) => m.text)).toEqual(['pred zálohou', text]);
-    const local = await engine.db.messages.get(handle!.key);
-    expect(local?.state).toBe('sent');
+    await sentOnceAndShown(engine, conv, handle.key, text);
   });
 
   it('R9.18 R9.15 the same race when the send\'s row reached the device first (its entry settled) and the reset then cleared that row: queued anew, sent again, shown sent once the server has it', async () => {
-    const { conv, d, engine } = await pulledChat();
-    const epochOf = async () => {
-      const feed = await engine.db.meta.get('feed');
-      return feed?.key === 'feed' ? feed.epoch : undefined;
-    };
-    const epochBefore = await epochOf();
-    await backup(db);
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    d.hold = (url) => (url.includes('/rpc/send_message') ? held : null);
+    const { conv, engine, send, resetSeen, release } = await heldSendChat();
     const text = 'videné pred obnovou';
-    const handle = await engine.commands.sendMessage({ conversationId: conv, text });
+    const handle = await send(text);
     // The row arrives by the feed while the answer is held: R9.15 settles the entry (under load in CI
     // this happened by realtime before the test's own reset, and the message was lost).
     engine.syncNow();
-    await waitFor(async () => (await engine.db.messages.get(handle!.key))?.serverId && (await engine.db.outbox.count()) === 0, 'the row pulled, its entry settled', 8000);
+    await waitFor(async () => (await engine.db.messages.get(handle.key))?.serverId && (await engine.db.outbox.count()) === 0, 'the row pulled, its entry settled', 8000);
     const lost = await restore(db);
     expect(lost.map((m) => m.text)).toEqual([text]);
-    engine.syncNow();
-    await waitFor(async () => (await epochOf()) !== epochBefore, 'the feed reset to the restored database', 8000);
-    expect(await engine.db.messages.get(handle!.key)).toBeUndefined(); // cleared with the synced rows
-    d.hold = null;
+    await resetSeen();
+    expect(await engine.db.messages.get(handle.key)).toBeUndefined(); // cleared with the synced rows
     release();
-    await waitFor(async () => (await serverMessages(db, conv)).some((m) => m.text === text), 'sent again', 8000);
-    await waitFor(async () => (await engine.db.outbox.count()) === 0, 'outbox drained', 8000);
-    await waitFor(
-      async () => JSON.stringify(await localMessages(engine, conv)) === JSON.stringify(await serverMessages(db, conv)),
-      'client equals server',
-      8000,
-    );
-    expect((await serverMessages(db, conv)).map((m) => m.text)).toEqual(['pred zálohou', text]);
-    expect((await engine.db.messages.get(handle!.key))?.state).toBe('sent');
+    await sentOnceAndShown(engine, conv, handle.key, text);
   });
 });
+
+/**
+ * R9.18's set-up: a pulled chat, a backup taken, and sends whose answers are held on the way back
+ * (the request reaches the server and is stored) until release().
+ */
+async function heldSendChat() {
+  const { conv, d, engine } = await pulledChat();
+  const epochOf = async () => {
+    const feed = await engine.db.meta.get('feed');
+    return feed?.key === 'feed' ? feed.epoch : undefined;
+  };
+  const epochBefore = await epochOf();
+  expect(epochBefore).toBeTruthy();
+  await backup(db);
+  let releaseHeld!: () => void;
+  const held = new Promise<void>((r) => (releaseHeld = r));
+  d.hold = (url) => (url.includes('/rpc/send_message') ? held : null);
+  return {
+    conv,
+    engine,
+    send: async (text: string) => (await engine.commands.sendMessage({ conversationId: conv, text }))!,
+    /** Asks for a pull and waits until the device reset its feed to the restored database. */
+    resetSeen: async () => {
+      engine.syncNow();
+      await waitFor(async () => (await epochOf()) !== epochBefore, 'the feed reset to the restored database', 8000);
+    },
+    release: () => {
+      d.hold = null;
+      releaseHeld();
+    },
+  };
+}
+
+/**
+ * The server has `text` again, then the outbox drains, the device equals the server, and the server
+ * has `text` once after the seed row. The first wait orders the rest after the held answer: when
+ * R9.15 settled the entry before the reset (realtime may bring the row at any time), the outbox is
+ * empty and the device equals the server before that answer queues the send anew.
+ */
+async function sentOnceAndShown(engine: Awaited<ReturnType<typeof pulledChat>>['engine'], conv: string, key: string, text: string) {
+  await waitFor(async () => (await serverMessages(db, conv)).some((m) => m.text === text), 'sent again', 8000);
+  await waitFor(async () => (await engine.db.outbox.count()) === 0, 'outbox drained', 8000);
+  await waitFor(
+    async () => JSON.stringify(await localMessages(engine, conv)) === JSON.stringify(await serverMessages(db, conv)),
+    'client equals server',
+    8000,
+  );
+  expect((await serverMessages(db, conv)).map((m) => m.text)).toEqual(['pred zálohou', text]);
+  expect((await engine.db.messages.get(key))?.state).toBe('sent');
+}
