@@ -1,10 +1,20 @@
 // R15.2: the message index. FlexSearch (bench/RESULTS.md, issue 40: measured against MiniSearch)
-// with forward tokenisation (every prefix of every folded word is a key, so 'kampan' finds
-// 'kampane') over normalise.ts's folded words; a query's words must all match. It stores no text:
-// hits are read back from the messages table (a key no longer there is no hit).
+// over normalise.ts's folded words; every word of a query must be the start of some word of the
+// message ('kampan' finds 'kampane'). It stores no text: hits are read back from the messages table
+// (a key no longer there is no hit).
+//
+// Two FlexSearch indexes, so a prefix is filed once per distinct word, not once per message holding
+// it (bench row 12b: forward tokenisation over the messages filed ~1.2 M (prefix, message) pairs for
+// 20,000 messages and that filing was the build's cost):
+// - `words`: the vocabulary, forward-tokenised: every prefix of every folded word seen → word ids;
+// - `ix`: the messages, strict: each distinct folded word of a message → message ids.
+// A query word is expanded to the words it starts (from `words`), the messages holding any of them
+// are its matches, and a message matches the query if it matches every query word. A word stays in
+// the vocabulary after its last message is removed: it expands to no message.
 //
 // FlexSearch wants numeric ids: slot i of `keys` holds the message key of id i (null once removed)
-// and `times[i]` its createdAt in ms, so hits are ordered newest first without reading any row.
+// and `times[i]` its createdAt in ms, so hits are ordered newest first without reading any row;
+// `vocab[w]` is the word of word id w.
 // A message's text can change after it is stored (an AI answer streams into its row, R13.1; an agent
 // edits a reply, R14.9): `sums[i]` fingerprints the text indexed, and adding a held key with another
 // text re-indexes it in place (FlexSearch's update), so the whole answer is found, not its first words.
@@ -23,6 +33,8 @@ export interface IndexSlots {
   times: number[];
   /** textSum of the text indexed under each id. */
   sums: number[];
+  /** The vocabulary: the folded word of each word id. */
+  vocab: string[];
 }
 
 /** FNV-1a over the UTF-16 code units: tells a changed text from the one indexed, nothing more. */
@@ -42,14 +54,21 @@ export interface Matches {
   total: number;
 }
 
-function flex(): Index {
-  return new Index({ tokenize: 'forward', encode: terms });
-}
+// Both get their input folded already (`add` folds once): the vocabulary one word per entry, the
+// messages their distinct words joined by a space (a folded word holds no space). One relevance slot
+// (`resolution: 1`): hits are ordered by createdAt, never by FlexSearch's score.
+const oneWord = (w: string): string[] => [w];
+const spaced = (s: string): string[] => s.split(' ');
+const wordIndex = (): Index => new Index({ tokenize: 'forward', resolution: 1, encode: oneWord });
+const messageIndex = (): Index => new Index({ tokenize: 'strict', resolution: 1, encode: spaced });
+const ALL = { limit: Number.MAX_SAFE_INTEGER };
 
 export class MessageIndex {
-  private ix = flex();
-  private slots: IndexSlots = { keys: [], times: [], sums: [] };
+  private ix = messageIndex();
+  private words = wordIndex();
+  private slots: IndexSlots = { keys: [], times: [], sums: [], vocab: [] };
   private byKey = new Map<string, number>();
+  private wordIds = new Map<string, number>();
   /** Messages added since this object was made (tests count them: a reload must not re-add). */
   adds = 0;
 
@@ -70,9 +89,18 @@ export class MessageIndex {
   add(m: IndexedMessage): boolean {
     const sum = textSum(m.text);
     const held = this.byKey.get(m.key);
+    if (held !== undefined && this.slots.sums[held] === sum) return false;
+    const distinct = new Set(terms(m.text));
+    for (const w of distinct) {
+      if (this.wordIds.has(w)) continue;
+      const wid = this.slots.vocab.length;
+      this.slots.vocab.push(w);
+      this.wordIds.set(w, wid);
+      this.words.add(wid, w);
+    }
+    const content = [...distinct].join(' ');
     if (held !== undefined) {
-      if (this.slots.sums[held] === sum) return false;
-      this.ix.update(held, m.text);
+      this.ix.update(held, content);
       this.slots.sums[held] = sum;
       return true;
     }
@@ -81,7 +109,7 @@ export class MessageIndex {
     this.slots.times.push(Date.parse(m.createdAt) || 0);
     this.slots.sums.push(sum);
     this.byKey.set(m.key, id);
-    this.ix.add(id, m.text);
+    this.ix.add(id, content);
     this.adds++;
     return true;
   }
@@ -103,10 +131,23 @@ export class MessageIndex {
   }
 
   search(query: string, limit: number): Matches {
-    if (terms(query).length === 0) return { keys: [], total: 0 };
-    const ids = this.ix.search(query, { limit: Number.MAX_SAFE_INTEGER }) as number[];
-    const { keys, times } = this.slots;
-    const live = ids.filter((id) => keys[id] != null);
+    const queryWords = [...new Set(terms(query))];
+    if (queryWords.length === 0) return { keys: [], total: 0 };
+    const { keys, times, vocab } = this.slots;
+    // seen[id] = how many query words message id has matched so far, in order: a message counts for
+    // query word j only if it matched words 0..j-1, and once however many of its words j starts.
+    const seen = new Uint16Array(keys.length);
+    const live: number[] = [];
+    for (let j = 0; j < queryWords.length; j++) {
+      const last = j === queryWords.length - 1;
+      for (const wid of this.words.search(queryWords[j]!, ALL) as number[]) {
+        for (const id of this.ix.search(vocab[wid]!, ALL) as number[]) {
+          if (seen[id] !== j) continue;
+          seen[id] = j + 1;
+          if (last && keys[id] != null) live.push(id);
+        }
+      }
+    }
     live.sort((a, b) => times[b]! - times[a]! || b - a);
     return { keys: live.slice(0, limit).map((id) => keys[id]!), total: live.length };
   }
@@ -115,16 +156,21 @@ export class MessageIndex {
   exportParts(): { parts: [string, string][]; slots: IndexSlots } {
     const parts: [string, string][] = [];
     // With a synchronous handler FlexSearch exports synchronously (every part before it returns).
-    this.ix.export((key: string, data: string) => {
-      if (data != null) parts.push([key, data]);
-    });
-    return { parts, slots: { keys: [...this.slots.keys], times: [...this.slots.times], sums: [...this.slots.sums] } };
+    // The two indexes' parts apart by a prefix of their keys.
+    for (const [prefix, ix] of [['m:', this.ix], ['w:', this.words]] as const) {
+      ix.export((key: string, data: string) => {
+        if (data != null) parts.push([prefix + key, data]);
+      });
+    }
+    const { keys, times, sums, vocab } = this.slots;
+    return { parts, slots: { keys: [...keys], times: [...times], sums: [...sums], vocab: [...vocab] } };
   }
 
   static fromParts(parts: [string, string][], slots: IndexSlots): MessageIndex {
     const m = new MessageIndex();
-    for (const [key, data] of parts) m.ix.import(key, data);
+    for (const [key, data] of parts) (key.startsWith('w:') ? m.words : m.ix).import(key.slice(2), data);
     m.slots = slots;
+    slots.vocab.forEach((w, wid) => m.wordIds.set(w, wid));
     slots.keys.forEach((k, id) => {
       if (k !== null) m.byKey.set(k, id);
     });

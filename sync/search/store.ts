@@ -8,7 +8,7 @@ import { MessageIndex, type IndexSlots } from './index.ts';
 import { searchDbName } from './drop.ts';
 
 /** Bumped when the folding, the tokenizer or the export format changes: an older snapshot is rebuilt. */
-export const SEARCH_FORMAT = 2; // 2: the slots fingerprint each text (index.ts sums)
+export const SEARCH_FORMAT = 3; // 2: the slots fingerprint each text (index.ts sums); 3: a vocabulary index and a strict message index (index.ts)
 
 interface PartRow {
   key: string;
@@ -37,7 +37,7 @@ export async function loadSnapshot(db: SearchDb): Promise<MessageIndex | null> {
     const parts = await db.parts.toArray();
     return MessageIndex.fromParts(
       parts.map((p) => [p.key, p.data]),
-      { keys: state.keys, times: state.times, sums: state.sums },
+      { keys: state.keys, times: state.times, sums: state.sums, vocab: state.vocab },
     );
   });
 }
