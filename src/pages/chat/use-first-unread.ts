@@ -10,7 +10,7 @@ import { useSyncDb } from '../../data/sync-context.ts';
 
 /**
  * undefined until the chat's first messages and its read cursor are both here; then the key of the
- * first unread message, or null (open at the newest). Without a local store (the online-only
+ * first unread message, or null (open at the newest: nothing unread, or the first row is). Without a local store (the online-only
  * baseline) there is no cursor to read: null.
  */
 export function useFirstUnread(conversationId: string, list: readonly LocalMessage[] | undefined): string | null | undefined {
@@ -32,7 +32,12 @@ export function useFirstUnread(conversationId: string, list: readonly LocalMessa
   const fixed = useRef<string | null | undefined>(undefined);
   if (fixed.current === undefined && list !== undefined && list.length > 0) {
     if (!db) fixed.current = null;
-    else if (position?.conversationId === conversationId) fixed.current = firstUnreadKey(list, position.at);
+    else if (position?.conversationId === conversationId) {
+      // The list's first row: the chat opens at its newest (MessageList), and no divider is due; one
+      // kept on it would show above that message once a backlog brought the older history before it.
+      const key = firstUnreadKey(list, position.at);
+      fixed.current = key === list[0]!.key ? null : key;
+    }
   }
   return fixed.current;
 }
