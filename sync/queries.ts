@@ -165,3 +165,6 @@ export async function draftText(db: SyncDb, conversationId: string): Promise<str
 
 /** R17.5: older messages of the conversation are still on their way (a backlog's head left it partial). */
 export { olderHistoryPending } from './receive/history.ts';
+
+/** R2.9: where the chat opens: the read cursor's place, and the first unread message of the list shown. */
+export { firstUnreadKey, readPosition } from './first-unread.ts';

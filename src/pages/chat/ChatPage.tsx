@@ -24,6 +24,7 @@ import { ReplyPreview } from './ReplyPreview.tsx';
 import { SupportComposeNote } from './SupportComposeNote.tsx';
 import { TypingIndicator } from './TypingIndicator.tsx';
 import { useDraft } from './use-draft.ts';
+import { useFirstUnread } from './use-first-unread.ts';
 import { useMissingVerdict } from './use-missing-verdict.ts';
 import { useMarkRead } from './use-mark-read.ts';
 import { useAiTyping } from './use-typing.ts';
@@ -91,11 +92,8 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   );
 
   const loading = list === undefined || (list.length === 0 && conversation === undefined);
-  // The first unread message when the chat opened, fixed then: reading it marks it read at once.
-  const firstUnread = useRef<string | null | undefined>(undefined);
-  if (firstUnread.current === undefined && conversation !== undefined && list !== undefined && list.length > 0) {
-    firstUnread.current = firstUnreadKey(list, conversation.unreadCount);
-  }
+  // The first unread message when the chat opened, fixed then: reading it marks it read at once (R2.9).
+  const firstUnread = useFirstUnread(conversationId, list);
   // Once the chat is shown, focus goes to the composer, where a member opening a chat means to type
   // (issue 37); into a closed conversation nothing can be typed, so then to the message history.
   const section = useRef<HTMLElement>(null);
@@ -130,7 +128,7 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
           {verdict === 'not-found' ? sk.chat.notFound : verdict === 'not-downloaded' ? sk.chat.notDownloaded : sk.chat.loading}
         </p>
       ) : (
-        <MessageList messages={list} onRetry={retry} firstUnreadKey={firstUnread.current ?? null} foundKey={foundKey} footer={answering ? <TypingIndicator /> : null} onReply={mode === 'ready' ? reply : undefined} peerName={conversation?.specialist?.name ?? ''} />
+        <MessageList messages={list} onRetry={retry} firstUnreadKey={firstUnread ?? null} foundKey={foundKey} footer={answering ? <TypingIndicator /> : null} onReply={mode === 'ready' ? reply : undefined} peerName={conversation?.specialist?.name ?? ''} />
       )}
       <NewMessageAnnouncer messages={list} />
       <PushPromptCard />
@@ -144,15 +142,4 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
 function lastOwnMessage(list: readonly LocalMessage[]): LocalMessage | undefined {
   for (let i = list.length - 1; i >= 0; i--) if (isOwn(list[i]!)) return list[i];
   return undefined;
-}
-
-/** The oldest of the `unread` newest specialist messages (unread counts count those, R2.8). */
-function firstUnreadKey(list: readonly LocalMessage[], unread: number): string | null {
-  if (unread <= 0) return null;
-  let seen = 0;
-  for (let i = list.length - 1; i >= 0; i--) {
-    if (list[i]!.direction !== 'specialist') continue;
-    if (++seen === unread) return list[i]!.key;
-  }
-  return null;
 }
