@@ -91,19 +91,22 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
     [engine],
   );
 
-  const loading = list === undefined || (list.length === 0 && conversation === undefined);
   // The first unread message when the chat opened, fixed then: reading it marks it read at once (R2.9).
   const firstUnread = useFirstUnread(conversationId, list);
+  // The list is first shown once where it opens is decided (undefined: the cursor's one read is
+  // still out): a list shown at the newest and moved to the first unread a moment later would jump.
+  const loading = list === undefined || (list.length === 0 && conversation === undefined);
+  const deciding = !loading && list.length > 0 && firstUnread === undefined;
   // Once the chat is shown, focus goes to the composer, where a member opening a chat means to type
   // (issue 37); into a closed conversation nothing can be typed, so then to the message history.
   const section = useRef<HTMLElement>(null);
   const focused = useRef(false);
   useEffect(() => {
-    if (loading || mode === 'missing' || focused.current) return;
+    if (loading || deciding || mode === 'missing' || focused.current) return;
     focused.current = true;
     const target = section.current?.querySelector<HTMLElement>('textarea:enabled') ?? section.current?.querySelector<HTMLElement>('[data-testid="message-scroller"]');
     target?.focus({ preventScroll: true });
-  }, [loading, mode]);
+  }, [loading, deciding, mode]);
   // A conversation just started ('Chatovať', a card) may not be local yet: pull at once; what the
   // screen says meanwhile comes from useMissingVerdict.
   const missing = loading && list !== undefined;
@@ -123,7 +126,9 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
       <ChatNotice status={status} onRetry={() => engine?.syncNow()} />
       <WaitingNote conversation={conversation} />
       <OlderHistoryNotice conversationId={conversationId} status={status} />
-      {loading ? (
+      {deciding ? (
+        <div className="flex-1" aria-busy="true" />
+      ) : loading ? (
         <p role="status" className="flex-1 p-6 text-center text-slate-600">
           {verdict === 'not-found' ? sk.chat.notFound : verdict === 'not-downloaded' ? sk.chat.notDownloaded : sk.chat.loading}
         </p>
