@@ -7,7 +7,12 @@
 // table, so a forged NOTIFY cannot invent a message. A private message reaches private channels only,
 // and of those only channels whose token passed the broadcast read policy (Channel.topicAllowed,
 // rights.ts); a public one reaches public channels the topic rule admits. Messages go out in NOTIFY
-// (commit) order: each read waits for the one before it.
+// (commit) order: each read waits for the one before it. A row whose topic no channel has joined is
+// not read at all (the NOTIFY names the topic too): nothing could receive it, and most accounts have
+// no device online most of the time, so a send would otherwise cost a database read for nobody
+// (row 10a, bench/RESULTS.md 2026-11-29). A forged NOTIFY can still only name a row: it can make the
+// server read a real row (fanned out on the row's own topic) or skip a read, never invent a message,
+// and the row's own NOTIFY names its real topic.
 import type pg from 'pg';
 import { encodeBroadcast } from './broadcast-codec.ts';
 import type { ChannelRegistry } from './channel-registry.ts';
@@ -22,14 +27,22 @@ interface MessageRow {
   id: string;
 }
 
+export interface BroadcastNotice {
+  id: string;
+  insertedAt: string;
+  /** The row's topic, when the NOTIFY names it (sql/realtime-messages.sql does). */
+  topic?: string;
+}
+
 /** The key a local_realtime NOTIFY names, or null when the payload is not a broadcast notice. */
-export function parseBroadcastNotice(text: string): { id: string; insertedAt: string } | null {
+export function parseBroadcastNotice(text: string): BroadcastNotice | null {
   if (!text.startsWith('{"broadcast"')) return null;
   try {
     const v: unknown = JSON.parse(text);
     if (!isObject(v) || !isObject(v.broadcast)) return null;
-    const { id, inserted_at } = v.broadcast;
-    return typeof id === 'string' && typeof inserted_at === 'string' ? { id, insertedAt: inserted_at } : null;
+    const { id, inserted_at, topic } = v.broadcast;
+    if (typeof id !== 'string' || typeof inserted_at !== 'string') return null;
+    return typeof topic === 'string' ? { id, insertedAt: inserted_at, topic } : { id, insertedAt: inserted_at };
   } catch {
     return null;
   }
@@ -44,7 +57,8 @@ export class DbBroadcaster {
     private readonly log: (line: string) => void,
   ) {}
 
-  handle(notice: { id: string; insertedAt: string }): void {
+  handle(notice: BroadcastNotice): void {
+    if (notice.topic !== undefined && !this.anyoneOn(`realtime:${notice.topic}`)) return;
     const read = this.pool
       .query<MessageRow>(
         `select topic, event, payload, binary_payload, private, id from realtime.messages
@@ -62,6 +76,11 @@ export class DbBroadcaster {
         if (row) this.fanOut(row);
       })
       .catch((err: Error) => this.log(`realtime: dropped a database broadcast: ${err.message}`));
+  }
+
+  private anyoneOn(topic: string): boolean {
+    for (const ch of this.registry.onTopic(topic)) if (ch.open) return true;
+    return false;
   }
 
   private fanOut(row: MessageRow): void {

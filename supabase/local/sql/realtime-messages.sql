@@ -149,14 +149,17 @@ select local_stack.realtime_messages_maintain();
 
 -- The local stand-in for the WAL reader: a committed broadcast row's key, NOTIFYed at commit (never for
 -- a rolled-back one) on the channel the realtime service listens on. The service reads the row itself,
--- so a NOTIFY forged by another session can only name a row that exists.
+-- so a NOTIFY forged by another session can only name a row that exists. The topic rides along so the
+-- service skips the read when no channel has joined it (supabase/local/realtime/db-broadcast.ts); a
+-- topic too long to ride in a NOTIFY (8,000 bytes) is left out, and such a row is read as before.
 create or replace function local_stack.realtime_message_notify() returns trigger
 language plpgsql
 as $$
 begin
   if NEW.extension = 'broadcast' then
     perform pg_notify('local_realtime', jsonb_build_object(
-      'broadcast', jsonb_build_object('id', NEW.id, 'inserted_at', NEW.inserted_at))::text);
+      'broadcast', jsonb_build_object('id', NEW.id, 'inserted_at', NEW.inserted_at,
+        'topic', case when octet_length(NEW.topic) <= 1024 then NEW.topic end))::text);
   end if;
   return null;
 end $$;
