@@ -12,19 +12,20 @@
 --     through the SQL-function executor at every call; on PostgreSQL 15 and 17 (hosted's) they are
 --     also parsed and planned again in every statement that calls them. A send made 14 such calls.
 --     current_account_id, lock_conversation and own_sent_message become PL/pgSQL (a session keeps
---     their plans; SECURITY DEFINER and the pinned search_path stay); caller_is_client,
---     is_ai_message and message_max_chars lose their SET search_path, which was all that kept the
---     planner from inlining them: their bodies name no schema object (current_user, the row's own
---     fields, a constant), so no search_path can change what they mean. They stay SECURITY INVOKER
---     (caller_is_client must: it asks who runs the statement); tests/db/migrations.test.ts pins
---     search_path in every SECURITY DEFINER function, and these are not (0.23 M).
+--     their plans; SECURITY DEFINER and the pinned search_path stay). caller_is_client, is_ai_message
+--     and message_max_chars keep their SET search_path = '' although it is all that keeps the planner
+--     from inlining them: hosted's Security Advisor (supabase/splinter lints/0011_function_search_
+--     path_mutable.sql) warns on every function of these schemas without it, and
+--     tests/db/migrations.test.ts holds every function to that lint (the helpers' cut, 0.23 M with
+--     inlining, is a little less without it).
 --   - accounts.t10_guard_update: every send's counter bump matched its column list, so PostgreSQL
 --     rebuilt its five-comparison WHEN clause from the catalog's node text and evaluated it, always
 --     false there (0.15 M). Split in two triggers with the same meaning; a bump now reads a
 --     one-comparison WHEN only (0.09 M).
--- Together 3.51 M instructions a send (-15 %). Not done: skipping t20_ai_silenced and t20_attachments
--- (nothing to do for a plain user message) by WHEN clauses cost 0.04 M more than calling them once
--- the helpers inline — a WHEN clause that is read costs about what a small trigger call does.
+-- Together 3.51 M instructions a send (-15 %) with those three inlined; as shipped, with them kept
+-- out of line, a little more. Not done: skipping t20_ai_silenced and t20_attachments
+-- (nothing to do for a plain user message) by WHEN clauses cost 0.04 M more than calling them (measured
+-- with the helpers inlined) — a WHEN clause that is read costs about what a small trigger call does.
 
 -- The account the caller acts for (20261122000200): the impersonated account of a super admin with an
 -- active impersonation, else the caller's own account (account_users, one per user); null for anon,
@@ -78,25 +79,6 @@ begin
      and m.sender_user_id = auth.uid();
   return v;
 end $$;
-
--- True when the statement that fired a trigger came straight from an API client (20261122000200).
--- Must stay SECURITY INVOKER and be called from SECURITY INVOKER trigger functions. Inlined into the
--- caller's expression now (no SET clause): current_user is the same there.
-create or replace function private.caller_is_client() returns boolean
-language sql stable security invoker
-as $$
-  select current_user in ('authenticated', 'anon')
-$$;
-
--- An AI message (20261128120000): written by the AI worker (source 'ai') or with direction 'ai'.
-create or replace function private.is_ai_message(m public.messages) returns boolean
-language sql immutable
-as $$ select m.source is not distinct from 'ai' or m.direction is not distinct from 'ai' $$;
-
--- The longest message a member may send (20261128000210).
-create or replace function private.message_max_chars() returns int
-language sql immutable
-as $$ select 8000 $$;
 
 -- t05_client_precheck (20261128000210) folds into the guard it ran just before: both locked the
 -- conversation and asked current_account_id for every API client's message (a fifth of a send's

@@ -148,6 +148,30 @@ describe('migrations', () => {
     }
   });
 
+  // Hosted's Security Advisor warns on any function of the app's schemas whose search_path is not
+  // pinned to '' (supabase/splinter lints/0011_function_search_path_mutable.sql: every schema but
+  // the platform's, functions of extensions excepted). A project deployed from these migrations
+  // shows none: SECURITY INVOKER helpers too, even where the pin keeps the planner from inlining one.
+  it("pin search_path to '' in every function of public and private (Security Advisor lint 0011)", async () => {
+    const c = new pg.Client({ connectionString: freshUrl });
+    await c.connect();
+    try {
+      const fns = (
+        await c.query<{ name: string; config: string[] | null }>(
+          `select n.nspname || '.' || p.proname as name, p.proconfig as config
+             from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+             left join pg_depend dep on dep.objid = p.oid and dep.deptype = 'e'
+            where n.nspname in ('public', 'private') and dep.objid is null`,
+        )
+      ).rows;
+      expect(fns.length).toBeGreaterThan(50);
+      const mutable = fns.filter((f) => !(f.config ?? []).includes('search_path=""')).map((f) => f.name);
+      expect(mutable).toEqual([]);
+    } finally {
+      await c.end();
+    }
+  });
+
   it('are portable: no reference to the local stack', async () => {
     for (const f of await listMigrations()) {
       const sql = await readFile(join(repoRoot, 'supabase', 'migrations', f), 'utf8');
