@@ -120,7 +120,10 @@ test('R12.14 a phone photo’s bubble shows its EXIF thumbnail while it is prepa
   expect(hasExif(thumb.bytes)).toBe(false);
   // The stored photo: no Exif segment, no trace of the camera's thumbnail.
   await bubble.getByRole('button', { name: 'IMG_0001.jpg' }).click();
-  const full = await blobFacts(page, (await page.getByRole('dialog').locator('img').getAttribute('src'))!);
+  // The lightbox shows the thumbnail until the full image's address is signed (ImageGallery's slides).
+  const shown = page.getByRole('dialog').locator('img');
+  await expect(shown).toHaveAttribute('src', /\/storage\/v1\/object\/sign\/attachments\/.+\/IMG_0001\.jpg\?token=/);
+  const full = await blobFacts(page, (await shown.getAttribute('src'))!);
   await page.getByRole('button', { name: 'Zavrieť' }).click();
   expect(hasExif(full.bytes)).toBe(false);
   expect(Buffer.from(full.bytes).includes(Buffer.from(thumbnail.subarray(2, 200))), 'the camera thumbnail is not in the stored photo').toBe(false);

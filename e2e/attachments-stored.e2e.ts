@@ -31,6 +31,9 @@ async function expectPainted(img: Locator): Promise<void> {
 async function lightbox(page: Page, bubble: Locator, shot?: string): Promise<string> {
   await bubble.getByRole('button', { name: 'fotka.jpg' }).click();
   const img = page.getByRole('dialog').locator('img');
+  // The lightbox shows the thumbnail until the full image's address is known (ImageGallery's slides):
+  // wait for the full one (signed online, its bare address offline), and for it to be painted.
+  await expect(img).toHaveAttribute('src', /\/fotka\.jpg(\?token=|$)/);
   await expectPainted(img);
   const src = (await img.getAttribute('src'))!;
   if (shot) await page.screenshot({ path: `${SHOTS}/${shot}`, animations: 'disabled' });

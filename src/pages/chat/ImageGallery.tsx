@@ -39,7 +39,15 @@ function Thumbnail({ attachment: a, thumbSrc, src: fullSrc }: { attachment: Atta
   // decoder from the preview's own (bench row 14a), for a picture shown 320 px wide.
   const ref = a.thumbUrl === null ? null : parseAttachmentRef(a.thumbUrl);
   const isPreview = ref?.kind === 'local' && ref.preview === true;
-  const best = isPreview ? null : !failed && thumbSrc ? thumbSrc : fullSrc;
+  // A message that names a thumbnail shows that thumbnail: while its URL is not known yet (a stored
+  // object still being signed, a local blob still being read) nothing sharper is asked, the last
+  // image stays (use-sharper-image.ts). The full image stands in only for a message without one
+  // (a photo not yet prepared, R12.13) or a thumbnail that failed to load. Before, a pending
+  // thumbnail URL fell through to the full one: at the send's settle both addresses turn `storage:`
+  // at once and are signed side by side, and when the full image's signature answered first the
+  // bubble fetched and showed the 2,048 px stored image (and after R12.13's preparation the
+  // prepared one) until the thumbnail's arrived (e2e/attachments.e2e.ts read it under load).
+  const best = isPreview ? null : a.thumbUrl !== null && !failed ? thumbSrc : fullSrc;
   const { src, gated } = useSharperWhenDecoded(best, isPreview ? thumbSrc : null, isPreview);
   // While images of different sizes follow one another (the 160 px preview, the 12 MP original, the
   // 320 px prepared thumbnail), the picture keeps the width the prepared thumbnail will have, so the

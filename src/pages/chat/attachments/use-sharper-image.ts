@@ -4,7 +4,10 @@
 // shows an empty or half-decoded frame in between. The picked 12 MP original is never decoded for a
 // bubble shown at thumbnail width (R12.15): the caller passes no sharper address while the preview is
 // the message's thumbnail. An image that never had a preview (a received one, a PNG screenshot, a JPEG
-// without an EXIF thumbnail) is shown as before: its address at once, no waiting.
+// without an EXIF thumbnail) is shown as before: its address at once, no waiting. Either way, once the
+// bubble showed an image it never goes back to none: while the next address is not known yet (the
+// send settled and the stored thumbnail is being signed) the last one stays, so no empty frame
+// shows between the device's blob and the stored object.
 import { useEffect, useRef, useState } from 'react';
 
 /**
@@ -38,6 +41,8 @@ export function useSharperWhenDecoded(best: string | null, preview: string | nul
       live = false;
     };
   }, [best, gated, shown]);
-  if (!gated) return { src: best, gated };
-  return { src: shown ?? preview ?? lastPreview.current, gated };
+  const src = gated ? (shown ?? preview ?? lastPreview.current) : best;
+  const lastShown = useRef<string | null>(null);
+  if (src) lastShown.current = src;
+  return { src: src ?? lastShown.current, gated };
 }
