@@ -5,8 +5,10 @@
 // (Broadcast from the database, sync/SPEC.md R18.1/R18.4) or, as devices did before R18, one channel
 // with postgres_changes on the account's messages, conversations and read cursors (R6.1).
 // Invariant: a device notes each message's arrival by its change_seq (the account's feed number, one
-// per row, R5), the only key both transports carry: the broadcast says {account_id, change_seq} and
-// no row (R18.1), postgres_changes carries the row.
+// per row, R5), the only key both transports carry: postgres_changes carries the row, the broadcast
+// says {account_id, change_seq} and no row (R18.1) — once per transaction, with the transaction's
+// LAST number (since 20261130130000: a send's conversation update is numbered after its message), so
+// a broadcast of number n tells a device of every row numbered up to n.
 import { randomUUID } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import type pg from 'pg';
@@ -129,6 +131,8 @@ export class Device {
   private readonly replies = new Map<string, (payload: { status: string; response: unknown }) => void>();
   /** change_seq → arrival (performance.now()) of rows no one waits for yet. */
   private readonly seen = new Map<number, number>();
+  /** Broadcasts heard no one waited for yet, oldest first: each announces every number up to its own. */
+  private readonly announced: { seq: number; at: number }[] = [];
   private readonly waiters = new Map<number, (at: number) => void>();
   closed = false;
   private readonly heartbeat: NodeJS.Timeout;
@@ -178,8 +182,18 @@ export class Device {
       this.faults.set(key, (this.faults.get(key) ?? 0) + 1);
     }
     let seq: unknown;
-    if (event === 'broadcast' && payload.event === 'changed') seq = (payload.payload as { change_seq?: unknown }).change_seq;
-    else if (event === 'postgres_changes') {
+    if (event === 'broadcast' && payload.event === 'changed') {
+      const upTo = (payload.payload as { change_seq?: unknown }).change_seq;
+      if (typeof upTo !== 'number') return;
+      const at = performance.now();
+      for (const [n, w] of this.waiters)
+        if (n <= upTo) {
+          this.waiters.delete(n);
+          w(at);
+        }
+      this.announced.push({ seq: upTo, at });
+      return;
+    } else if (event === 'postgres_changes') {
       const data = payload.data as { table?: string; type?: string; record?: { change_seq?: unknown } };
       if (data.table === 'messages' && data.type === 'INSERT') seq = data.record?.change_seq;
     }
@@ -212,6 +226,7 @@ export class Device {
   async join(transport: Transport): Promise<void> {
     if (this.topic) await this.push(this.topic, 'phx_leave', {}, this.joinRef);
     this.seen.clear();
+    this.announced.length = 0;
     const a = this.account;
     const filter = `account_id=eq.${a.accountId}`;
     const config =
@@ -235,6 +250,12 @@ export class Device {
     if (at !== undefined) {
       this.seen.delete(seq);
       return Promise.resolve(at);
+    }
+    const heard = this.announced.find((b) => b.seq >= seq);
+    if (heard) {
+      // Broadcasts below this number announce no later row: they are done with.
+      while (this.announced.length > 0 && this.announced[0]!.seq < seq) this.announced.shift();
+      return Promise.resolve(heard.at);
     }
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
