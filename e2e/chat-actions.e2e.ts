@@ -6,6 +6,7 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { axeViolations } from './admin-defects-helpers.ts';
 import { PHONE, freshChat, rest, signIn } from './defects-helpers.ts';
+import { storedDrafts } from './sync-dump.ts';
 
 const SHOTS = process.env.SHOTS_DIR ?? 'e2e/artifacts/screenshots';
 const DAY = 86_400_000;
@@ -184,6 +185,12 @@ for (const phone of [true, false]) test(`a draft (${phone ? 'phone' : 'desktop'}
     await expect(bubble(page, 'Dobrý deň')).toBeVisible({ timeout: 20_000 });
     const draft = `Rozpísaný **brief** ${phone ? 'telefón' : 'počítač'}`;
     await composer(page).fill(draft);
+    // The reload comes once the draft's save has committed (R16.1 saves on every change, in a
+    // transaction of its own). Playwright reloads within ~50 ms of the keystroke, and an unload
+    // aborts a transaction not yet committed: a quiet clean-clone run lost the draft that way once
+    // (2026-11-29 05:55). A person does not reload that fast; a tab killed that fast after a keystroke
+    // loses that keystroke's save (the service worker's update waits for saves, drafts.ts).
+    await expect.poll(() => storedDrafts(page), { message: 'the draft is stored before the reload' }).toContain(draft);
     await page.reload();
     await expect(composer(page)).toHaveValue(draft);
     await page.goto('/app/chats');

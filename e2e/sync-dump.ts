@@ -27,6 +27,31 @@ export function queuedOps(page: Page): Promise<string[]> {
   });
 }
 
+/** The composer drafts stored in the page's sync databases (IndexedDB poradna-sync-*, store `drafts`, R16.1), read without app code. */
+export function storedDrafts(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const texts: string[] = [];
+    for (const { name = '' } of await indexedDB.databases()) {
+      if (!name.startsWith('poradna-sync-')) continue;
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open(name);
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+      });
+      if (db.objectStoreNames.contains('drafts')) {
+        const rows = await new Promise<{ text?: string }[]>((resolve, reject) => {
+          const req = db.transaction('drafts', 'readonly').objectStore('drafts').getAll();
+          req.onsuccess = () => resolve(req.result as { text?: string }[]);
+          req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+        });
+        texts.push(...rows.map((r) => r.text ?? ''));
+      }
+      db.close();
+    }
+    return texts;
+  });
+}
+
 export async function syncDump(page: Page, stamp: string): Promise<unknown> {
   if (page.isClosed()) return 'closed';
   return page
