@@ -1,13 +1,14 @@
 // What a tab's sync engine holds, for a journey that failed: its outbox, the messages whose text
 // holds a stamp, and the send marks (sync/marks.ts). Read straight from IndexedDB (no app code), so
 // it also works when the app's views are what went wrong. Diagnostics only: nothing here asserts.
-// queuedOps reads the outbox alone, for a journey that asserts what the device still has to send.
+// queuedOps reads the outbox alone, for a journey that asserts what the device still has to send;
+// storedDrafts the drafts store, for a journey that reloads only once a draft is saved (R16.1).
 import type { Page } from '@playwright/test';
 
-/** The `op.kind` of every entry in the page's sync outboxes (IndexedDB poradna-sync-*), read without app code. */
-export function queuedOps(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const kinds: string[] = [];
+/** Every row of `store` in the page's sync databases (IndexedDB poradna-sync-*), read without app code. */
+function storeRows<T>(page: Page, store: string): Promise<T[]> {
+  return page.evaluate(async (store) => {
+    const rows: unknown[] = [];
     for (const { name = '' } of await indexedDB.databases()) {
       if (!name.startsWith('poradna-sync-')) continue;
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
@@ -15,41 +16,28 @@ export function queuedOps(page: Page): Promise<string[]> {
         req.onsuccess = () => resolve(req.result);
         req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
       });
-      const entries = await new Promise<{ op?: { kind?: string } }[]>((resolve, reject) => {
-        const req = db.transaction('outbox', 'readonly').objectStore('outbox').getAll();
-        req.onsuccess = () => resolve(req.result as { op?: { kind?: string } }[]);
-        req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
-      });
-      db.close();
-      kinds.push(...entries.map((e) => e.op?.kind ?? '?'));
-    }
-    return kinds;
-  });
-}
-
-/** The composer drafts stored in the page's sync databases (IndexedDB poradna-sync-*, store `drafts`, R16.1), read without app code. */
-export function storedDrafts(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const texts: string[] = [];
-    for (const { name = '' } of await indexedDB.databases()) {
-      if (!name.startsWith('poradna-sync-')) continue;
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const req = indexedDB.open(name);
-        req.onsuccess = () => resolve(req.result);
-        req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
-      });
-      if (db.objectStoreNames.contains('drafts')) {
-        const rows = await new Promise<{ text?: string }[]>((resolve, reject) => {
-          const req = db.transaction('drafts', 'readonly').objectStore('drafts').getAll();
-          req.onsuccess = () => resolve(req.result as { text?: string }[]);
+      if (db.objectStoreNames.contains(store)) {
+        const all = await new Promise<unknown[]>((resolve, reject) => {
+          const req = db.transaction(store, 'readonly').objectStore(store).getAll();
+          req.onsuccess = () => resolve(req.result as unknown[]);
           req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
         });
-        texts.push(...rows.map((r) => r.text ?? ''));
+        rows.push(...all);
       }
       db.close();
     }
-    return texts;
-  });
+    return rows;
+  }, store) as Promise<T[]>;
+}
+
+/** The `op.kind` of every entry in the page's sync outboxes. */
+export async function queuedOps(page: Page): Promise<string[]> {
+  return (await storeRows<{ op?: { kind?: string } }>(page, 'outbox')).map((e) => e.op?.kind ?? '?');
+}
+
+/** The composer drafts stored in the page's sync databases (store `drafts`, R16.1). */
+export async function storedDrafts(page: Page): Promise<string[]> {
+  return (await storeRows<{ text?: string }>(page, 'drafts')).map((r) => r.text ?? '');
 }
 
 export async function syncDump(page: Page, stamp: string): Promise<unknown> {
