@@ -33,6 +33,7 @@ import { envScript, staticWeb } from './gateway/static-web.ts';
 import { createStorage } from './storage/server.ts';
 import { startWorkers, type Workers } from './workers.ts';
 import { loadOrCreateVapidKeys, type VapidKeyPair } from './vapid.ts';
+import { hearConnectionErrors } from './pool-errors.ts';
 
 // Edge functions expect a WebSocket global as Deno provides; Node 20 has none without a flag.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -224,6 +225,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
 
     pool = new pg.Pool({ connectionString: postgres.url, max: 20, connectionTimeoutMillis: 10_000 });
     pool.on('error', (err) => log(`database pool: ${err.message}`));
+    hearConnectionErrors(pool, log, 'database pool');
 
     const u = new URL(postgres.url);
     const authenticatorUri = `postgres://authenticator:${encodeURIComponent(secrets.authenticatorPassword)}@${u.host}${u.pathname}`;

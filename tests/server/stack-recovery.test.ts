@@ -125,6 +125,27 @@ describe('PostgreSQL down', () => {
     await until('sign-in after restart', async () => ((await signIn(email)).status === 200 ? true : undefined));
   });
 
+  it('a connection held between two queries when the postmaster dies: the stack process lives, the next query fails, the pool serves again', async () => {
+    // The held connection gets PostgreSQL's unasked FATAL ("terminating connection due to unexpected
+    // postmaster exit") while no query runs. Without a listener pg emits 'error' into nothing: an
+    // uncaught exception in this process (vitest reports it and fails the run; CI saw it kill the
+    // Playwright worker of the faults journey).
+    const held = await stack.pool.connect();
+    await held.query('begin');
+    let ended = false;
+    held.once('end', () => (ended = true));
+    await stack.faults.stopPostgres('SIGKILL');
+    try {
+      await until('the held connection ended', async () => (ended ? true : undefined));
+      await expect(held.query('select 1')).rejects.toThrow();
+      held.release(true);
+    } finally {
+      await stack.faults.startPostgres();
+    }
+    await until('the pool serves after restart', async () => ((await stack.pool.query<{ one: number }>('select 1 as one')).rows[0]?.one === 1 ? true : undefined));
+    await until('REST 200 after restart', async () => ((await restGet()).status === 200 ? true : undefined));
+  });
+
   it('after kill -9 of the postmaster comes back by itself: REST, sign-in, realtime and the AI worker', async () => {
     const { c, email, conversationId } = await memberWithConversation();
     const received: string[] = [];

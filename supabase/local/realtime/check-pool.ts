@@ -12,6 +12,7 @@
 // Hosted Realtime does the same with one connection of its own per tenant (supabase/realtime,
 // lib/extensions/postgres_cdc_rls/replication_poller.ex: connect_db, application_name "realtime_rls").
 import pg from 'pg';
+import { hearConnectionErrors } from '../pool-errors.ts';
 
 /** Connections for change checks: enough to overlap a send's few events and split a wide fan-out. */
 export const CHECK_CONNECTIONS = 4;
@@ -26,6 +27,7 @@ export function createCheckPool(databaseUrl: string, log: (line: string) => void
   });
   // A dropped idle connection (PostgreSQL restarted) is replaced on the next check.
   pool.on('error', (err) => log(`realtime: check connection: ${err.message}`));
+  hearConnectionErrors(pool, log, 'realtime: check connection');
   pool.on('connect', (client) => {
     // Queued on the client before anything the pool hands it out for.
     client.query('select local_stack.realtime_warm()').catch((err: Error) => {
