@@ -1,6 +1,7 @@
 // Every environment variable the local stack reads, parsed in one place.
 // Invariant: nothing else in supabase/local reads process.env directly.
 import { resolve } from 'node:path';
+import { DEMO_THINK_MS } from '../functions/_shared/ai/local-responder.ts';
 import { MIN_WEBHOOK_SECRET_LENGTH } from '../functions/_shared/chatwoot/webhook-auth.ts';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './gateway/slow-clients.ts';
 import { DEFAULT_LIMITS, type RealtimeLimits } from './realtime/limits.ts';
@@ -31,6 +32,8 @@ export interface StackConfig {
   aiStreamMaxMs?: number;
   /** The built-in responder's pause between words (AI_DEMO_WORD_MS, default 20). */
   aiDemoWordMs?: number;
+  /** The built-in responder's pause before its first word (AI_DEMO_THINK_MS, default 600). */
+  aiDemoThinkMs?: number;
   chatwoot: { apiToken: string; webhookSecret: string | undefined; allowPrivateUrls: boolean } | undefined;
   /** Access-token lifetime in seconds (Supabase default 3600). */
   jwtExpiry: number;
@@ -149,6 +152,7 @@ export function readConfig(env: Env = process.env, cwd = process.cwd()): StackCo
         : undefined,
     aiStreamMaxMs: int(env, 'AI_STREAM_MAX_SECONDS', 300) * 1000,
     aiDemoWordMs: int(env, 'AI_DEMO_WORD_MS', 20),
+    aiDemoThinkMs: int(env, 'AI_DEMO_THINK_MS', DEMO_THINK_MS),
     chatwoot: env.CHATWOOT_API_TOKEN
       ? {
           apiToken: env.CHATWOOT_API_TOKEN,

@@ -32,7 +32,7 @@ export async function startWorkers(deps: {
   /** Whether to send Web Push here (false only in tests of the hosted push-dispatch). */
   pushWorker?: boolean;
 }): Promise<Workers> {
-  const provider = deps.provider ?? (deps.config.ai ? openAiProvider(deps.config.ai) : localProvider(deps.config.aiDemoWordMs));
+  const provider = deps.provider ?? (deps.config.ai ? openAiProvider(deps.config.ai) : localProvider(deps.config.aiDemoWordMs, deps.config.aiDemoThinkMs));
   const env = deps.env();
   const db = serviceClient({ ...env, SUPABASE_URL: env.SUPABASE_INTERNAL_URL ?? env.SUPABASE_URL });
   const worker = `local-${process.pid}`;

@@ -26,6 +26,9 @@ export async function startTestStack(
     authLinkRateLimit: { perClient: 1000, perEmail: 1000, windowSeconds: 600 },
     // Tests play many clients from one machine: they name their address in X-Forwarded-For.
     trustForwardedFor: true,
+    // The demo responder answers without its thinking pause (R13.6): tests that wait for many
+    // replies do not pay 600 ms each. The e2e suite stack asks for the shipped pause.
+    aiDemoThinkMs: 0,
     ...overrides,
   };
   const logs: string[] = [];

@@ -96,4 +96,23 @@ describe('built-in responder', () => {
     for await (const p of localProvider(0).stream({ ...req, continueFrom: cut }, new AbortController().signal)) rest.push(p);
     expect(cut + rest.join('')).toBe(full);
   });
+
+  it('R13.6 pauses before the first word as a model does (the typing dots show meanwhile), not before a continuation', async () => {
+    const req = { specialist: martin, history: [{ direction: 'user' as const, text: 'Ako na SEO?' }], planSpecialists: plan };
+    const firstAfter = async (r: typeof req & { continueFrom?: string }) => {
+      const t0 = performance.now();
+      for await (const _ of localProvider(0, 600).stream(r, new AbortController().signal)) return performance.now() - t0;
+      throw new Error('no word');
+    };
+    expect(await firstAfter(req)).toBeGreaterThanOrEqual(590);
+    expect(await firstAfter({ ...req, continueFrom: localReply(req).slice(0, 40) })).toBeLessThan(500);
+    // A stop during the pause ends the stream at once, with no word.
+    const ctl = new AbortController();
+    setTimeout(() => ctl.abort(), 20);
+    const words: string[] = [];
+    const t0 = performance.now();
+    for await (const w of localProvider(0, 5_000).stream(req, ctl.signal)) words.push(w);
+    expect(words).toEqual([]);
+    expect(performance.now() - t0).toBeLessThan(2_000);
+  });
 });

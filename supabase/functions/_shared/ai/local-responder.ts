@@ -111,14 +111,22 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', done);
   });
 
-/** Streams localReply word by word, wordMs apart. A continuation (req.continueFrom) yields only what
- *  follows the stored text (the reply is deterministic, so the stored text is its prefix). */
-export function localProvider(wordMs = 20): ReplyProvider {
+/** The built-in responder's pause before its first word, as a model's time to first token: the
+ *  typing dots the user's send starts are on screen for a moment before the reply replaces them
+ *  (without it the first word landed ~50 ms after the send, often before the send itself showed
+ *  'sent', and the dots never appeared). R13.6. */
+export const DEMO_THINK_MS = 600;
+
+/** Streams localReply word by word, wordMs apart, after thinkMs. A continuation (req.continueFrom)
+ *  yields only what follows the stored text (the reply is deterministic, so the stored text is its
+ *  prefix), without the pause. */
+export function localProvider(wordMs = 20, thinkMs = DEMO_THINK_MS): ReplyProvider {
   return {
     name: 'local',
     async *stream(req, signal) {
       const full = localReply(req);
       const from = req.continueFrom && full.startsWith(req.continueFrom) ? req.continueFrom.length : req.continueFrom ? full.length : 0;
+      if (from === 0) await sleep(thinkMs, signal);
       for (const word of full.slice(from).match(/\s*\S+/g) ?? []) {
         if (signal.aborted) return;
         await sleep(wordMs, signal);
