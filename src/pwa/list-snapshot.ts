@@ -13,7 +13,7 @@ import {
   writeListSnapshot,
   type ListSnapshot,
 } from '../../sw/list-snapshot.ts';
-import { criticalCss } from './critical-css.ts';
+import { criticalCss, criticalCssInSlices } from './critical-css.ts';
 
 /** Nodes that are not part of a steady frame: toasts. */
 const TRANSIENT = '[data-sonner-toaster], section[aria-live][aria-label^="Notifications"]';
@@ -23,6 +23,31 @@ const TRANSIENT = '[data-sonner-toaster], section[aria-live][aria-label^="Notifi
  * address or a filter in it, scrolled away from the top, a dialog open, no built stylesheet (dev).
  */
 export function captureListSnapshot(userId: string, doc: Document = document): ListSnapshot | null {
+  const frame = captureFrame(userId, doc);
+  if (!frame) return null;
+  const input = frameRulesInput(doc, frame.snap.css, frame.copy);
+  return withRules(frame.snap, input && criticalCss(...input));
+}
+
+/**
+ * captureListSnapshot with the frame's rules judged in slices (critical-css.ts criticalCssInSlices),
+ * so saving does not hold the main thread for one long task (issue 40). The frame itself is taken at
+ * once, as a detached copy: what is saved is the frame of that moment, whatever renders meanwhile.
+ */
+export async function captureListSnapshotInSlices(userId: string, doc: Document = document): Promise<ListSnapshot | null> {
+  const frame = captureFrame(userId, doc);
+  if (!frame) return null;
+  const input = frameRulesInput(doc, frame.snap.css, frame.copy);
+  return withRules(frame.snap, input && (await criticalCssInSlices(...input)));
+}
+
+function withRules(snap: Omit<ListSnapshot, 'rules'>, rules: string | null): ListSnapshot {
+  const kept = rules !== null && rules.length > 0 && rules.length <= SNAPSHOT_MAX_RULES_BYTES ? rules : null;
+  return { ...snap, ...(kept !== null ? { rules: kept } : {}) };
+}
+
+/** The frame of this moment (a detached copy of #root, cleaned) and what is known of it now. */
+function captureFrame(userId: string, doc: Document): { snap: Omit<ListSnapshot, 'rules'>; copy: HTMLElement } | null {
   const win = doc.defaultView;
   if (!win || win.location.pathname !== LIST_SNAPSHOT_PATH || win.location.search !== '') return null;
   if (win.scrollY > 1 || doc.querySelector('[role="dialog"], [role="alertdialog"]')) return null;
@@ -46,18 +71,18 @@ export function captureListSnapshot(userId: string, doc: Document = document): L
   }
   const html = copy.innerHTML;
   if (html.length > SNAPSHOT_MAX_BYTES) return null;
-  const rules = frameRules(doc, css, copy);
   const wide = win.matchMedia(DESKTOP_QUERY).matches;
-  return { userId, css, html, ...(rules !== null ? { rules } : {}), wide, savedAt: Date.now() };
+  return { snap: { userId, css, html, wide, savedAt: Date.now() }, copy };
 }
 
 /**
- * The rules of the build's stylesheet that this frame needs (critical-css.ts), or null when the
- * stylesheet cannot be read or the subset is too large to be worth inlining: the worker then inlines
- * the whole sheet. The sheet is the link's (the app's own, or the one the snapshot page's boot script
- * added) or, on a page served with the whole stylesheet inline, that inline copy.
+ * What critical-css.ts judges to find the rules of the build's stylesheet that this frame needs, or
+ * null when the stylesheet cannot be read; withRules drops a subset too large to be worth inlining:
+ * the worker then inlines the whole sheet. The sheet is the link's (the app's own, or the one the
+ * snapshot page's boot script added) or, on a page served with the whole stylesheet inline, that
+ * inline copy.
  */
-function frameRules(doc: Document, href: string, frame: HTMLElement): string | null {
+function frameRulesInput(doc: Document, href: string, frame: HTMLElement): [CSSStyleSheet, HTMLElement[], Element[]] | null {
   const link = Array.from(doc.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')).find(
     (l) => l.getAttribute('href') === href,
   );
@@ -89,11 +114,18 @@ function frameRules(doc: Document, href: string, frame: HTMLElement): string | n
     return html;
   });
   // The live <html> too: only the document's own root is `:root` (the palette's variables).
-  const rules = criticalCss(sheet, themes, [doc.documentElement, ...themes]);
-  return rules !== null && rules.length > 0 && rules.length <= SNAPSHOT_MAX_RULES_BYTES ? rules : null;
+  return [sheet, themes, [doc.documentElement, ...themes]];
 }
 
-export async function saveListSnapshot(userId: string): Promise<void> {
-  const snap = captureListSnapshot(userId);
-  if (snap) await writeListSnapshot(snap);
+/**
+ * Saves the current frame. `inSlices`: the rules are judged in slices (the settled list's save), and
+ * the frame is written only if `stillWanted()` says so once they are (a save made meanwhile, all at
+ * once, is newer); without it all at once (a page being hidden may not get another task).
+ */
+export async function saveListSnapshot(
+  userId: string,
+  { inSlices = false, stillWanted = () => true }: { inSlices?: boolean; stillWanted?: () => boolean } = {},
+): Promise<void> {
+  const snap = inSlices ? await captureListSnapshotInSlices(userId) : captureListSnapshot(userId);
+  if (snap && stillWanted()) await writeListSnapshot(snap);
 }

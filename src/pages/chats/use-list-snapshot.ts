@@ -15,6 +15,10 @@ export function useListSnapshot({ loading, saveable, rows }: { loading: boolean;
   const userId = useAuth().user?.id ?? null;
   /** The rows last saved: hiding the page saves only a frame not saved yet (unload stays cheap). */
   const savedRows = useRef<unknown>(null);
+  /** Counts saves; a save in slices writes only if no save started after it. */
+  const saves = useRef(0);
+  /** A save in slices is under way: hiding the page saves at once rather than wait for it. */
+  const slicing = useRef(false);
 
   useLayoutEffect(() => {
     if (!loading) removeListSnapshotOverlay();
@@ -23,15 +27,23 @@ export function useListSnapshot({ loading, saveable, rows }: { loading: boolean;
   useEffect(() => {
     // The online-only baseline build never paints from local data, so it never saves a frame either.
     if (!saveable || !userId || ONLINE_ONLY) return;
-    const save = () => {
+    // The settled list's save judges the frame's rules in slices (issue 40: one task of ~15 ms at
+    // start-up otherwise); a page being hidden saves at once, as it may not get another task.
+    const save = (inSlices: boolean) => {
       // An impersonated account's list is never saved: it would outlive the impersonation.
-      if (savedRows.current === rows || getImpersonation() !== null) return;
+      if ((savedRows.current === rows && !(slicing.current && !inSlices)) || getImpersonation() !== null) return;
       savedRows.current = rows;
-      saveListSnapshot(userId).catch((err: unknown) => console.warn('list snapshot:', err));
+      const mine = ++saves.current;
+      slicing.current = inSlices;
+      saveListSnapshot(userId, { inSlices, stillWanted: () => saves.current === mine })
+        .catch((err: unknown) => console.warn('list snapshot:', err))
+        .finally(() => {
+          if (saves.current === mine) slicing.current = false;
+        });
     };
-    const timer = setTimeout(save, SNAPSHOT_SAVE_DELAY_MS);
+    const timer = setTimeout(() => save(true), SNAPSHOT_SAVE_DELAY_MS);
     const onHidden = () => {
-      if (document.visibilityState === 'hidden') save();
+      if (document.visibilityState === 'hidden') save(false);
     };
     document.addEventListener('visibilitychange', onHidden);
     return () => {

@@ -2,8 +2,8 @@
 // The rule subset a saved frame of the chat list is painted with (src/pwa/critical-css.ts, issue 19
 // row 1b). jsdom's CSSOM has style, media, supports and layer rules (no @property); the e2e
 // journey (e2e/pwa-list-snapshot.e2e.ts) compares the subset with the whole sheet in Chromium.
-import { beforeEach, describe, expect, it } from 'vitest';
-import { criticalCss, withoutPseudoElements } from '../../../src/pwa/critical-css.ts';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { criticalCss, criticalCssInSlices, withoutPseudoElements } from '../../../src/pwa/critical-css.ts';
 
 function sheetOf(css: string): CSSStyleSheet {
   const style = document.createElement('style');
@@ -115,5 +115,18 @@ describe('criticalCss', () => {
     expect(squash(criticalCss(sheet, frame, [document.documentElement])!)).toBe(
       squash(':root{--unused:1px;font-size:16px}'),
     );
+  });
+  it('gives the same subset in slices, handing the main thread back between them (issue 40)', async () => {
+    const sheet = sheetOf(
+      ':root{--a:1px;--b:2px}.row{margin:var(--a)}.unused{margin:var(--b)}@layer base{.list{padding:0}.dialog{padding:1px}}' +
+        '@media (min-width: 5000px){.row{padding:4px}.unused{padding:1px}}.bg{color:red}',
+    );
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    // A slice of 0 ms: a new task after every rule judged.
+    const sliced = await criticalCssInSlices(sheet, frame, [document.documentElement, document.body], 0);
+    expect(timers.mock.calls.length).toBeGreaterThanOrEqual(6);
+    timers.mockRestore();
+    expect(sliced).toBe(criticalCss(sheet, frame, [document.documentElement, document.body]));
+    expect(squash(sliced!)).toContain(squash('.row{margin:var(--a)}'));
   });
 });
