@@ -13,6 +13,7 @@ import { pruneResults } from './commands/results.ts';
 import { retryMessage } from './commands/retry-message.ts';
 import { sendMessage } from './commands/send-message.ts';
 import { saveDraft } from './commands/draft.ts';
+import { clearDraftAhead, clearSentDraftAhead, foldDraftsAhead, loadDraft, writeDraftAhead } from './commands/draft-ahead.ts';
 import { ensureFirstConversation, startConversation } from './commands/start-conversation.ts';
 import { forgetDatabase, markDatabase, mirrorUnsent, requeueUnsent, wasEvicted, type RestoreReport } from './background/restore.ts';
 import { leaderLockName } from './background/tag.ts';
@@ -294,6 +295,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       // R17.4: a send whose write the lost connection cut is written again, under the same id.
       const one = { ...input, correlationId: input.correlationId ?? o.newId() };
       const h = await writeAgainAfterLoss(db, () => sendMessage(ctx, one), () => storedSend(db, one.correlationId));
+      // R16.2/R16.4: the stored send ended its draft's row; its write-ahead entry goes too (else a reload would fold it back).
+      if (h && o.markers) clearSentDraftAhead(o.markers, userId, input.conversationId, input.text);
       if (h) await typingAfterSend(input.conversationId);
       return h;
     },
@@ -315,7 +318,17 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     cancelAttachments: (key) => againAfterLoss(db, ctx, (c) => cancelAttachments(c, key, (k) => uploader?.abortMessage(k) ?? Promise.resolve())),
     retryAttachments: (key) => againAfterLoss(db, ctx, (c) => retryAttachments(c, key)),
-    saveDraft: (conversationId, text) => againAfterLoss(db, ctx, (c) => saveDraft(c, conversationId, text)),
+    // R16.4: the write-ahead entry is written here, synchronously, before anything awaits; it goes
+    // once the row with the same text and time has committed.
+    saveDraft: (conversationId, text) => {
+      const at = now();
+      const store = o.markers;
+      const entry = store && !stopped ? writeDraftAhead(store, userId, conversationId, text, at) : null;
+      return againAfterLoss(db, ctx, (c) => saveDraft(c, conversationId, text, at)).then(() => {
+        if (store && entry) clearDraftAhead(store, userId, conversationId, entry);
+      });
+    },
+    loadDraft: (conversationId) => loadDraft(db, stopped ? null : o.markers, userId, conversationId),
   };
 
   async function stop(opts: { abrupt?: boolean } = {}) {
@@ -384,6 +397,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         if (wasEvicted(markers, userId, existed)) restoreReport = await opaqueSends(() => requeueUnsent(db, markers, userId, now()));
         markDatabase(markers, userId);
         mirror();
+        // R16.4: drafts a killed tab left only in the write-ahead copy join the database (a failed fold keeps them there).
+        await foldDraftsAhead(db, markers, userId).catch(() => undefined);
       }
       if (restoreReport) {
         // Reported once the first pull has brought the server's data back (here or in the leading tab).

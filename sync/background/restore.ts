@@ -11,6 +11,7 @@
 // counted: the pull brings the server's state and the user can redo them.
 import type { SyncDb } from '../db/schema.ts';
 import type { JsonObject } from '../model/json.ts';
+import { draftsAheadKey } from '../commands/draft-ahead.ts';
 import { writeOptimisticMessage } from '../send/optimistic-message.ts';
 import { RESTORED_EVENT } from './tag.ts';
 
@@ -68,10 +69,12 @@ export function wasEvicted(store: KeyValueStore, userId: string, databaseExisted
   return !databaseExisted && store.getItem(markerKey(userId)) !== null;
 }
 
+/** Sign-out: every localStorage record of the user goes with the database (R1.11; R16.4 the drafts' write-ahead copy). */
 export function forgetDatabase(store: KeyValueStore, userId: string): void {
   safely(() => {
     store.removeItem(markerKey(userId));
     store.removeItem(unsentKey(userId));
+    store.removeItem(draftsAheadKey(userId));
   });
 }
 

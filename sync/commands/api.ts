@@ -22,6 +22,8 @@ export interface SyncCommands {
   cancelAttachments(messageKey: string): Promise<boolean>;
   /** R12.7: tries refused uploads again; false when none was refused. */
   retryAttachments(messageKey: string): Promise<boolean>;
-  /** R16.1: keeps the composer's text of a conversation ('' removes it). */
+  /** R16.1: keeps the composer's text of a conversation ('' removes it); R16.4: first, synchronously, in the write-ahead copy. */
   saveDraft(conversationId: string, text: string): Promise<void>;
+  /** R16.4: the composer's text when the chat opens: the newer of the stored draft and the write-ahead copy ('' for none). */
+  loadDraft(conversationId: string): Promise<string>;
 }

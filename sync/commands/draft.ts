@@ -4,9 +4,10 @@
 import type { SyncDb } from '../db/schema.ts';
 import type { CommandContext } from './context.ts';
 
-export async function saveDraft(ctx: Pick<CommandContext, 'db' | 'now'>, conversationId: string, text: string): Promise<void> {
+/** `at`: when it was typed (R16.4: the write-ahead entry's timestamp, so the two compare). */
+export async function saveDraft(ctx: Pick<CommandContext, 'db' | 'now'>, conversationId: string, text: string, at: number = ctx.now()): Promise<void> {
   if (text === '') await ctx.db.drafts.delete(conversationId);
-  else await ctx.db.drafts.put({ conversationId, text, updatedAt: ctx.now() });
+  else await ctx.db.drafts.put({ conversationId, text, updatedAt: at });
 }
 
 /**

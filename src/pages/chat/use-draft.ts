@@ -1,12 +1,19 @@
 // The composer text of one conversation (issue 40, R16.1): read from the account's database when the
 // chat opens, saved there on every change. Text typed before the stored draft was read wins over it.
+// R16.4: each change is first written synchronously to the write-ahead copy in localStorage (by the
+// engine's saveDraft; before the engine has loaded, here), so a tab killed a few ms after a keystroke
+// still has it; the chat opens with the newer of that copy and the stored draft (engine's loadDraft).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { draftText } from '../../../sync/queries.ts';
+import type { KeyValueStore } from '../../../sync/background/restore.ts';
+import { writeDraftAhead } from '../../../sync/commands/draft-ahead.ts';
+import { useAuth } from '../../auth/auth-context.ts';
+import { ONLINE_ONLY } from '../../data/online-only/flag.ts';
 import { useSyncEngine } from '../../data/sync-context.ts';
 import { forgetComposer, noteComposer, trackSave } from './drafts.ts';
 
 export function useDraft(conversationId: string): [string, (text: string) => void] {
   const engine = useSyncEngine();
+  const userId = useAuth().user?.id ?? null;
   const [text, setText] = useState('');
   const touched = useRef(false);
   const latest = useRef(text);
@@ -19,7 +26,7 @@ export function useDraft(conversationId: string): [string, (text: string) => voi
       return;
     }
     let live = true;
-    draftText(engine.db, conversationId).then(
+    engine.commands.loadDraft(conversationId).then(
       (stored) => {
         if (!live || touched.current || stored === '') return;
         setText(stored);
@@ -39,8 +46,23 @@ export function useDraft(conversationId: string): [string, (text: string) => voi
       noteComposer(conversationId, next);
       // A failed save (storage full) keeps the text in the composer; only its survival of a close is lost.
       if (engine) void trackSave(engine.commands.saveDraft(conversationId, next)).catch((err: unknown) => console.warn('draft:', err));
+      // Before the engine (its code still loading): the write-ahead copy alone; the engine's start
+      // folds it in. The online-only baseline keeps nothing on the device (no engine ever comes).
+      else if (userId && !ONLINE_ONLY) {
+        const store = localStore();
+        if (store) writeDraftAhead(store, userId, conversationId, next, Date.now());
+      }
     },
-    [engine, conversationId],
+    [engine, conversationId, userId],
   );
   return [text, update];
+}
+
+/** The engine's default for its `markers` store (the same localStorage); null when storage is denied. */
+function localStore(): KeyValueStore | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
 }
