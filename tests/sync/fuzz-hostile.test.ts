@@ -7,6 +7,8 @@
 // prints its operations. SYNC_HOSTILE_RESTORES=0 leaves the restores out (the seeds' sequences as
 // before they joined); SYNC_HOSTILE_PAUSE=<ms> waits that long before healing, as a slow machine
 // does (past 33 s every token is refused: PostgREST takes one only up to 30 s after its exp).
+// Each seed prints where its time went (set-up, operations, heal, convergence); an operation that took
+// over 1 s is marked in its log, which SYNC_HOSTILE_VERBOSE=1 prints for every seed.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
@@ -49,7 +51,8 @@ describe('hostile fuzz: expiry, revocation, deletions, clocks, black holes, acco
     const run = known && !process.env.SYNC_HOSTILE_KNOWN ? it.skip : it;
     run(`seed ${seed}${known ? ` (known defect: ${known})` : ''}: every typed message delivered once or failed with a reason, every device equal to the server`, async () => {
       const r = await runHostileSeed(db, info, seed, { restores: process.env.SYNC_HOSTILE_RESTORES !== '0' });
-      console.log(`hostile seed ${seed}: ${r.ms} ms, ${r.ops.length} ops, ${r.typed} typed, drain after reconnect ${r.drainMs} ms, faults ${JSON.stringify(r.faults)}`);
+      console.log(`hostile seed ${seed}: ${r.ms} ms (${JSON.stringify(r.phases)}), ${r.ops.length} ops, ${r.typed} typed, drain after reconnect ${r.drainMs} ms, faults ${JSON.stringify(r.faults)}`);
+      if (process.env.SYNC_HOSTILE_VERBOSE) console.log(`  ops: ${r.ops.join('; ')}`);
       if (r.problems.length) console.error(`seed ${seed}:\n  ${r.problems.join('\n  ')}\n  ops: ${r.ops.join('; ')}`);
       expect(r.problems).toEqual([]);
       expect(r.drainMs).toBeLessThan(DRAIN_BOUND_MS);

@@ -31,6 +31,8 @@ export interface HostileResult {
   ms: number;
   /** From the reconnect until every outbox of the account each device acts in was empty. */
   drainMs: number;
+  /** Where the seed's time went (ms): setting up, the operations, healing, the convergence check. */
+  phases: { setUp: number; ops: number; heal: number; converge: number };
   typed: number;
   faults: Record<string, number>;
 }
@@ -295,6 +297,7 @@ async function divergences(db: pg.Pool, w: World, budgetMs: number): Promise<str
 export async function runHostileSeed(db: pg.Pool, stack: HostileStack, seed: number, opts: { ops?: number; budgetMs?: number; restores?: boolean } = {}): Promise<HostileResult> {
   const t0 = Date.now();
   const w = await setUp(db, stack, seed);
+  const phases = { setUp: Date.now() - t0, ops: 0, heal: 0, converge: 0 };
   const problems: string[] = [];
   let drainMs = -1;
   const budget = opts.budgetMs ?? 20_000;
@@ -308,13 +311,20 @@ export async function runHostileSeed(db: pg.Pool, stack: HostileStack, seed: num
         w.log.push('server backup');
       }
       if (i === plan?.restoreAt) w.log.push(`server restores the backup (${await serverRestores(db, w)} messages lost)`);
+      const t = Date.now();
       await step(db, stack, w, seed, i);
+      if (Date.now() - t > 1000) w.log[w.log.length - 1] += ` [${Date.now() - t} ms]`;
     }
+    phases.ops = Date.now() - t0 - phases.setUp;
     if (process.env.SYNC_HOSTILE_PAUSE) await sleep(Number(process.env.SYNC_HOSTILE_PAUSE));
+    let t = Date.now();
     const healed = await heal(db, w, budget);
+    phases.heal = Date.now() - t;
     drainMs = healed.drainMs;
     problems.push(...healed.problems);
+    t = Date.now();
     problems.push(...(await divergences(db, w, budget)));
+    phases.converge = Date.now() - t;
     problems.push(...(await deliveryProblems(db, w.typed)));
   } catch (err) {
     problems.push(`threw: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -322,5 +332,5 @@ export async function runHostileSeed(db: pg.Pool, stack: HostileStack, seed: num
     await Promise.all(w.devices.map((d) => d.stop().catch(() => undefined)));
   }
   const faults = sumStats(w.devices.map((d) => d.net));
-  return { seed, problems, ops: w.log, ms: Date.now() - t0, drainMs, typed: w.typed.length, faults };
+  return { seed, problems, ops: w.log, ms: Date.now() - t0, drainMs, phases, typed: w.typed.length, faults };
 }
