@@ -33,6 +33,8 @@ async function makeMembers(db: pg.Client, n: number): Promise<{ userId: string; 
 }
 
 const WARMUP_MS = 1000;
+/** Load on each path before any is measured (the process's warm-up, below in insertRows). */
+const PRE_WARM_MS = 2000;
 
 /**
  * CPU used so far by this Node process (the load generator AND the stack's gateway, realtime and
@@ -91,16 +93,6 @@ export async function insertRows(stack: TestStack, notes: string[] = []): Promis
   );
   // The AI worker would answer every message; a human specialist keeps this a pure insert benchmark.
   await db.query(`update public.conversations set specialist_id = (select id from public.specialists where not is_ai limit 1) where id = any($1)`, [convs]);
-  const load = loadavg()[0]!.toFixed(1);
-  const product = await measured(stack, async (i) => {
-    const r = await fetch(`${rest}/rpc/send_message`, {
-      method: 'POST',
-      headers: headers(tokens[i]!),
-      body: JSON.stringify({ p_conversation_id: convs[i], p_text: 'bench', p_client_correlation_id: randomUUID() }),
-    });
-    if (!r.ok) throw new Error(`send_message ${r.status}: ${await r.text()}`);
-    await r.body?.cancel();
-  });
   // The floors of a send, same row shape, through the same PostgREST as service_role (no RLS): a raw
   // INSERT, and the same INSERT with only the change feed's numbering trigger (the real
   // private.tg_assign_change_seq on a scratch copy: it bumps the account's counter under its row
@@ -157,20 +149,39 @@ export async function insertRows(stack: TestStack, notes: string[] = []): Promis
     if (!r.ok) throw new Error(`${table} insert ${r.status}: ${await r.text()}`);
     await r.body?.cancel();
   };
-  const raw = await measured(stack, insertInto('bench_raw'));
-  const feed = await measured(stack, insertInto('bench_feed'));
-  const notify = await measured(stack, insertInto('bench_notify'));
-  const both = await measured(stack, insertInto('bench_both'));
   await waitFor(async () => {
     const r = await fetch(`${rest}/rpc/bench_send_floor`, { method: 'POST', headers: svc, body: JSON.stringify({ p_account: members[0]!.accountId, p_conv: convs[0] }) });
     await r.body?.cancel();
     return r.ok;
   }, 'bench_send_floor in PostgREST\'s schema cache', 30_000);
-  const sendFloor = await measured(stack, async (i) => {
+  const send = async (i: number) => {
+    const r = await fetch(`${rest}/rpc/send_message`, {
+      method: 'POST',
+      headers: headers(tokens[i]!),
+      body: JSON.stringify({ p_conversation_id: convs[i], p_text: 'bench', p_client_correlation_id: randomUUID() }),
+    });
+    if (!r.ok) throw new Error(`send_message ${r.status}: ${await r.text()}`);
+    await r.body?.cancel();
+  };
+  const sendFloorOne = async (i: number) => {
     const r = await fetch(`${rest}/rpc/bench_send_floor`, { method: 'POST', headers: svc, body: JSON.stringify({ p_account: members[i]!.accountId, p_conv: convs[i] }) });
     if (!r.ok) throw new Error(`bench_send_floor ${r.status}: ${await r.text()}`);
     await r.body?.cancel();
-  });
+  };
+  // Every path is warmed before any is measured. The stack is fresh: its Node process (the client's
+  // fetch, the gateway, the proxy), PostgREST and the backends' plan caches warm up over the first
+  // seconds of load, and the path measured first paid it (a scratch A/B, bench/RESULTS.md 2026-11-29
+  // 08:00: the first 5 s of whichever path ran first cost its Node process 1.5–2× its later rounds;
+  // send_message was always first, the floors ran warm).
+  for (const one of [send, insertInto('bench_raw'), insertInto('bench_feed'), insertInto('bench_notify'), insertInto('bench_both'), sendFloorOne])
+    await loop(CLIENTS, PRE_WARM_MS, one);
+  const load = loadavg()[0]!.toFixed(1);
+  const product = await measured(stack, send);
+  const raw = await measured(stack, insertInto('bench_raw'));
+  const feed = await measured(stack, insertInto('bench_feed'));
+  const notify = await measured(stack, insertInto('bench_notify'));
+  const both = await measured(stack, insertInto('bench_both'));
+  const sendFloor = await measured(stack, sendFloorOne);
   await db.query('drop function public.bench_send_floor(uuid, uuid)');
   await db.query('drop table public.bench_raw, public.bench_feed, public.bench_notify, public.bench_both, public.bench_conv');
   await db.end();
