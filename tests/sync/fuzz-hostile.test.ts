@@ -7,6 +7,7 @@
 // prints its operations. SYNC_HOSTILE_RESTORES=0 leaves the restores out (the seeds' sequences as
 // before they joined); SYNC_HOSTILE_PAUSE=<ms> waits that long before healing, as a slow machine
 // does (past 33 s every token is refused: PostgREST takes one only up to 30 s after its exp).
+// SYNC_HOSTILE_TRACE=1 prints every auth request of every device.
 // Each seed prints where its time went (set-up, operations, heal, convergence); an operation that took
 // over 1 s is marked in its log, which SYNC_HOSTILE_VERBOSE=1 prints for every seed.
 import type pg from 'pg';

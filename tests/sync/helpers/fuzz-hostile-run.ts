@@ -52,6 +52,8 @@ interface World {
   tokenExpiries: number;
   /** The live conversations when the backup was taken (a restore brings them back). */
   backedUp: Map<string, string[]> | null;
+  /** When each device last signed in while healing, and how often (see `signInWhenAsked`). */
+  signIns: Map<TestDevice, { at: number; count: number }>;
 }
 
 async function setUp(db: pg.Pool, stack: HostileStack, seed: number): Promise<World> {
@@ -66,12 +68,21 @@ async function setUp(db: pg.Pool, stack: HostileStack, seed: number): Promise<Wo
   const device = (u: TestAccount['users'][number], accountId: string, i: number) =>
     new TestDevice(stack, { id: u.id, email: u.email, password: PASSWORD }, { accountId, rand: rng(seed * 7919 + i), webLocks: WEB_LOCKS });
   const devices = [device(a.users[0]!, a.id, 0), device(a.users[1]!, a.id, 1), device(own.users[0]!, own.id, 2)];
-  for (const d of devices) {
+  for (const [i, d] of devices.entries()) {
+    // SYNC_HOSTILE_TRACE=1: every auth request of every device, with ms since set-up (how the
+    // refresh storm below POKE_EVERY_MS was found).
+    if (process.env.SYNC_HOSTILE_TRACE) {
+      const t0 = Date.now();
+      d.net.onRequest = (url) => {
+        const u = new URL(url);
+        if (u.pathname.includes('/auth/')) console.log(`auth d${i} +${Date.now() - t0} ms ${u.pathname}${u.search}`);
+      };
+    }
     await d.signIn();
     if (r.chance(0.5)) d.net.mode = 'faulty';
     await d.start();
   }
-  return { r, a, own, convs, devices, admin: devices[2]!, typed: [], log: [], tokenExpiries: 0, backedUp: null };
+  return { r, a, own, convs, devices, admin: devices[2]!, typed: [], log: [], tokenExpiries: 0, backedUp: null, signIns: new Map() };
 }
 
 /** Server side: a conversation goes (deleted or completed); a fresh one keeps the account usable. */
@@ -233,12 +244,37 @@ async function waitUntil(fn: () => Promise<boolean>, ms: number): Promise<boolea
 }
 
 /**
+ * A user told 'Prihláste sa znova' signs in, then waits for the app to take it in before trying
+ * again: the next sign-in of a device comes this long after its last at the soonest. Signing in at
+ * every poll while the engine had not yet asked the gate again (its pull waits on auth-js) made up to
+ * 20 sign-ins a second a device and ran into the stack's auth rate limit (1,000 a minute an address),
+ * which then refused every later seed on the stack too.
+ */
+const SIGN_IN_PATIENCE_MS = 3000;
+/** Past this many sign-ins of one device while healing, its engine is stuck asking: a problem. */
+const SIGN_INS_AT_MOST = 4;
+
+/**
  * The user answers 'Prihláste sa znova' (R9.2) by signing in. Asked at any time while healing, not
  * only at its start: a session revoked long before may still look alive then (its access token not
  * expired, auth-js's last refresh failed on the network and fell back to it) and be refused only later.
+ * `force`: signed out on the client though the engine has not said so yet (heal's first look).
  */
-async function signInWhenAsked(w: World): Promise<void> {
-  for (const d of w.devices) if (d.engine?.status().needsSignIn) await d.signIn();
+async function signInWhenAsked(w: World, d: TestDevice, force = false): Promise<void> {
+  if (!force && !d.engine?.status().needsSignIn) return;
+  const last = w.signIns.get(d);
+  if (last && Date.now() - last.at < SIGN_IN_PATIENCE_MS) return;
+  const count = (last?.count ?? 0) + 1;
+  w.signIns.set(d, { at: Date.now(), count });
+  if (count > 1) w.log.push(`d${w.devices.indexOf(d)} signs in again (sign-in ${count})`);
+  await d.signIn();
+}
+
+/** R9.2: a device whose engine still asks for a sign-in after the user signed in several times. */
+function stuckAsking(w: World): string[] {
+  return [...w.signIns]
+    .filter(([, s]) => s.count > SIGN_INS_AT_MOST)
+    .map(([d, s]) => `d${w.devices.indexOf(d)}: still asks to sign in after ${s.count} sign-ins ${SIGN_IN_PATIENCE_MS} ms apart (R9.2)`);
 }
 
 /**
@@ -258,12 +294,13 @@ async function heal(db: pg.Pool, w: World, budgetMs: number): Promise<{ drainMs:
     return !s.data.session;
   };
   await sleep(200);
-  for (const d of w.devices) if (d.engine?.status().needsSignIn || (await signedOut(d))) await d.signIn();
+  for (const d of w.devices) await signInWhenAsked(w, d, await signedOut(d));
   const drained = await waitUntil(async () => {
-    await signInWhenAsked(w);
-    return (await Promise.all(w.devices.map(pendingHere))).every((n) => n === 0);
+    for (const d of w.devices) await signInWhenAsked(w, d);
+    return stuckAsking(w).length > 0 || (await Promise.all(w.devices.map(pendingHere))).every((n) => n === 0);
   }, budgetMs);
   const drainMs = Date.now() - t0;
+  if (stuckAsking(w).length) return { drainMs, problems }; // divergences() reports it
   if (!drained) problems.push(`outboxes not drained ${budgetMs} ms after the reconnect: ${(await Promise.all(w.devices.map(pendingHere))).join(', ')}`);
   const d = w.admin;
   if ((await d.engine!.db.outbox.count()) > 0) {
@@ -277,21 +314,35 @@ async function heal(db: pg.Pool, w: World, budgetMs: number): Promise<{ drainMs:
   return { drainMs, problems };
 }
 
+/**
+ * How often convergence asks each engine to pull and push (its comparison polls every 50 ms). The
+ * stack's access tokens live 3 s, inside auth-js's 90 s refresh margin (auth-js lib/constants.ts
+ * EXPIRY_MARGIN_MS), so every getSession refreshes, and every pull or push asks the gate first (R9.1):
+ * poked at every poll, three devices made up to ~60 refreshes a second, and a convergence slowed by a
+ * loaded machine reached the auth server's 1,000 token requests a minute from one address (all
+ * devices share 127.0.0.1) within 20 s; every later seed on that stack was then refused its sign-in.
+ */
+const POKE_EVERY_MS = 500;
+
 /** Every device equals the server for the account it acts in. */
 async function divergences(db: pg.Pool, w: World, budgetMs: number): Promise<string[]> {
   let found: string[] = [];
+  let pokedAt = -Infinity;
   await waitUntil(async () => {
     found = [];
-    await signInWhenAsked(w);
+    for (const d of w.devices) await signInWhenAsked(w, d);
+    if (stuckAsking(w).length) return true;
+    const poke = Date.now() - pokedAt >= POKE_EVERY_MS;
+    if (poke) pokedAt = Date.now();
     for (const [i, d] of w.devices.entries()) {
-      d.engine!.syncNow();
+      if (poke) d.engine!.syncNow();
       const accountId = d.accountId!;
       for (const p of await differences(d.engine!.db, await serverView(db, accountId), await serverUnread(db, accountId, d.user.id))) found.push(`d${i}: ${p}`);
     }
     return found.length === 0;
   }, budgetMs);
   // Entries left for another account than the one acted in are counted by differences' outbox check.
-  return found;
+  return [...stuckAsking(w), ...found];
 }
 
 export async function runHostileSeed(db: pg.Pool, stack: HostileStack, seed: number, opts: { ops?: number; budgetMs?: number; restores?: boolean } = {}): Promise<HostileResult> {
