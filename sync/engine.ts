@@ -2,7 +2,7 @@
 // runs the machine while this tab leads, and publishes the debounced status.
 import { createActor, type Actor } from 'xstate';
 import { readFeed, sweepExpiredCopies } from './receive/apply.ts';
-import { scopeToAccount } from './session/account-scope.ts';
+import { feedGeneration, scopeToAccount } from './session/account-scope.ts';
 import { reportingUnauthorized } from './session/auth.ts';
 import type { SyncCommands } from './commands/api.ts';
 import { archive, unarchive } from './commands/archive.ts';
@@ -25,6 +25,7 @@ import { openOrRecreate, StorageUnavailableError, storedSend, unlessStorageFailu
 import { deleteSearchDb } from './search/drop.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
 import { createPublications } from './receive/published.ts';
+import { rowsWithinGeneration } from './receive/rows-across-resets.ts';
 import { linkRelay, type RelayLink } from './receive/relay-link.ts';
 import type { Relay } from './transports/relay.ts';
 import { electLeader, openTabChannel, type Leadership, type TabChannel } from './session/leader.ts';
@@ -246,7 +247,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           return r;
         }),
       ),
-    createLink: o.realtime ? () => (accountId === null ? downTransport('account not known yet') : o.realtime!(accountId)) : null,
+    // R9.18: a channel joined before a feed reset hands its rows over as pulls.
+    createLink: o.realtime ? () => (accountId === null ? downTransport('account not known yet') : rowsWithinGeneration(o.realtime!(accountId), () => feedGeneration(db))) : null,
     createPolling: () => createPollingTransport(clock, timings, deps.activity),
     auxTransports: o.auxiliary,
     onEvent: (e) => track(published.onEvent(e)),

@@ -17,6 +17,8 @@ export class FakeServer {
   messages = new Map<string, RemoteMessage>();
   cursors = new Map<string, RemoteReadCursor>();
   specialists = [SPECIALIST, HUMAN];
+  /** R9.7: the database's identity on every pull page (none: pages carry no epoch, as before it). */
+  epoch: string | null = null;
   failures: { method: Method; error: ServerError; times: number }[] = [];
   calls: { method: Method; args: unknown[] }[] = [];
 
@@ -189,6 +191,7 @@ export class FakeServer {
       cursor: rows.length > limit ? pageRows[pageRows.length - 1]!.seq : this.seq,
       has_more: rows.length > limit,
       account_change_seq: this.seq,
+      ...(this.epoch ? { feed_epoch: this.epoch } : {}),
     };
   }
 }
