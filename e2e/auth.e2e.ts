@@ -176,9 +176,19 @@ test('magic-link sign-in: mail → /auth/callback → app', async ({ page, reque
   await expect(page.getByRole('status').getByText('E-mail bol odoslaný')).toBeVisible();
 
   const mail = await waitForMail(request, email, SUBJECT.magiclink, since);
+  // The callback screen shows only while the session and the landing are made; on a fast machine that
+  // can be shorter than an assertion's poll (a CI run at load 41 never saw it). The landing's look at
+  // the account's conversations (sign-in-landing.ts) is held until the screen has been seen.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/rest/v1/conversations?**', async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.goto(verifyLink(mail));
   await expect(page.getByRole('heading', { name: 'Prihlasujeme ťa...' })).toBeVisible();
   await shot(page, 'auth-callback');
+  release();
   await expect(page).toHaveURL(/\/app\/chats(\/[^/]+)?$/, { timeout: 20_000 });
   await expect(page.getByText('Úspešne prihlásený!')).toBeVisible();
 });
