@@ -1,15 +1,19 @@
 // The chat against the local stack: a message to an AI specialist shows the typing indicator and the
 // reply arrives; a request for a human specialist toasts and lands in the assistant's chat with the
 // request text; a rich message opens its images in the lightbox, which keeps keyboard focus inside.
-// Screenshots at 360 × 640.
+// The typing dots are in view and uncovered whenever they show, with the notifications prompt open
+// below the list or not (issue 40). Screenshots at 360 × 640.
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './defects-helpers.ts';
+import { PHONE, freshUser, rest, signIn } from './defects-helpers.ts';
+import { recordTypingViews, typingViews } from './typing-view.ts';
 
 const SHOTS = 'e2e/artifacts/screenshots';
 const ASSISTANT_CHAT = '00000000-0000-4000-b000-000000000001';
 const LUCIA_CHAT = '00000000-0000-4000-b000-000000000002';
 const MARTIN_CHAT = '00000000-0000-4000-b000-000000000003';
 
+/** src/pwa/push.ts: set once the notifications prompt was shown (a literal: that module loads the app's client). */
+const PUSH_ASKED_KEY = 'poradna.push.asked';
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Správa' });
 const messages = (page: Page) => page.getByTestId('message');
 /** The user's own bubble with this text (AI replies may quote it). */
@@ -35,6 +39,7 @@ test('chat with an AI specialist: typing shows, the reply arrives', async ({ pag
       if (c?.disabled && c.placeholder === 'Čaká sa na odpoveď…') w.__waiting.waiting = true;
     }).observe(document.body, { subtree: true, childList: true, attributes: true });
   });
+  await recordTypingViews(page);
   await composer(page).fill(text);
   await composer(page).press('Enter');
   await expect(composer(page)).toHaveValue('');
@@ -44,6 +49,9 @@ test('chat with an AI specialist: typing shows, the reply arrives', async ({ pag
 
   // The reply: a specialist message after ours; typing clears and the composer opens again.
   await expect(page.getByTestId('typing-indicator')).toHaveCount(0, { timeout: 20_000 });
+  // The first send also opened the notifications prompt below the list: the dots were in view above
+  // it in every frame that showed them, never under it (issue 40: it used to sit where the dots were).
+  await expectTypingSeen(page, { withCard: true });
   // Counted after our bubble, not in total: the virtual list unmounts rows scrolled out of view.
   await expect(page.getByRole('listitem').filter({ has: own(page, text) }).locator('xpath=following-sibling::*').getByTestId('message')).not.toHaveCount(0, { timeout: 20_000 });
   await expect(messages(page).last()).toHaveAttribute('data-own', 'false');
@@ -62,6 +70,60 @@ test('chat with an AI specialist: typing shows, the reply arrives', async ({ pag
   await expect(composer(page)).toHaveValue('   ');
   await expect(page.getByRole('button', { name: 'Odoslať' })).toBeDisabled();
 });
+
+/**
+ * Every painted frame that showed the typing dots (typing-view.ts) had them inside the list's view
+ * and on top at their centre; withCard: some of those frames had the notifications prompt open too
+ * (false: none had).
+ */
+async function expectTypingSeen(page: Page, { withCard }: { withCard: boolean }): Promise<void> {
+  const views = await typingViews(page);
+  expect(views.length, 'a painted frame showed the typing dots').toBeGreaterThan(0);
+  expect(views.some((v) => v.card), 'the prompt showed with the dots').toBe(withCard);
+  expect(views.filter((v) => !v.inView || !v.onTop)).toEqual([]);
+}
+
+// The prompt is offered once per browser profile, so each case gets its own context; 'answered
+// before' is a user who saw it already (the usual case), where nothing resizes the list when the
+// dots open. A chat longer than the screen, so the list scrolls and the dots can fall below its edge
+// (a short chat shows them wherever the scroll stands). A fresh user: the demo chats of the other
+// journeys stay as they are.
+for (const [name, size] of [
+  ['phone', PHONE],
+  ['desktop two-pane', { width: 1440, height: 900 }],
+] as const) {
+  for (const prompted of [true, false]) {
+    test(`${name}: the typing dots stay in view ${prompted ? 'above the notifications prompt, which stays reachable' : 'for a user who answered the prompt before'}`, async ({ page, baseURL }) => {
+      await page.setViewportSize(size);
+      if (!prompted) await page.addInitScript((key) => localStorage.setItem(key, '1'), PUSH_ASKED_KEY);
+      const user = await freshUser(baseURL!, 'bodky');
+      const link = (await rest(baseURL!, `account_users?select=account_id&user_id=eq.${user.id}`)) as { account_id: string }[];
+      const conv = (await rest(baseURL!, 'conversations', { method: 'POST', body: { account_id: link[0]!.account_id, specialist_id: '00000000-0000-4000-8000-000000000011' } })) as { id: string }[];
+      const start = Date.now() - 3_600_000;
+      await rest(baseURL!, 'messages', {
+        method: 'POST',
+        prefer: 'return=minimal',
+        body: Array.from({ length: 30 }, (_, i) => ({ conversation_id: conv[0]!.id, direction: 'specialist', source: 'ai', text: `Staršia rada ${i + 1}`, created_at: new Date(start + i * 1000).toISOString() })),
+      });
+      await signIn(page, user.email, { lands: /\/app\/chats/ });
+      await page.goto(`/app/chats/${conv[0]!.id}`);
+      await expect(page.getByTestId('message-scroller').getByText('Staršia rada 30', { exact: true })).toBeInViewport();
+
+      await recordTypingViews(page);
+      await composer(page).fill('Ako zlepšiť SEO?');
+      await composer(page).press('Enter');
+      await expect(own(page, 'Ako zlepšiť SEO?')).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
+      const prompt = page.getByTestId('push-prompt');
+      if (prompted) {
+        // The prompt is whole on screen and answerable (its own journey: issue37-push-prompt.e2e.ts).
+        await expect(prompt.getByRole('button', { name: 'Zapnúť' })).toBeInViewport({ ratio: 1 });
+        await expect(prompt.getByRole('button', { name: 'Teraz nie' })).toBeInViewport({ ratio: 1 });
+      }
+      await expect(messages(page).last()).toHaveAttribute('data-own', 'false', { timeout: 20_000 });
+      await expectTypingSeen(page, { withCard: prompted });
+    });
+  }
+}
 
 test('a half-typed message survives a reload; each conversation keeps its own draft', async ({ page }) => {
   await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });

@@ -155,6 +155,19 @@ function List({ messages, onRetry, footer, firstUnreadKey = null, foundKey = nul
     virtualizer.scrollToIndex(at, { align: 'center' });
   }, [foundKey, messages, virtualizer]);
 
+  // The footer (the typing dots) lies after the virtual rows, so neither following a new message nor
+  // `total` brings it into view: a reader at the bottom is kept there whenever it opens, before the
+  // frame is painted. Without this the dots opened below the scroller's edge and were seen only if
+  // something else resized the scroller after them (the notifications prompt opening later did;
+  // opening first, its row sat where the dots were, issue 40). A commit, not a resize observer: the
+  // dots can go and come back between two frames (the message's state flickering), which leaves the
+  // footer's size unchanged for an observer while the scroll position was clamped in between.
+  const hasFooter = footer !== undefined && footer !== null && footer !== false;
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el && hasFooter && atBottom.current) el.scrollTop = el.scrollHeight;
+  }, [hasFooter]);
+
   // Rows measured taller (markdown, images): stay pinned to the bottom.
   useEffect(() => {
     const el = scrollRef.current;
