@@ -222,18 +222,25 @@ test('R12.15 send pressed before the EXIF look-up answered: one message, upright
   await composer(page).fill('Skoro odoslaná');
   await expect(page.getByRole('button', { name: 'Odoslať' })).toBeEnabled();
 
-  // Send at once, its store held at R12.2's estimate; the look-up answers meanwhile. The item, still in
-  // the tray while its message is stored, shows its preview then — the send took it as it was.
+  // Send at once, its store held at R12.2's estimate. R12.17: the bubble shows at once, saying it is
+  // being sent; the tray and the text stay until the message is stored (invariant 1).
   await page.evaluate(() => ((window as unknown as { __storeHeld: boolean }).__storeHeld = true));
   await composer(page).press('Enter');
+  const bubble = ownBubble(page, 'Skoro odoslaná');
+  await expect(bubble).toHaveCount(1);
+  await expect(bubble).toHaveAttribute('data-state', 'sending');
+  await expect(bubble.getByTestId('pending-label')).toHaveText('Odosiela sa…');
+  await expect(bubble.getByRole('button', { name: 'IMG_0002.jpg' })).toBeVisible();
   expect((await counts()).read, 'the send went before the look-up answered').toBe(0);
+  // The look-up answers meanwhile: the item, still in the tray while its message is stored, shows its
+  // preview then — the send took it as it was, without one.
   await page.evaluate(() => (window as unknown as { __lookUpGo: () => void }).__lookUpGo());
   await expect(page.getByTestId('attachment-thumb')).toHaveAttribute('data-preview', 'exif');
   await expect(composer(page)).toHaveValue('Skoro odoslaná');
+  await expect(bubble.locator('img')).not.toHaveAttribute('data-preview', 'exif');
   await page.evaluate(() => (window as unknown as { __storeGo: () => void }).__storeGo());
 
-  // Stored: one bubble, the tray and the composer empty; the late preview did not bring the item back.
-  const bubble = ownBubble(page, 'Skoro odoslaná');
+  // Stored: still one bubble, the tray and the composer empty; the late preview did not bring the item back.
   await expect(bubble).toHaveCount(1);
   await expect(drafts(page)).toHaveCount(0);
   await expect(composer(page)).toHaveValue('');
