@@ -21,6 +21,12 @@ export interface ChatData {
   messages: LocalMessage[] | undefined;
   /** Resolves true once the message is stored (locally, or sent in the baseline). `payload`: e.g. a reply's `reply_to` (issue 40). */
   send: (text: string, payload?: JsonObject | null) => Promise<boolean>;
+  /**
+   * Shows an own bubble (text and payload) from memory under `key` — the key the stored copy will
+   * have — until that copy is listed: a send the caller stores itself (issue 38, a message with files,
+   * src/pages/chat/attachments/AttachmentComposer.tsx). The function returned drops it (the write failed).
+   */
+  showSending: (key: string, text: string, payload: JsonObject) => () => void;
 }
 
 /** A bubble shown from memory for the frames between Enter and the live query's next answer. */
@@ -160,6 +166,13 @@ function useLocalChat(conversationId: string): ChatData {
     },
     [engine, conversationId],
   );
+  const showSending = useCallback(
+    (key: string, text: string, payload: JsonObject) => {
+      setPending((list) => [...list, pendingBubble(conversationId, key, text, payload)]);
+      return () => setPending((list) => list.filter((p) => p.key !== key));
+    },
+    [conversationId],
+  );
   const messages = useMemo(() => {
     if (!live) return live;
     if (pending.length === 0) return live;
@@ -181,7 +194,7 @@ function useLocalChat(conversationId: string): ChatData {
     const keys = new Set(live.map((m) => m.key));
     if (pending.some((p) => keys.has(p.key))) setPending((list) => list.filter((p) => !keys.has(p.key)));
   }, [live, pending]);
-  return { conversation, messages, send };
+  return { conversation, messages, send, showSending };
 }
 
 export const useChat: (conversationId: string) => ChatData = ONLINE_ONLY ? useOnlineChat : useLocalChat;

@@ -89,6 +89,31 @@ async function checkQuota(estimate: StorageEstimate | null | undefined, bytes: n
 
 const int = (n: number | undefined): number | null => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.round(n) : null);
 
+/**
+ * The message's `payload.attachments` entry R12.3 stores for file `f` under attachment id `id`. Pure
+ * and exported: a page that chose the ids (R12.16) and the correlation id paints the sending bubble
+ * from memory with the same entries before the transaction commits (bench row 14a), and the stored
+ * row then takes its place under the same key with the same attachments.
+ */
+export function attachmentEntry(f: AttachmentFileInput, id: string): JsonObject {
+  const type = baseType(f.type);
+  const original = f.prepare === true && type.startsWith('image/');
+  const preview = original && f.preview && f.preview.size > 0;
+  return {
+    id,
+    file_type: type.startsWith('image/') ? 'image' : 'file',
+    name: f.name,
+    content_type: type,
+    data_url: localRef(id),
+    // R12.13: until prepared, the bubble shows the stored original itself (data_url); R12.14: first
+    // its preview when the photo carried one.
+    thumb_url: f.thumb && !original ? localRef(id, true) : preview ? localPreviewRef(id) : null,
+    width: int(f.width),
+    height: int(f.height),
+    file_size: f.blob.size,
+  };
+}
+
 export async function sendWithAttachments(ctx: CommandContext, input: SendWithAttachmentsInput): Promise<SentHandle> {
   if (input.correlationId !== undefined && !isUuid(input.correlationId)) throw new Error('correlationId must be a UUID');
   check(input.files);
@@ -120,19 +145,7 @@ export async function sendWithAttachments(ctx: CommandContext, input: SendWithAt
       uploads.push({ ...row, id: thumbId(id), messageKey: '', role: 'thumb', fileName: `nahlad.${ext}`, contentType: thumbType, total: f.thumb.size, width: null, height: null });
       blobs.push({ id: thumbId(id), messageKey: '', blob: f.thumb });
     }
-    entries.push({
-      id,
-      file_type: type.startsWith('image/') ? 'image' : 'file',
-      name: f.name,
-      content_type: type,
-      data_url: localRef(id),
-      // R12.13: until prepared, the bubble shows the stored original itself (data_url); R12.14: first
-      // its preview when the photo carried one.
-      thumb_url: f.thumb && !original ? localRef(id, true) : preview ? localPreviewRef(id) : null,
-      width: int(f.width),
-      height: int(f.height),
-      file_size: f.blob.size,
-    });
+    entries.push(attachmentEntry(f, id));
   });
   const gate = ctx.writeGate?.();
   if (gate) await gate;

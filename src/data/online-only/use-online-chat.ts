@@ -16,6 +16,8 @@ function upsert(list: LocalMessage[] | undefined, m: LocalMessage): LocalMessage
   return rest.sort((a, b) => (a.orderKey < b.orderKey ? -1 : a.orderKey > b.orderKey ? 1 : 0));
 }
 
+const noPending = () => () => undefined;
+
 export function useOnlineChat(conversationId: string): ChatData {
   const [conversation, setConversation] = useState<LocalConversation>();
   const [messages, setMessages] = useState<LocalMessage[]>();
@@ -77,5 +79,6 @@ export function useOnlineChat(conversationId: string): ChatData {
     },
     [conversationId],
   );
-  return { conversation, messages, send };
+  // This build sends no files (send-attachments.ts says so): nothing of the caller's to show.
+  return { conversation, messages, send, showSending: noPending };
 }

@@ -48,7 +48,7 @@ export function ChatPage() {
 function ChatScreen({ conversationId }: { conversationId: string }) {
   const engine = useSyncEngine();
   const status = useSyncStatus();
-  const { conversation, messages: list, send } = useChat(conversationId);
+  const { conversation, messages: list, send, showSending } = useChat(conversationId);
   // R15.8: a search hit opens the chat at that message (?m=<key>).
   const foundKey = useSearchParams()[0].get('m');
   const [draft, setDraft] = useDraft(conversationId);
@@ -139,7 +139,7 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
       <PushPromptCard />
       {replyTo && mode === 'ready' && <ReplyPreview message={replyTo} onRemove={() => setReplyTo(null)} />}
       <SupportComposeNote show={mode === 'ready'} />
-      <AttachmentComposer conversationId={conversationId} value={draft} onChange={setDraft} onSend={sendReply} mode={mode} dropTarget={section} />
+      <AttachmentComposer conversationId={conversationId} value={draft} onChange={setDraft} onSend={sendReply} showSending={showSending} mode={mode} dropTarget={section} />
     </section>
   );
 }

@@ -4,6 +4,9 @@
 // (send-attachments.ts). Nothing is lost: files leave the tray only once their message is stored,
 // the text only once every message is (Composer clears it on `true`); a refusal is said in Slovak.
 import { useCallback, type RefObject } from 'react';
+import { correlationKey } from '../../../../sync/merge/message.ts';
+import { attachmentEntry } from '../../../../sync/commands/send-with-attachments.ts';
+import type { ChatData } from '../../../data/use-chat.ts';
 import { useSyncEngine } from '../../../data/sync-context.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { sk } from '../../../text/sk.ts';
@@ -22,11 +25,13 @@ interface AttachmentComposerProps {
   onChange: (value: string) => void;
   /** The plain text send (useChat's). */
   onSend: (text: string) => Promise<boolean>;
+  /** useChat's: the sending bubble from memory until its stored copy is listed (bench row 14a). */
+  showSending: ChatData['showSending'];
   mode: ComposerMode;
   dropTarget: RefObject<HTMLElement | null>;
 }
 
-export function AttachmentComposer({ conversationId, value, onChange, onSend, mode, dropTarget }: AttachmentComposerProps) {
+export function AttachmentComposer({ conversationId, value, onChange, onSend, showSending, mode, dropTarget }: AttachmentComposerProps) {
   const engine = useSyncEngine();
   const draft = useAttachmentDraft();
   const open = mode === 'ready';
@@ -47,10 +52,24 @@ export function AttachmentComposer({ conversationId, value, onChange, onSend, mo
             if (!(await onSend(message.text))) return false;
             continue;
           }
-          // R12.16: each photo's preview is held for its bubble (released if the send is refused).
+          // R12.16: each photo's preview is held for its bubble (released if the send is refused). The
+          // bubble paints from memory in the frame after Enter, as a text's does (use-chat.ts), with
+          // the entries the engine's transaction stores under the same key (ids chosen here): the
+          // store (R12.2's estimate, R12.3's transaction with the picked bytes) and the live query's
+          // re-read are no longer between Enter and the picture (bench row 14a). A refused store
+          // drops it; the tray and the text stay (invariant 1).
+          const correlationId = crypto.randomUUID();
           await withHeldPreviews(
             message.files.map((f) => f.file!),
-            (files) => sendAttachments(engine, { conversationId, text: message.text, files }),
+            async (files) => {
+              const forget = showSending(correlationKey(correlationId), message.text, { attachments: files.map((f) => attachmentEntry(f, f.id!)) });
+              try {
+                return await sendAttachments(engine, { conversationId, text: message.text, files, correlationId });
+              } catch (err) {
+                forget();
+                throw err;
+              }
+            },
           );
           sent.push(...message.files.map((f) => f.id));
         }
@@ -63,7 +82,7 @@ export function AttachmentComposer({ conversationId, value, onChange, onSend, mo
         removeSent(sent);
       }
     },
-    [items, removeSent, onSend, engine, conversationId],
+    [items, removeSent, onSend, showSending, engine, conversationId],
   );
 
   return (

@@ -11,6 +11,7 @@
 // shown on this device only (the tray and the sending bubble) and never uploaded: the engine stores
 // it without an upload row and drops it when the photo is prepared (sync/SPEC.md R12.14).
 import exifr from 'exifr/dist/lite.esm.mjs';
+import { readPhotoHead } from './photo-head.ts';
 
 export interface PhotoPreview {
   /** The EXIF thumbnail as a JPEG, tagged with the photo's orientation only. */
@@ -22,8 +23,6 @@ export interface PhotoPreview {
 
 /** Larger than any EXIF thumbnail can be (APP1 holds at most 64 kB). */
 const MAX_THUMB_BYTES = 64 * 1024;
-/** Where the Exif segment ends at the latest: SOI, an APP0 or two, then APP1's 64 kB. */
-const HEAD_BYTES = 128 * 1024;
 
 /** `jpeg` with an APP1 Exif segment holding only IFD0's Orientation (Exif 2.32 §4.5, little endian). */
 export function withOrientation(jpeg: Uint8Array, orientation: number): Uint8Array<ArrayBuffer> {
@@ -52,12 +51,13 @@ const dimension = (v: unknown): number | null => (typeof v === 'number' && Numbe
 /**
  * The picked JPEG's preview, or null: not a JPEG, no EXIF thumbnail (a screenshot, a photo whose
  * metadata was stripped), or unreadable. Never throws: without a preview the photo goes as before.
+ * `head`: the file's head already being read (photo-head.ts), when the caller started it.
  */
-export async function exifPreview(file: Blob): Promise<PhotoPreview | null> {
+export async function exifPreview(file: Blob, headRead: Promise<Uint8Array> = readPhotoHead(file)): Promise<PhotoPreview | null> {
   try {
     // The Exif segment is the first after SOI (at most 64 kB, a JFIF APP0 may precede it): one read
     // of the head serves both look-ups, and exifr never touches the rest of the file.
-    const head = new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
+    const head = await headRead;
     if (head[0] !== 0xff || head[1] !== 0xd8) return null;
     const [thumb, tags] = await Promise.all([
       exifr.thumbnail(head),

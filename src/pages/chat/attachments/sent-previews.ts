@@ -48,16 +48,17 @@ export function releaseSentPreview(id: string): void {
 }
 
 /**
- * Sends `files` with an id of the page's own for each photo that has a preview, holding that preview
- * for its bubble while and after the send; a refused send releases them.
+ * Sends `files` with an id of the page's own for each (R12.16: the sending bubble, painted before the
+ * store, names the same attachments), holding each photo's preview for its bubble while and after
+ * the send; a refused send releases them.
  */
 export async function withHeldPreviews<T>(files: readonly AttachmentFileInput[], send: (files: AttachmentFileInput[]) => Promise<T>): Promise<T> {
-  const named = files.map((f) => (f.preview ? { ...f, id: crypto.randomUUID() } : f));
+  const named = files.map((f) => ({ ...f, id: f.id ?? crypto.randomUUID() }));
   for (const f of named) if (f.id && f.preview) holdSentPreview(f.id, f.preview);
   try {
     return await send(named);
   } catch (err) {
-    for (const f of named) if (f.id) releaseSentPreview(f.id);
+    for (const f of named) if (f.preview) releaseSentPreview(f.id);
     throw err;
   }
 }
