@@ -96,6 +96,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const head = { fetched: false };
   let ensuredFirst = false;
   let stopped = false;
+  /**
+   * R9.13: the waits for the session gate's answer, each ended by stop(): a pull or push still waiting
+   * there then sends nothing and ends at once (the gate may take up to the request timeout to answer
+   * when auth-js's refresh hangs); nothing of it is on the wire, so stop() has nothing to wait for.
+   * One entry per wait, gone when it ends (one promise for the engine's life would keep a reaction of
+   * every pull and push ever made).
+   */
+  const gateWaits = new Set<() => void>();
   let restoreReport: RestoreReport | null = null;
   let mirrorChain: Promise<void> = Promise.resolve();
   const published = createPublications({
@@ -199,8 +207,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     // network and retries with back-off for up to 30 s, and every getSession after the reconnect waits
     // for its next try (the queued sends left 6–10 s late). The flush fails as any request would.
     if (!o.network.online()) throw new ServerError('transient', 'offline');
+    if (stopped) return false; // R9.13: nothing is sent once stop() has begun
     // R9.13: the gate's answer within the request timeout; a hung auth call is an unreachable server.
-    const state = await within(clock, o.auth.ensure(), timings.requestTimeoutMs, 'unreachable' as const);
+    // stop() ends the wait (gateWaits): nothing sent, nothing more to report.
+    let end: () => void = () => undefined;
+    const ended = new Promise<'stopped'>((resolve) => (end = () => resolve('stopped')));
+    gateWaits.add(end);
+    const state = await within(clock, Promise.race([o.auth.ensure(), ended]), timings.requestTimeoutMs, 'unreachable' as const).finally(() => gateWaits.delete(end));
+    if (state === 'stopped' || stopped) return false;
     gateOk = state === 'ok';
     if (state === 'unreachable') throw new ServerError('transient', 'auth server unreachable');
     setNeedsSignIn(state === 'signed-out');
@@ -335,6 +349,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   async function stop(opts: { abrupt?: boolean } = {}) {
     stopped = true;
+    for (const end of gateWaits) end();
     for (const c of cleanups.splice(0)) c();
     writers.end();
     leadership?.release();
@@ -347,7 +362,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     ctx.relay = null;
     relayLink = null;
     published.dispose();
-    if (relay) void track(relay.close());
+    // R9.13: the relay's close is not work in flight: leaving its channel and closing its socket touch
+    // no database, and the socket's close is slow to report (realtime-js's phoenix polls for it after
+    // 150, 300, 450 and 600 ms: 150 ms on loopback, 1.5 s when the close frame never comes), which
+    // stop() used to wait on every time. It goes on by itself; a failure of it changes nothing.
+    if (relay) void relay.close().catch(() => undefined);
     relay = null;
     status.dispose();
     if (!opts.abrupt) await within(clock, Promise.allSettled([...inFlight]), STOP_GRACE_MS, null);
