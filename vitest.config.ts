@@ -44,6 +44,9 @@ const TIMING = [
   'tests/sync/session.test.ts',
   'tests/sync/hostile.test.ts',
   'tests/sync/fuzz-hostile.test.ts',
+  // R9.6: queued sends drain within 2 s of the reconnect (not after a deadline 45 s or 2 h off); missed
+  // once at load 21–23 beside other work (session 29's helper runs). ~5 s alone.
+  'tests/sync/r9-clock.test.ts',
   // R13.5: Stop aborts the provider request within 1 s (missed at load 20, the run of c7829b8 beside the journeys).
   'tests/server/ai-streaming.test.ts',
 ];
