@@ -5,6 +5,7 @@
 // below the list or not (issue 40). Screenshots at 360 × 640.
 import { expect, test, type Page } from '@playwright/test';
 import { PHONE, freshUser, rest, signIn } from './defects-helpers.ts';
+import { ownStates, recordOwnStates } from './own-state-view.ts';
 import { recordTypingViews, typingViews } from './typing-view.ts';
 
 const SHOTS = 'e2e/artifacts/screenshots';
@@ -40,6 +41,7 @@ test('chat with an AI specialist: typing shows, the reply arrives', async ({ pag
     }).observe(document.body, { subtree: true, childList: true, attributes: true });
   });
   await recordTypingViews(page);
+  await recordOwnStates(page, text);
   await composer(page).fill(text);
   await composer(page).press('Enter');
   await expect(composer(page)).toHaveValue('');
@@ -49,6 +51,7 @@ test('chat with an AI specialist: typing shows, the reply arrives', async ({ pag
 
   // The reply: a specialist message after ours; typing clears and the composer opens again.
   await expect(page.getByTestId('typing-indicator')).toHaveCount(0, { timeout: 20_000 });
+  await expectSentStays(page);
   // The first send also opened the notifications prompt below the list: the dots were in view above
   // it in every frame that showed them, never under it (issue 40: it used to sit where the dots were).
   await expectTypingSeen(page, { withCard: true });
@@ -83,6 +86,13 @@ async function expectTypingSeen(page: Page, { withCard }: { withCard: boolean })
   expect(views.filter((v) => !v.inView || !v.onTop)).toEqual([]);
 }
 
+/** R6.6: once the own bubble painted 'sent' it said nothing else (no 'sending' again, never gone) until the answer began. */
+async function expectSentStays(page: Page): Promise<void> {
+  const states = await ownStates(page);
+  expect(states, 'the own bubble was painted sent').toContain('sent');
+  expect(states.slice(states.indexOf('sent')), `the own bubble's painted states: ${states.join(' → ')}`).toEqual(['sent']);
+}
+
 // The prompt is offered once per browser profile, so each case gets its own context; 'answered
 // before' is a user who saw it already (the usual case), where nothing resizes the list when the
 // dots open. A chat longer than the screen, so the list scrolls and the dots can fall below its edge
@@ -110,6 +120,7 @@ for (const [name, size] of [
       await expect(page.getByTestId('message-scroller').getByText('Staršia rada 30', { exact: true })).toBeInViewport();
 
       await recordTypingViews(page);
+      await recordOwnStates(page, 'Ako zlepšiť SEO?');
       await composer(page).fill('Ako zlepšiť SEO?');
       await composer(page).press('Enter');
       await expect(own(page, 'Ako zlepšiť SEO?')).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
@@ -121,6 +132,7 @@ for (const [name, size] of [
       }
       await expect(messages(page).last()).toHaveAttribute('data-own', 'false', { timeout: 20_000 });
       await expectTypingSeen(page, { withCard: prompted });
+      await expectSentStays(page);
     });
   }
 }
