@@ -90,22 +90,27 @@ export function createPublications(deps: PublicationDeps): Publications {
       // send's answer, R1.1, usually beats its realtime echo), by a write no publication told the view
       // of: its last read may be older than that write (the re-read is still out), and dropping the
       // copy would show that read's version — the own message 'sending' again after 'sent'. Such a
-      // copy is settled with a generation of its own instead: the view keeps it as a publication
-      // until a read that started after this has answered (nextRecent).
-      const settle = (stored: StoredMessages | undefined) => {
+      // copy, once a row as new is seen stored under its key (one read, after the commit), is settled
+      // with a generation of its own instead: the view keeps it as a publication until a read that
+      // started after this has answered (nextRecent), which has that row. Anything else (nothing
+      // stored there: a write that skipped it) drops it as before.
+      const settle = async (stored: StoredMessages | undefined): Promise<void> => {
         if (!arriving) return;
-        if (stored === undefined || stored.put.some((m) => m.key === arriving.key)) publishArriving({ settled: arriving.key });
-        else publishArriving({ settled: arriving.key, generation: ++generation });
+        if (stored !== undefined && !stored.put.some((m) => m.key === arriving.key)) {
+          const there = await db.messages.get(arriving.key).catch(() => undefined);
+          if (there && there.changeSeq >= arriving.changeSeq) return publishArriving({ settled: arriving.key, generation: ++generation });
+        }
+        publishArriving({ settled: arriving.key });
       };
       return written.then(
-        (outcome) => {
+        async (outcome) => {
           if (e.kind === 'row') for (const m of outcome.stored?.put ?? []) if (m.serverId) syncMark('poradna:recv:stored', { id: m.serverId });
           publishStored(outcome.stored);
-          settle(outcome.stored ?? { put: [], removed: [] });
+          await settle(outcome.stored ?? { put: [], removed: [] });
           return outcome;
         },
-        (err: unknown) => {
-          settle(undefined);
+        async (err: unknown) => {
+          await settle(undefined);
           throw err;
         },
       );
