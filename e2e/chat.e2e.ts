@@ -7,6 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { PHONE, freshUser, rest, signIn } from './defects-helpers.ts';
 import { ownStates, recordOwnStates } from './own-state-view.ts';
 import { recordTypingViews, typingViews } from './typing-view.ts';
+import { recordWaiting, waitingStates } from './waiting-view.ts';
 
 const SHOTS = 'e2e/artifacts/screenshots';
 const ASSISTANT_CHAT = '00000000-0000-4000-b000-000000000001';
@@ -136,6 +137,33 @@ for (const [name, size] of [
     });
   }
 }
+
+// R7.5 with R13.1: the first answer still streams (the composer opens at its first word) when the user
+// asks again; its later writes are no reply to the second question and leave its dots on.
+test('a second question asked while the first answer streams shows the typing dots until its own answer', async ({ page, baseURL }) => {
+  await page.addInitScript((key) => localStorage.setItem(key, '1'), PUSH_ASKED_KEY);
+  const user = await freshUser(baseURL!, 'druha');
+  const link = (await rest(baseURL!, `account_users?select=account_id&user_id=eq.${user.id}`)) as { account_id: string }[];
+  const conv = (await rest(baseURL!, 'conversations', { method: 'POST', body: { account_id: link[0]!.account_id, specialist_id: '00000000-0000-4000-8000-000000000011' } })) as { id: string }[];
+  await signIn(page, user.email, { lands: /\/app\/chats/ });
+  await page.goto(`/app/chats/${conv[0]!.id}`);
+  await expect(composer(page)).toBeEnabled();
+  // A question the demo answers at length (tips for a topic), so it streams for seconds.
+  await composer(page).fill('Ako zlepšiť SEO?');
+  await composer(page).press('Enter');
+  await expect(messages(page).last()).toHaveAttribute('data-own', 'false', { timeout: 20_000 });
+  await expect(composer(page)).toBeEnabled();
+
+  const second = 'A koľko to bude stáť?';
+  await recordWaiting(page, second);
+  await composer(page).fill(second);
+  await composer(page).press('Enter');
+  await expect(own(page, second)).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
+  await expect(messages(page).last()).toHaveAttribute('data-own', 'false', { timeout: 20_000 });
+  const states = await waitingStates(page);
+  expect(states, 'the second question was painted sent with its dots').toContain('question sent, dots on, answer not yet');
+  expect(states.filter((s) => s === 'question sent, dots off, answer not yet'), `painted states: ${states.join(' | ')}`).toEqual([]);
+});
 
 test('a half-typed message survives a reload; each conversation keeps its own draft', async ({ page }) => {
   await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
