@@ -1,7 +1,7 @@
-// What a user waiting for the AI's answer to a question saw, frame by frame (R7.5): from the frame
-// that shows the question sent until its answer's first bubble, the typing dots are there in every
-// painted frame. A dots-less gap can be a few frames (a write clearing typing, then the answer), too
-// short for a look from the test, so the page records each painted state as typing-view.ts does.
+// What a user waiting for the AI's answer to a question saw, frame by frame (R7.5): the question's
+// state, whether the typing dots showed and whether its answer's first bubble was in. A dots-less gap
+// can be a few frames (a write clearing typing, then the answer), too short for a look from the test,
+// so the page records each painted state as typing-view.ts does.
 import type { Page } from '@playwright/test';
 
 /** Starts recording for the own question `text`; call before it is sent. */
