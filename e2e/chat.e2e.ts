@@ -5,7 +5,9 @@
 // below the list or not (issue 40). Screenshots at 360 × 640.
 import { expect, test, type Page } from '@playwright/test';
 import { PHONE, freshUser, rest, signIn } from './defects-helpers.ts';
+import { ownStates, recordOwnStates } from './own-state-view.ts';
 import { recordTypingViews, typingViews } from './typing-view.ts';
+import { recordWaiting, waitingStates } from './waiting-view.ts';
 
 const SHOTS = 'e2e/artifacts/screenshots';
 const ASSISTANT_CHAT = '00000000-0000-4000-b000-000000000001';
@@ -40,6 +42,7 @@ test('chat with an AI specialist: typing shows, the reply arrives', async ({ pag
     }).observe(document.body, { subtree: true, childList: true, attributes: true });
   });
   await recordTypingViews(page);
+  await recordOwnStates(page, text);
   await composer(page).fill(text);
   await composer(page).press('Enter');
   await expect(composer(page)).toHaveValue('');
@@ -49,6 +52,7 @@ test('chat with an AI specialist: typing shows, the reply arrives', async ({ pag
 
   // The reply: a specialist message after ours; typing clears and the composer opens again.
   await expect(page.getByTestId('typing-indicator')).toHaveCount(0, { timeout: 20_000 });
+  await expectSentStays(page);
   // The first send also opened the notifications prompt below the list: the dots were in view above
   // it in every frame that showed them, never under it (issue 40: it used to sit where the dots were).
   await expectTypingSeen(page, { withCard: true });
@@ -83,6 +87,13 @@ async function expectTypingSeen(page: Page, { withCard }: { withCard: boolean })
   expect(views.filter((v) => !v.inView || !v.onTop)).toEqual([]);
 }
 
+/** R6.6: once the own bubble painted 'sent' it said nothing else (no 'sending' again, never gone) until the answer began. */
+async function expectSentStays(page: Page): Promise<void> {
+  const states = await ownStates(page);
+  expect(states, 'the own bubble was painted sent').toContain('sent');
+  expect(states.slice(states.indexOf('sent')), `the own bubble's painted states: ${states.join(' → ')}`).toEqual(['sent']);
+}
+
 // The prompt is offered once per browser profile, so each case gets its own context; 'answered
 // before' is a user who saw it already (the usual case), where nothing resizes the list when the
 // dots open. A chat longer than the screen, so the list scrolls and the dots can fall below its edge
@@ -110,6 +121,7 @@ for (const [name, size] of [
       await expect(page.getByTestId('message-scroller').getByText('Staršia rada 30', { exact: true })).toBeInViewport();
 
       await recordTypingViews(page);
+      await recordOwnStates(page, 'Ako zlepšiť SEO?');
       await composer(page).fill('Ako zlepšiť SEO?');
       await composer(page).press('Enter');
       await expect(own(page, 'Ako zlepšiť SEO?')).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
@@ -121,9 +133,41 @@ for (const [name, size] of [
       }
       await expect(messages(page).last()).toHaveAttribute('data-own', 'false', { timeout: 20_000 });
       await expectTypingSeen(page, { withCard: prompted });
+      await expectSentStays(page);
     });
   }
 }
+
+// R7.5 with R13.1: the first answer still streams (the composer opens at its first word) when the user
+// asks again; its later writes are no reply to the second question and leave its dots on.
+test('a second question asked while the first answer streams shows the typing dots until its own answer', async ({ page, baseURL }) => {
+  await page.addInitScript((key) => localStorage.setItem(key, '1'), PUSH_ASKED_KEY);
+  const user = await freshUser(baseURL!, 'druha');
+  const link = (await rest(baseURL!, `account_users?select=account_id&user_id=eq.${user.id}`)) as { account_id: string }[];
+  const conv = (await rest(baseURL!, 'conversations', { method: 'POST', body: { account_id: link[0]!.account_id, specialist_id: '00000000-0000-4000-8000-000000000011' } })) as { id: string }[];
+  await signIn(page, user.email, { lands: /\/app\/chats/ });
+  await page.goto(`/app/chats/${conv[0]!.id}`);
+  await expect(composer(page)).toBeEnabled();
+  // A question the demo answers at length (tips for a topic), so it streams for seconds.
+  await composer(page).fill('Ako zlepšiť SEO?');
+  await composer(page).press('Enter');
+  await expect(messages(page).last()).toHaveAttribute('data-own', 'false', { timeout: 20_000 });
+  await expect(composer(page)).toBeEnabled();
+
+  const second = 'A koľko to bude stáť?';
+  await recordWaiting(page, second);
+  await composer(page).fill(second);
+  await composer(page).press('Enter');
+  await expect(own(page, second)).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
+  await expect(messages(page).last()).toHaveAttribute('data-own', 'false', { timeout: 20_000 });
+  // Once on, the dots stay until the answer is in. (Before they first show, a frame may paint the
+  // question sent without them: under load its realtime echo can paint it sent, R6.6, before its own
+  // write, which stores the typing start, has committed.)
+  const states = await waitingStates(page);
+  const on = states.indexOf('question sent, dots on, answer not yet');
+  expect(on, `the second question was painted sent with its dots: ${states.join(' | ')}`).toBeGreaterThanOrEqual(0);
+  expect(states.slice(on).filter((s) => s === 'question sent, dots off, answer not yet'), `painted states: ${states.join(' | ')}`).toEqual([]);
+});
 
 test('a half-typed message survives a reload; each conversation keeps its own draft', async ({ page }) => {
   await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });

@@ -37,7 +37,10 @@ export interface SyncEngine {
    * `generation` counts the publications; see storedGeneration.
    */
   subscribeStored(fn: (stored: StoredMessages, generation: number) => void): () => void;
-  /** Publications so far: a read started when this was n reflects every publication up to n. */
+  /**
+   * Publications so far (and R6.6 settlings of a copy whose row was stored already): a read started
+   * when this was n reflects every publication up to n.
+   */
   storedGeneration(): number;
   /**
    * R6.6: a message a realtime event brings, handed over before its write (`row`, not yet stored:

@@ -82,8 +82,11 @@ export async function applyRemoteMessages(db: SyncDb, remote: RemoteMessage[], u
     }
     if (plan.put === null && plan.remove.length === 0) continue;
     touched.add(r.conversation_id);
-    // Once per conversation: a page of an initial sync holds hundreds of one chat's replies.
-    if (r.direction === 'specialist' && !specialistReplies.includes(r.conversation_id)) specialistReplies.push(r.conversation_id);
+    // R7.5: a reply new to this device clears typing, once per conversation (a page of an initial sync
+    // holds hundreds of one chat's replies). A later version of a stored one does not: a streamed
+    // answer's next write (R13.1), its final one or an edit can land after the user's next question,
+    // whose typing it must leave on (byKey: the stored copy this version replaces).
+    if (r.direction === 'specialist' && !byKey && !specialistReplies.includes(r.conversation_id)) specialistReplies.push(r.conversation_id);
   }
   // One bulk write each: the plan above already saw every earlier row of the batch.
   const written: StoredMessages = { put: [...puts.values()], removed: [...removed] };

@@ -11,7 +11,12 @@ import type { LocalMessage, StoredMessages } from '../model/local-types.ts';
 import { syncMark } from '../marks.ts';
 import type { TransportEvent } from '../transports/transport.ts';
 
-export type Arriving = { row: LocalMessage } | { settled: string };
+/**
+ * `settled` without a generation: drop the copy now (its stored row replaced it, its write failed, a
+ * relayed send was withdrawn or held long enough). With one (R6.6): its write stored nothing, the row
+ * was there already; keep the copy as a publication of that generation.
+ */
+export type Arriving = { row: LocalMessage } | { settled: string; generation?: number };
 
 export interface Publications {
   /** The machine's onEvent: stores the event, publishing around the write. */
@@ -81,16 +86,31 @@ export function createPublications(deps: PublicationDeps): Publications {
         syncMark('poradna:recv:event', { id: arriving.serverId ?? arriving.key });
       }
       // Settled after the stored row's publication, so a view replaces the copy rather than losing it.
-      const settle = () => arriving && publishArriving({ settled: arriving.key });
+      // A write that stored nothing under the copy's key found the row stored already (the own
+      // send's answer, R1.1, usually beats its realtime echo), by a write no publication told the view
+      // of: its last read may be older than that write (the re-read is still out), and dropping the
+      // copy would show that read's version — the own message 'sending' again after 'sent'. Such a
+      // copy, once a row as new is seen stored under its key (one read, after the commit), is settled
+      // with a generation of its own instead: the view keeps it as a publication until a read that
+      // started after this has answered (nextRecent), which has that row. Anything else (nothing
+      // stored there: a write that skipped it) drops it as before.
+      const settle = async (stored: StoredMessages | undefined): Promise<void> => {
+        if (!arriving) return;
+        if (stored !== undefined && !stored.put.some((m) => m.key === arriving.key)) {
+          const there = await db.messages.get(arriving.key).catch(() => undefined);
+          if (there && there.changeSeq >= arriving.changeSeq) return publishArriving({ settled: arriving.key, generation: ++generation });
+        }
+        publishArriving({ settled: arriving.key });
+      };
       return written.then(
-        (outcome) => {
+        async (outcome) => {
           if (e.kind === 'row') for (const m of outcome.stored?.put ?? []) if (m.serverId) syncMark('poradna:recv:stored', { id: m.serverId });
           publishStored(outcome.stored);
-          settle();
+          await settle(outcome.stored ?? { put: [], removed: [] });
           return outcome;
         },
-        (err: unknown) => {
-          settle();
+        async (err: unknown) => {
+          await settle(undefined);
           throw err;
         },
       );

@@ -2,6 +2,7 @@
 // query's last answer, so a message from another device paints in the frame after its write commits
 // rather than after the re-read of the whole conversation (bench row 4). Pure.
 import type { LocalMessage } from '../model/local-types.ts';
+import type { Arriving } from './published.ts';
 
 /** A stored message (or a deletion: row null) published by the engine after its write committed. */
 export interface Recent {
@@ -109,12 +110,23 @@ function insertionPoint(list: readonly LocalMessage[], orderKey: string): number
 export function nextRecent(
   prev: ReadonlyMap<string, Recent>,
   readGeneration: number,
-  publication: { put: LocalMessage[]; removed: string[]; generation: number } | { arriving: LocalMessage; generation: number } | { settled: string },
+  publication:
+    | { put: LocalMessage[]; removed: string[]; generation: number }
+    | { arriving: LocalMessage; generation: number }
+    | { settled: string; generation?: number },
 ): Map<string, Recent> {
   const next = new Map<string, Recent>();
   for (const [k, r] of prev) if (r.transient || r.generation > readGeneration) next.set(k, r);
   if ('settled' in publication) {
-    if (next.get(publication.settled)?.transient) next.delete(publication.settled);
+    const held = next.get(publication.settled);
+    if (held?.transient) {
+      // R6.6: a write that ended without storing the copy (the row was stored already, e.g. by the
+      // own send's answer) keeps it as a publication of the settling's generation: the last read
+      // may predate that earlier write, so dropping the copy now would show that read's older
+      // version (an own 'sent' message back to 'sending') until the re-read answers.
+      if (publication.generation === undefined) next.delete(publication.settled);
+      else next.set(publication.settled, { row: held.row, generation: publication.generation });
+    }
   } else if ('arriving' in publication) {
     const m = publication.arriving;
     const held = next.get(m.key);
@@ -125,4 +137,14 @@ export function nextRecent(
     for (const m of publication.put) next.set(m.key, { row: m, generation: publication.generation });
   }
   return next;
+}
+
+/**
+ * What an open chat keeps after the engine hands it an arriving copy or settles one
+ * (engine.subscribeArriving): `generation` is the engine's storedGeneration now. A settling of a copy
+ * no longer shown as transient (its stored row's publication replaced it) changes nothing.
+ */
+export function afterArriving(prev: ReadonlyMap<string, Recent>, readGeneration: number, a: Arriving, generation: number): ReadonlyMap<string, Recent> {
+  if ('settled' in a && !prev.get(a.settled)?.transient) return prev;
+  return nextRecent(prev, readGeneration, 'row' in a ? { arriving: a.row, generation } : a);
 }
