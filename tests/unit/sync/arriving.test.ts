@@ -8,8 +8,8 @@ import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { fromRemoteMessage, messageKeyOf } from '../../../sync/merge/message.ts';
 import { manualNetwork } from '../../../sync/session/network.ts';
 import { nextRecent, overlayRecent, type Recent } from '../../../sync/receive/recent.ts';
-import { statusCell, type Transport } from '../../../sync/transports/transport.ts';
 import { FakeServer } from './helpers/fake-server.ts';
+import { manualRealtime } from './helpers/manual-realtime.ts';
 import { FAST_TIMINGS, waitFor } from './helpers/wait.ts';
 
 const engines: SyncEngine[] = [];
@@ -17,19 +17,6 @@ afterEach(async () => {
   for (const e of engines.splice(0)) await e.stop();
 });
 
-function manualRealtime() {
-  const cell = statusCell();
-  const transport: Transport = {
-    name: 'manual',
-    status: cell.get,
-    subscribe(h) {
-      cell.attach(h);
-      queueMicrotask(() => cell.set('connected'));
-    },
-    close: async () => cell.close(),
-  };
-  return { transport, connected: () => cell.get() === 'connected', emit: (record: unknown) => cell.emit({ kind: 'row', table: 'messages', op: 'INSERT', record, oldRecord: {} }) };
-}
 
 const row = (record: unknown) => ({ kind: 'row' as const, table: 'messages' as const, op: 'INSERT' as const, record, oldRecord: {} });
 

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSyncEngine, type SyncEngine } from '../../../sync/engine.ts';
 import type { StoredMessages } from '../../../sync/model/local-types.ts';
 import { manualNetwork } from '../../../sync/session/network.ts';
-import { statusCell, type Transport } from '../../../sync/transports/transport.ts';
 import { FakeServer } from './helpers/fake-server.ts';
+import { manualRealtime } from './helpers/manual-realtime.ts';
 import { FAST_TIMINGS, waitFor } from './helpers/wait.ts';
 
 const engines: SyncEngine[] = [];
@@ -12,25 +12,6 @@ afterEach(async () => {
   for (const e of engines.splice(0)) await e.stop();
 });
 
-/**
- * A realtime transport the test drives: connected as soon as the engine subscribes, rows emitted by
- * hand. The engine subscribes only once the first pull told it the account, after a resubscribe
- * delay that settled() does not wait for, so the test waits for `connected` before it emits (an
- * event emitted before that has no listener and is lost, which made this test flaky under load).
- */
-function manualRealtime() {
-  const cell = statusCell();
-  const transport: Transport = {
-    name: 'manual',
-    status: cell.get,
-    subscribe(h) {
-      cell.attach(h);
-      queueMicrotask(() => cell.set('connected'));
-    },
-    close: async () => cell.close(),
-  };
-  return { transport, connected: () => cell.get() === 'connected', emit: (record: unknown) => cell.emit({ kind: 'row', table: 'messages', op: 'INSERT', record, oldRecord: {} }) };
-}
 
 describe('R6.5 published messages', () => {
   it('R6.5 a realtime message is published once its write has committed, with a growing generation', async () => {

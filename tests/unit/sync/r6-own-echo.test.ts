@@ -12,8 +12,8 @@ import { correlationKey } from '../../../sync/merge/message.ts';
 import { messagesAround } from '../../../sync/queries.ts';
 import { afterArriving, nextRecent, overlayRecent, type Recent } from '../../../sync/receive/recent.ts';
 import { manualNetwork } from '../../../sync/session/network.ts';
-import { statusCell, type Transport } from '../../../sync/transports/transport.ts';
 import { FakeServer } from './helpers/fake-server.ts';
+import { manualRealtime } from './helpers/manual-realtime.ts';
 import { FAST_TIMINGS, waitFor } from './helpers/wait.ts';
 
 const engines: SyncEngine[] = [];
@@ -21,19 +21,6 @@ afterEach(async () => {
   for (const e of engines.splice(0)) await e.stop();
 });
 
-function manualRealtime() {
-  const cell = statusCell();
-  const transport: Transport = {
-    name: 'manual',
-    status: cell.get,
-    subscribe(h) {
-      cell.attach(h);
-      queueMicrotask(() => cell.set('connected'));
-    },
-    close: async () => cell.close(),
-  };
-  return { transport, connected: () => cell.get() === 'connected', emit: (record: unknown) => cell.emit({ kind: 'row', table: 'messages', op: 'INSERT', record, oldRecord: {} }) };
-}
 
 describe('R6.6 the own message echo', () => {
   it('R6.6 a sent message stays sent when its echo settles before the chat re-read the send’s answer', async () => {

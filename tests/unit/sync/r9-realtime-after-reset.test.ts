@@ -5,8 +5,9 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSyncEngine, type SyncEngine } from '../../../sync/engine.ts';
 import { manualNetwork } from '../../../sync/session/network.ts';
-import { statusCell, type Transport } from '../../../sync/transports/transport.ts';
+import type { Transport } from '../../../sync/transports/transport.ts';
 import { FakeServer } from './helpers/fake-server.ts';
+import { manualRealtime, type ManualRealtime } from './helpers/manual-realtime.ts';
 import { FAST_TIMINGS, waitFor } from './helpers/wait.ts';
 
 const engines: SyncEngine[] = [];
@@ -15,20 +16,12 @@ afterEach(async () => {
 });
 
 /** Realtime transports the test drives; every subscription the engine makes is recorded. */
-function manualRealtime() {
-  const made: { emit: (record: unknown) => void; connected: () => boolean }[] = [];
+function manualRealtimes() {
+  const made: ManualRealtime[] = [];
   const create = (): Transport => {
-    const cell = statusCell();
-    made.push({ emit: (record) => cell.emit({ kind: 'row', table: 'messages', op: 'INSERT', record, oldRecord: {} }), connected: () => cell.get() === 'connected' });
-    return {
-      name: 'manual',
-      status: cell.get,
-      subscribe(h) {
-        cell.attach(h);
-        queueMicrotask(() => cell.set('connected'));
-      },
-      close: async () => cell.close(),
-    };
+    const rt = manualRealtime();
+    made.push(rt);
+    return rt.transport;
   };
   return { create, made };
 }
@@ -37,7 +30,7 @@ async function engineWithRealtime() {
   const server = new FakeServer();
   server.epoch = 'pred-obnovou';
   const conv = server.addConversation();
-  const rt = manualRealtime();
+  const rt = manualRealtimes();
   const e = createSyncEngine({
     userId: 'user-1',
     server: server.api(),
