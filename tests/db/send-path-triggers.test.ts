@@ -49,6 +49,9 @@ describe('send path triggers (20261130150000)', () => {
     ok(await rpc(u.caller, 'send_message', { p_conversation_id: conv, p_text: 'ahoj', p_client_correlation_id: randomUUID() }));
     const sent = await one<{ s: string }>('select change_seq as s from public.conversations where id = $1', [conv]);
     expect(Number(sent.s)).toBeGreaterThan(Number(archived.s));
-    expect((await announced(u.accountId)).slice(before)).toEqual([Number(archived.s), Number(sent.s)]);
+    // The first conversation is the AI assistant's: its answer may be announced by now too (a clean-clone
+    // run saw it); only what the archive and the send themselves announced is compared.
+    const upToSend = (await announced(u.accountId)).slice(before).filter((n) => n <= Number(sent.s));
+    expect(upToSend).toEqual([Number(archived.s), Number(sent.s)]);
   });
 });
