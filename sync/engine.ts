@@ -4,6 +4,7 @@ import { createActor, type Actor } from 'xstate';
 import { readFeed, sweepExpiredCopies } from './receive/apply.ts';
 import { feedGeneration, scopeToAccount } from './session/account-scope.ts';
 import { reportingUnauthorized } from './session/auth.ts';
+import { createSessionGate } from './session/gate.ts';
 import type { SyncCommands } from './commands/api.ts';
 import { archive, unarchive } from './commands/archive.ts';
 import type { CommandContext } from './commands/context.ts';
@@ -35,7 +36,6 @@ import { PullPacer } from './receive/pace.ts';
 import { backlogTracker } from './receive/backlog.ts';
 import { createSender } from './send/sender.ts';
 import { RetrySchedule } from './send/outbox.ts';
-import { ServerError } from './server/api.ts';
 import { installServerNow, ServerOffset, withServerClock } from './session/server-time.ts';
 import { createStatusStore, rawStatus, storageStatus } from './status.ts';
 import { createPollingTransport } from './transports/polling.ts';
@@ -96,14 +96,6 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const head = { fetched: false };
   let ensuredFirst = false;
   let stopped = false;
-  /**
-   * R9.13: the waits for the session gate's answer, each ended by stop(): a pull or push still waiting
-   * there then sends nothing and ends at once (the gate may take up to the request timeout to answer
-   * when auth-js's refresh hangs); nothing of it is on the wire, so stop() has nothing to wait for.
-   * One entry per wait, gone when it ends (one promise for the engine's life would keep a reaction of
-   * every pull and push ever made).
-   */
-  const gateWaits = new Set<() => void>();
   let restoreReport: RestoreReport | null = null;
   let mirrorChain: Promise<void> = Promise.resolve();
   const published = createPublications({
@@ -147,8 +139,16 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (!o.network.online()) wantBackgroundSync();
     mirror();
   };
-  /** R1.12: the session gate's last answer was ok and nothing since went offline or changed the session. */
-  let gateOk = !o.auth;
+  /** R9.1/R9.2/R9.13/R1.12 (session/gate.ts): asked before every pull and push. */
+  const sessionGate = createSessionGate({
+    auth: o.auth,
+    clock,
+    requestTimeoutMs: timings.requestTimeoutMs,
+    online: () => o.network.online(),
+    stopped: () => stopped,
+    setNeedsSignIn: (needed) => setNeedsSignIn(needed),
+  });
+  const authorized = () => sessionGate.authorized();
   /** R1.12/R1.13 (send/sender.ts): the view of queued sends, the writers lock, the flush's push, the early request. */
   const sender = createSender({
     push: {
@@ -166,7 +166,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     /** R9.10/R9.14: names this engine's claims; another's count for nothing while it holds the leader's Web Lock. */
     claimer: { id: o.newId(), holdMs: timings.requestTimeoutMs + 5000, exclusive: () => o.locks !== null && (leadership?.isLeader() ?? false) },
-    ready: () => (actor && !stopped && gateOk && o.network.online() && !status.get().needsSignIn ? accountId : null),
+    ready: () => (actor && !stopped && sessionGate.ok() && o.network.online() && !status.get().needsSignIn ? accountId : null),
     track,
     done: (sent) => {
       if (!sent) wantBackgroundSync(); // as a failed flush does: the retry may need the service worker
@@ -197,30 +197,6 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     status.patch({ needsSignIn: needed });
     publishConnection();
   };
-  /**
-   * R9.1/R9.2: asked before every pull and push. `false`: signed out, send and pull nothing (the
-   * outbox stays). An unreachable auth server is a transient failure like any network error.
-   */
-  async function authorized(): Promise<boolean> {
-    if (!o.auth) return true;
-    // R9.16: offline, auth is not asked at all. A refresh auth-js began offline fails for lack of
-    // network and retries with back-off for up to 30 s, and every getSession after the reconnect waits
-    // for its next try (the queued sends left 6–10 s late). The flush fails as any request would.
-    if (!o.network.online()) throw new ServerError('transient', 'offline');
-    if (stopped) return false; // R9.13: nothing is sent once stop() has begun
-    // R9.13: the gate's answer within the request timeout; a hung auth call is an unreachable server.
-    // stop() ends the wait (gateWaits): nothing sent, nothing more to report.
-    let end: () => void = () => undefined;
-    const ended = new Promise<'stopped'>((resolve) => (end = () => resolve('stopped')));
-    gateWaits.add(end);
-    const state = await within(clock, Promise.race([o.auth.ensure(), ended]), timings.requestTimeoutMs, 'unreachable' as const).finally(() => gateWaits.delete(end));
-    if (state === 'stopped' || stopped) return false;
-    gateOk = state === 'ok';
-    if (state === 'unreachable') throw new ServerError('transient', 'auth server unreachable');
-    setNeedsSignIn(state === 'signed-out');
-    return state === 'ok';
-  }
-
   async function pull(): Promise<{ changed: boolean }> {
     if (!(await authorized())) return { changed: false };
     const account = await ensureAccount();
@@ -349,7 +325,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   async function stop(opts: { abrupt?: boolean } = {}) {
     stopped = true;
-    for (const end of gateWaits) end();
+    sessionGate.endWaits();
     for (const c of cleanups.splice(0)) c();
     writers.end();
     leadership?.release();
@@ -465,7 +441,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
             retrySchedule.clear();
             send({ type: 'ONLINE' });
           } else if (sig === 'offline') {
-            gateOk = false; // R1.12: a refresh may fail while offline; the flush asks the gate first again
+            sessionGate.forget(); // R1.12: a refresh may fail while offline; the flush asks the gate first again
             send({ type: 'OFFLINE' });
           }
           else send({ type: 'REQUEST_PULL', reason: 'other' });
@@ -477,7 +453,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         // R9.2: signed in again: ask the gate at once rather than at the next tick.
         cleanups.push(
           o.auth.subscribe(() => {
-            gateOk = false; // R1.12: the session changed; the next pull or push asks the gate again
+            sessionGate.forget(); // R1.12: the session changed; the next pull or push asks the gate again
             if (!status.get().needsSignIn || !actor) return;
             send({ type: 'REQUEST_PULL', reason: 'other' });
             send({ type: 'FLUSH' });
