@@ -6,9 +6,10 @@
 -- advice has it. A send still asked it four times, once in each statement or check that needs it
 -- (send_message's visibility test, messages' t10_guard 404, the INSERT's WITH CHECK, RETURNING's
 -- SELECT policy), and each time it read impersonations joined to app_users and then account_users
--- with the caller's id parsed again from the claims' JSON: ~90 k instructions a call (callgrind,
--- bench/RESULTS.md 2026-11-29 session 30), 0.32 M of a send's 3.46 M with all four replaced by a
--- constant.
+-- with the caller's id parsed again from the claims' JSON: ~80 k instructions a call (callgrind,
+-- bench/send-instructions.sh; bench/RESULTS.md 2026-11-29 session 30), 0.32 M of a send's 3.45 M with
+-- all four replaced by a constant. With this: 3.32 M a send (-3.8 %); with claims the size of a hosted
+-- project's access token (570 bytes, which auth.uid() parses at every call) 3.92 -> 3.63 M (-7.4 %).
 --
 -- Now the first call of a transaction looks the account up and keeps it in two transaction-local
 -- settings, keyed by the claims it was computed for; a later call with the same claims returns it
