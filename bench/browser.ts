@@ -341,18 +341,30 @@ export async function waitForStored(
 /**
  * Row 5's end: the time until `atLeast` messages are stored, asking IndexedDB when the page's pull
  * says it caught up (sync/pull-marks.ts: a `poradna:pull:caught-up` measure, read from the page's
- * timeline with no IndexedDB request) and otherwise once a second (a build without the measure).
- * Until 2026-11-28 row 5 counted the messages every 100 ms: each count is a read transaction over the
- * whole messages table of the profile, and each page of the pull waited for the one in flight.
+ * timeline with no IndexedDB request). A build that records the pull's measures is counted only then
+ * (and once a second after a caught-up whose count fell short: the rest may come by realtime); one
+ * that records none, once a second from the start.
+ * Until 2026-11-28 row 5 counted the messages every 100 ms, and until 2026-11-29 once a second
+ * throughout: each count opens a connection and counts the whole messages table (an O(rows) walk in
+ * Chromium's backend) in a read transaction, and the pull's next page, whose write transaction
+ * includes that table, waited for it: the waits grew with the table, to 350 ms a count at its end
+ * (tx-start in the 2026-11-29 13:26 run, bench/RESULTS.md). The raw bulkPut it is compared with has
+ * no such reader.
  */
 export async function waitForSynced(c: Client, userId: string, atLeast: number, timeoutMs = 300_000): Promise<number> {
   const t0 = performance.now();
   let seen = 0;
   let countedAt = t0;
   for (;;) {
-    const caught = await c.page.evaluate(() => performance.getEntriesByName('poradna:pull:caught-up').length).catch(() => 0);
-    if (caught > seen || performance.now() - countedAt >= 1000) {
-      seen = caught;
+    const { caught, measured } = await c.page
+      .evaluate(() => ({
+        caught: performance.getEntriesByName('poradna:pull:caught-up').length,
+        measured: performance.getEntriesByType('measure').some((e) => e.name.startsWith('poradna:pull:')),
+      }))
+      .catch(() => ({ caught: 0, measured: false }));
+    const poll = (!measured || seen > 0) && performance.now() - countedAt >= 1000;
+    if (caught > seen || poll) {
+      seen = Math.max(seen, caught);
       countedAt = performance.now();
       if ((await storedMessages(c, userId)) >= atLeast) return performance.now() - t0;
     }

@@ -3,7 +3,7 @@
 // set, and one signed-in persistent Chromium profile per build. Row 5 (initial sync) and the full
 // refetch of row 6 are measured here, on the local-first client's first sign-in.
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -98,10 +98,18 @@ export async function openWorld(poradnaDir: string, baselineDir: string, log: (s
     closers.push(() => a.close());
     // Row 5 / row 6's full refetch: the first sign-in fills an empty IndexedDB.
     const total = await serverMessages();
+    // BENCH_CPU_PROFILE=<file>: the page's main-thread CPU profile over the initial sync (row 5).
+    const profile = process.env.BENCH_CPU_PROFILE;
+    if (profile) {
+      await a.cdp.send('Profiler.enable');
+      await a.cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await a.cdp.send('Profiler.start');
+    }
     const { result: ms, bytes } = await countBytes(a, async () => {
       await signIn(a, dataset.email);
       return waitForSynced(a, dataset.userId, total);
     });
+    if (profile) await writeFile(profile, JSON.stringify((await a.cdp.send('Profiler.stop')).profile));
     // Row 5's breakdown, read before anything navigates the page away (sync-hops.ts).
     const sync = { ms, bytes, rows: total + dataset.plan.conversations.length, hops: await readPullHops(a) };
     log(`initial sync: ${sync.rows} rows in ${(ms / 1000).toFixed(1)} s, ${(bytes / 2 ** 20).toFixed(1)} MiB`);

@@ -18,6 +18,8 @@ export interface PullHops {
   /** When the first request started, ms since the document's start. */
   firstMs: number;
   hops: Map<string, HopSummary>;
+  /** Every measure in start order (BENCH_DEBUG_SYNC=2 prints them). */
+  entries: Entry[];
 }
 
 interface Entry {
@@ -43,7 +45,7 @@ export async function readPullHops(c: Client): Promise<PullHops | null> {
     const d = of.map((e) => e.duration).sort((a, b) => a - b);
     hops.set(n, { n: d.length, sumMs: d.reduce((a, b) => a + b, 0), p50Ms: d[Math.floor(d.length / 2)]!, maxMs: d[d.length - 1]!, rows: of.reduce((a, e) => a + (e.rows ?? 0), 0) });
   }
-  return { spanMs: Math.max(...entries.map((e) => e.start + e.duration)) - firstMs, firstMs, hops };
+  return { spanMs: Math.max(...entries.map((e) => e.start + e.duration)) - firstMs, firstMs, hops, entries: entries.sort((a, b) => a.start - b.start) };
 }
 
 export function formatPullHops(h: PullHops | null): string[] {
@@ -51,6 +53,9 @@ export function formatPullHops(h: PullHops | null): string[] {
   const lines = [`row 5 hops: pull span ${Math.round(h.spanMs)} ms (first request at ${Math.round(h.firstMs)} ms of the document)`];
   for (const [n, s] of h.hops) {
     lines.push(`  ${n.padEnd(10)} n=${String(s.n).padStart(3)} sum ${Math.round(s.sumMs).toString().padStart(6)} ms  p50 ${s.p50Ms.toFixed(1).padStart(7)}  max ${s.maxMs.toFixed(1).padStart(7)}  rows ${s.rows}`);
+  }
+  if (process.env.BENCH_DEBUG_SYNC === '2') {
+    for (const e of h.entries) lines.push(`    ${(e.start - h.firstMs).toFixed(0).padStart(6)} +${e.duration.toFixed(1).padStart(7)} ${e.name}${e.rows === null ? '' : ` rows ${e.rows}`}`);
   }
   return lines;
 }

@@ -13,8 +13,9 @@ export type PullHop =
   | 'page'
   /** A pull from its start to the page that said there is no more (the bench waits for it, row 5). */
   | 'caught-up'
-  /** R5.11's head: its requests and its transaction. */
+  /** R5.11's head: its requests and its transaction; inside it, its request alone. */
   | 'head'
+  | 'head-request'
   /** The page's transaction, from its call to its commit. */
   | 'apply'
   /** Inside it: the reads of stored rows the merge needs (bulkGet of the page's keys, Chatwoot ids). */

@@ -1,7 +1,7 @@
 // R5.8/R5.9: pages sized by bytes, not rows. PostgREST has no byte limit, so a page is asked as a row
 // count: the byte budget divided by the bytes per row measured so far. The budget starts modest and
-// follows the link: a page that came quickly doubles it, a slow one scales it to the target time, a
-// cut halves it. Each request's deadline comes from the transfer it is expected to take; a stall
+// follows the link: each page sizes the next to the target time at the rate it measured (growing at
+// most GROWTH_MAX times, R19.9), a cut halves it. Each request's deadline comes from the transfer it is expected to take; a stall
 // (no byte for the stall time) aborts whatever the size.
 import { PULL_PAGE_LIMIT } from '../model/constants.ts';
 
@@ -13,6 +13,12 @@ export const FIRST_BYTES_PER_ROW = 1024;
 export const TARGET_PAGE_MS = 3000;
 /** Never below this many bytes, so a slow link still moves several rows per round trip. */
 export const MIN_PAGE_BYTES = 8 * 1024;
+/**
+ * R19.9: how many times the budget may grow from one page to the next. A small page's time is mostly
+ * its round trip, so the rate it measures errs low; the bound keeps one fast reply (a burst) from
+ * sizing a page far beyond what the link has shown it carries.
+ */
+export const GROWTH_MAX = 8;
 /** A page's deadline is this many times the time it is expected to take. */
 const DEADLINE_FACTOR = 3;
 
@@ -76,8 +82,10 @@ export class PullPacer {
     const ms = Math.max(1, now - t.startedAt);
     this.last = { ms, bytes: t.bytes };
     // A page that hit the row cap says nothing about the link's limit: keep the budget the cap allows.
-    const next = ms < this.targetMs / 2 ? t.bytes * 2 : (t.bytes * this.targetMs) / ms;
-    this.budget = this.clamp(Math.min(next, Math.max(this.budget, t.bytes) * 2));
+    // R19.9: what the link carries in the target time at the rate this page measured, growing at
+    // most GROWTH_MAX times a page (doubling took a fresh device five round trips to full pages).
+    const next = (t.bytes * this.targetMs) / ms;
+    this.budget = this.clamp(Math.min(next, Math.max(this.budget, t.bytes) * GROWTH_MAX));
   }
 
   /**

@@ -93,7 +93,9 @@ export const HEAD_LIMITS: HeadLimits = { conversations: 200, withMessages: 20, p
 async function readHead(db: SyncDb, server: ServerApi, userId: string, since: number, accountId: string | null, until: number, ledger: PullLedger): Promise<void> {
   if (!server.pullHead) return;
   try {
+    const asked = hopStart();
     const head = await server.pullHead(since, HEAD_LIMITS);
+    pullHop('head-request', asked, { rows: head.conversations.length + head.messages.length });
     const other = (r: { account_id: string | null }) => accountId !== null && r.account_id !== null && r.account_id !== accountId;
     if (head.conversations.some(other) || head.messages.some(other)) return;
     // R17.5: marked before the head's rows are stored, so no chat shows its newest page without the
