@@ -72,6 +72,18 @@ const ATTACK_TESTS = /issue 36|R10\.1[5-8] |N[78]: |F12: |forged JWTs|cannot act
 
 const stackGroup = { globalSetup: ['tests/helpers/global-stack.ts'], testTimeout: 60_000, hookTimeout: 120_000 };
 
+// The server and db files share their worker (`isolate: false`): a fresh process per file cost a fork,
+// a transform and the imports (pg, supabase-js, the stack's modules), ~2 s a file at CI's load, for
+// files whose tests take well under that. Safe because nothing they import keeps state between files
+// (checked session 30, docs/TESTING.md): supabase/local reads no environment (config.ts) and its
+// module-level maps are keyed by content, object or a random endpoint; the helpers' only state is
+// tests/db/helpers.ts's pool (ended by closeDb, made again on use) and auth-helpers' address counter;
+// a file's own stack, sockets and servers are stopped in its afterAll, and its spies restored. Vitest
+// never hands a worker to another project (isEqualRunner), so `inject('stack')` read at import stays
+// the project's. A file that keeps state in a module, stubs a global or reads the environment at
+// import does not belong in these projects. Files of other projects still get a process each.
+const shareWorker = { isolate: false };
+
 // Vitest 4.1 applies a project's testNamePattern to that project's files only (checked: the project
 // runs 1 of auth-security-account's 5 tests, the server project all 5), though ProjectConfig's type
 // leaves the option out; a variable passes it without the object-literal check.
@@ -109,12 +121,12 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'server', include: ['tests/server/**/*.test.ts'], exclude: [...PUSH_SETTINGS, ...TIMING], ...stackGroup },
+        test: { name: 'server', include: ['tests/server/**/*.test.ts'], exclude: [...PUSH_SETTINGS, ...TIMING], ...stackGroup, ...shareWorker },
       },
       { test: { name: 'server-push-settings', include: PUSH_SETTINGS, ...stackGroup } },
       { test: configuredAttacks },
       { test: { name: 'timing', include: TIMING, ...stackGroup, maxWorkers: 1, testTimeout: 120_000 } },
-      { test: { name: 'db', include: ['tests/db/**/*.test.ts'], exclude: TIMING, ...stackGroup } },
+      { test: { name: 'db', include: ['tests/db/**/*.test.ts'], exclude: TIMING, ...stackGroup, ...shareWorker } },
       { test: { name: 'sync', include: ['tests/sync/**/*.test.ts'], exclude: TIMING, ...stackGroup, testTimeout: 120_000 } },
     ],
   },
