@@ -105,6 +105,89 @@ test('phone: long press opens the menu, a reply is sent with its quote and shown
   await phone.context.close();
 });
 
+/** A chat long enough to scroll on a desktop: 30 messages of two lines yesterday, 30 today from 00:01 local. */
+async function longChatOverDays(baseURL: string, prefix: string) {
+  const chat = await freshChat(baseURL, prefix);
+  const today = new Date();
+  today.setHours(0, 1, 0, 0);
+  const at = (daysAgo: number, i: number) => new Date(today.getTime() - daysAgo * DAY + i * 60_000).toISOString();
+  const line = (day: string, i: number) => `${day} ${i}: návrh textu kampane, rozpočet a termíny pre tím marketingu na tento týždeň`;
+  await rest(baseURL, 'messages', {
+    method: 'POST',
+    prefer: 'return=minimal',
+    body: [1, 0].flatMap((daysAgo) =>
+      Array.from({ length: 30 }, (_, i) => ({ conversation_id: chat.conversationId, direction: 'specialist', source: 'chatwoot', text: line(daysAgo ? 'Včera' : 'Dnes', i), created_at: at(daysAgo, i) })),
+    ),
+  });
+  return chat;
+}
+
+/** The labels the floating day pill showed with (data-shown) since this was called, read by shownPills. */
+async function recordShownPills(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { shownPills: string[]; pillObserver?: MutationObserver };
+    w.shownPills = [];
+    w.pillObserver?.disconnect();
+    const note = () => {
+      const pill = document.querySelector('[data-testid="sticky-day"][data-shown]');
+      if (pill?.textContent) w.shownPills.push(pill.textContent);
+    };
+    w.pillObserver = new MutationObserver(note);
+    w.pillObserver.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['data-shown'] });
+  });
+}
+const shownPills = (page: Page) => page.evaluate(() => (window as unknown as { shownPills: string[] }).shownPills);
+
+test('phone and desktop: the floating day pill shows while the reader scrolls and is gone once scrolling stops, in both themes', async ({ browser, baseURL }) => {
+  // On a phone the pill sat over the first line of the topmost message for as long as the chat was
+  // scrolled (issue 40). Now, as in WhatsApp and Telegram, it shows only while scrolling and fades
+  // out about a second after; the chat opened at its newest message never shows it at all.
+  const chat = await longChatOverDays(baseURL!, 'denpill');
+  for (const phone of [true, false]) {
+    const { context, page } = await device(browser, baseURL!, phone);
+    const where = phone ? 'phone' : 'desktop';
+    await signIn(page, chat.user.email);
+    await page.goto(`/app/chats/${chat.conversationId}`);
+    await expect(bubble(page, 'Dobrý deň, ako vám pomôžem?')).toBeInViewport({ timeout: 20_000 });
+    const pill = page.getByTestId('sticky-day');
+    const scroller = page.getByTestId('message-scroller');
+    // Opened at the bottom (scrolled from its top): the pill is not over the text at rest.
+    await expect(pill).toBeHidden();
+    const cdp = phone ? await context.newCDPSession(page) : null;
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expect(page.locator('html')).toHaveClass(scheme === 'dark' ? /\bdark\b/ : /^(?!.*\bdark\b)/);
+      const top = await scroller.evaluate((el) => el.scrollTop);
+      await recordShownPills(page);
+      const box = (await scroller.boundingBox())!;
+      const x = Math.round(box.x + box.width / 2);
+      const y = Math.round(box.y + box.height / 2);
+      if (cdp) {
+        // A finger dragged down the screen (the history moves up), from the DevTools protocol: headless
+        // Chromium without a GPU ignores Input.synthesizeScrollGesture, but scrolls for touch events.
+        const from = y - 300;
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y: from }] });
+        for (let i = 1; i <= 15; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: from + i * 40 }] });
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      } else {
+        await page.mouse.move(x, y);
+        for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -300);
+      }
+      await expect.poll(() => scroller.evaluate((el) => el.scrollTop)).toBeLessThan(top - 300);
+      // While scrolling the pill named the topmost row's day...
+      await expect.poll(() => shownPills(page)).not.toEqual([]);
+      for (const label of await shownPills(page)) expect(['Dnes', 'Včera']).toContain(label);
+      await page.screenshot({ path: `${SHOTS}/chat-day-pill-scrolling-${where}-${scheme}.png` });
+      // ...and once the scrolling has stopped it is gone, not left over the first line of text.
+      await expect(pill).toBeHidden();
+      await expect(pill).toHaveCSS('visibility', 'hidden');
+      await page.screenshot({ path: `${SHOTS}/chat-day-pill-rest-${where}-${scheme}.png` });
+      expect(await axeViolations(page)).toEqual([]);
+    }
+    await context.close();
+  }
+});
+
 test('desktop: right click and the keyboard open the menu; copy puts the markdown source on the clipboard', async ({ browser, baseURL }) => {
   const chat = await chatOverDays(baseURL!, 'kopirovat');
   const { context, page } = await device(browser, baseURL!, false);

@@ -12,7 +12,7 @@ import { registerUpdateBlocker } from './pwa/update-gate.ts';
 import { AppRoutes } from './routes/router.tsx';
 import { loadSignedIn } from './routes/signed-in-loader.tsx';
 import { pwaText } from './text/pwa.ts';
-import { sk } from './text/sk.ts';
+import { skShell as sk } from './text/sk-shell.ts';
 import './index.css';
 
 /** Pages that paint without knowing the session (the callback and reset pages need it at once). */

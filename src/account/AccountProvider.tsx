@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useAuth } from '../auth/auth-context.ts';
 import { fetchAccount, fetchAccountIdForUser, fetchIsSuperAdmin, type Account } from '../data/remote-account.ts';
-import { sk } from '../text/sk.ts';
+import { skShell as sk } from '../text/sk-shell.ts';
 import { readCachedAccount, readCachedSuperAdmin, writeCachedAccount, writeCachedSuperAdmin } from './account-cache.ts';
 import { AccountContext, type AccountState } from './account-context.ts';
 import { useImpersonation } from './use-impersonation.ts';

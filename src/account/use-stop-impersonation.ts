@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toastSuccess } from '../lib/notify.ts';
-import { sk } from '../text/sk.ts';
+import { skShell as sk } from '../text/sk-shell.ts';
 import { stopImpersonation } from './stop-impersonation.ts';
 
 /** Stops impersonating, says so ('Impersonácia zrušená') and returns to the chat list. */

@@ -5,7 +5,7 @@
 import type { CSSProperties } from 'react';
 import { Toaster } from 'sonner';
 import { useShownTheme } from '../theme/theme-choice.ts';
-import { sk } from '../text/sk.ts';
+import { skShell as sk } from '../text/sk-shell.ts';
 
 export const TOAST_DURATION_MS = 5000;
 

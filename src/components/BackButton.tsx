@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { sk } from '../text/sk.ts';
+import { skShell as sk } from '../text/sk-shell.ts';
 
 export function BackButton({ to }: { to: string }) {
   return (

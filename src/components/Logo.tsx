@@ -1,4 +1,4 @@
-import { sk } from '../text/sk.ts';
+import { skShell as sk } from '../text/sk-shell.ts';
 
 /** The product mark and name; decorative mark, the name is the accessible text. */
 export function Logo({ className = '' }: { className?: string }) {

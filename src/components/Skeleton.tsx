@@ -1,4 +1,4 @@
-import { sk } from '../text/sk.ts';
+import { skShell as sk } from '../text/sk-shell.ts';
 
 /** Grey placeholder blocks shown while something loads; announced once as loading. */
 export function Skeleton({ lines = 3, className = '' }: { lines?: number; className?: string }) {

@@ -1,5 +1,5 @@
 // Conversation status: 'active' reads 'Aktívne'; any other value is a completed conversation.
-import { sk } from '../text/sk.ts';
+import { skShell as sk } from '../text/sk-shell.ts';
 
 export function isActiveStatus(status: string | null | undefined): boolean {
   return (status ?? 'active') === 'active';

@@ -1,5 +1,5 @@
 import { unreadLabel } from '../lib/unread.ts';
-import { sk } from '../text/sk.ts';
+import { skShell as sk } from '../text/sk-shell.ts';
 
 export function UnreadBadge({ count }: { count: number }) {
   const label = unreadLabel(count);

@@ -16,10 +16,17 @@ import { useAuth } from '../auth/auth-context.ts';
 import { loadSupabase } from '../auth/lazy-supabase.ts';
 import { registerUpdateBlocker } from '../pwa/update-gate.ts';
 import { startSearchWhenIdle } from '../search/start.ts';
-import { prepareImage } from '../pages/chat/attachments/prepare-image.ts';
+import type { ImagePreparer } from '../../sync/attachments/prepare.ts';
 import { engineTarget } from './engine-key.ts';
 import { ONLINE_ONLY } from './online-only/flag.ts';
 import { SyncContext, SyncDbContext } from './sync-context.ts';
+
+/**
+ * The canvas work of a photo's preparation (issue 38), fetched when the engine first prepares one:
+ * it is chat code, not needed before the list paints (bench row 8a; the chat chunk holds it anyway).
+ */
+const prepareImage: ImagePreparer = (original, name, type) =>
+  import('../pages/chat/attachments/prepare-image.ts').then((m) => m.prepareImage(original, name, type));
 
 export function SyncProvider({ children }: { children: ReactNode }) {
   const { user } = useAuth();

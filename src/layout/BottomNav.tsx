@@ -2,7 +2,7 @@
 // check has answered yes: hidden while it loads or when it failed.
 import { NavLink } from 'react-router-dom';
 import { useAccount } from '../account/account-context.ts';
-import { sk } from '../text/sk.ts';
+import { skShell as sk } from '../text/sk-shell.ts';
 import { NavIcon, type NavIconName } from './nav-icons.tsx';
 
 interface Tab {

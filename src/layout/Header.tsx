@@ -3,7 +3,7 @@
 import { BackButton } from '../components/BackButton.tsx';
 import { Logo } from '../components/Logo.tsx';
 import { usePlanLabel } from '../data/use-plan-label.ts';
-import { sk } from '../text/sk.ts';
+import { skShell as sk } from '../text/sk-shell.ts';
 import type { LayoutRules } from './layout-rules.ts';
 
 export function Header({ rules }: { rules: LayoutRules }) {

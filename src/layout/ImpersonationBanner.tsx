@@ -1,6 +1,6 @@
 import { useAccount } from '../account/account-context.ts';
 import { useStopImpersonation } from '../account/use-stop-impersonation.ts';
-import { sk } from '../text/sk.ts';
+import { skShell as sk } from '../text/sk-shell.ts';
 
 export function ImpersonationBanner() {
   const { isImpersonating, impersonation } = useAccount();

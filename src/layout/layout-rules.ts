@@ -1,5 +1,5 @@
 // Which bars, title and back button a path gets (user-area.md section 2, admin-area.md route table).
-import { sk } from '../text/sk.ts';
+import { skShell as sk } from '../text/sk-shell.ts';
 
 export interface LayoutRules {
   showHeader: boolean;

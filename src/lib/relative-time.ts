@@ -2,10 +2,12 @@
 // '{n}d', otherwise a Slovak short date. A time in the future (clock skew) counts as 'Teraz'.
 // "Now" is the server's clock as the sync engine learnt it (sync/SPEC.md R9.11), so a phone whose
 // clock is hours off still reads '3h' for a message three hours old, not 'Teraz' or '1h'.
-import { format } from 'date-fns';
+// The short date is written by hand, not with date-fns' format: every row of the list needs this
+// before it paints, and date-fns with its Slovak and default English locales was 7 KB gzip of the
+// JavaScript loaded before that paint (bench row 8a). The date is numeric (no locale text): the
+// unit test compares it with date-fns' 'P' in the Slovak locale ('d. M. y').
 import { serverNow } from '../../sync/session/server-time.ts';
-import { sk as skLocale } from 'date-fns/locale';
-import { sk } from '../text/sk.ts';
+import { skShell as sk } from '../text/sk-shell.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -17,5 +19,5 @@ export function formatRelativeTime(value: Date | string | number, now: Date = ne
   if (elapsed < HOUR) return sk.time.now;
   if (elapsed < DAY) return sk.time.hours(Math.floor(elapsed / HOUR));
   if (elapsed < 7 * DAY) return sk.time.days(Math.floor(elapsed / DAY));
-  return format(date, 'P', { locale: skLocale });
+  return `${date.getDate()}. ${date.getMonth() + 1}. ${date.getFullYear()}`;
 }

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { sk } from '../text/sk.ts';
+import { skShell as sk } from '../text/sk-shell.ts';
 
 /** Sets the tab title to '{title} – Poradňa' (or just the product name). */
 export function useDocumentTitle(title?: string): void {

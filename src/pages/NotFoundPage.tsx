@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
-import { sk } from '../text/sk.ts';
+import { skShell as sk } from '../text/sk-shell.ts';
 
 /** `embedded`: inside a layout that already has its <main> (unknown /admin paths), as a plain block. */
 export function NotFoundPage({ embedded = false }: { embedded?: boolean }) {

@@ -1,48 +1,17 @@
 // Every user-visible string of the app. Texts quoted by user-area.md / admin-area.md are copied
 // exactly (including 'e‑mail' with U+2011 and the mix of '...' and '…'); strings the spec does not
 // give (headings, labels, aria labels) are marked "ours" and may be reworded freely.
+// The sections the first paint of /app/chats needs live in sk-shell.ts and are included here whole.
+import { skShell } from './sk-shell.ts';
 
 export const sk = {
-  app: {
-    name: 'Poradňa',
-    planLoading: 'Loading...',
-    back: 'Späť', // ours
-    loading: 'Načítavam…', // ours: screen-reader label of skeletons
-    mainNav: 'Hlavná navigácia', // ours
-  },
-  nav: {
-    chats: 'Cháty',
-    specialists: 'Špecialisti',
-    settings: 'Nastavenia',
-    admin: 'Admin',
-  },
-  titles: {
-    archived: 'Archivované',
-    admin: 'Admin',
-    chat: 'Chat',
-  },
-  impersonation: {
-    banner: (accountName: string) => `Impersonating: ${accountName}`,
-    stop: 'Stop impersonating',
-    cancel: 'Zrušiť impersonáciu',
-    cancelled: 'Impersonácia zrušená',
-  },
-  notFound: {
-    code: '404',
-    text: 'Oops! Page not found',
-    home: 'Return to Home',
-  },
+  ...skShell,
   demo: {
     title: 'Scroll demo', // ours
     item: (n: number) => `Položka ${n}`, // ours
   },
-  toast: {
-    errorTitle: 'Chyba',
-    successTitle: 'Úspech',
-    close: 'Zavrieť', // ours
-    region: 'Oznámenia', // ours
-  },
   auth: {
+    ...skShell.auth,
     email: 'E-mail', // ours
     password: 'Heslo', // ours
     showPassword: 'Zobraziť heslo', // ours
@@ -77,7 +46,6 @@ export const sk = {
     passwordChanged: 'Heslo bolo zmenené',
     resetMailSent: 'Email na reset hesla bol odoslaný',
     signedOut: 'Odhlásený',
-    sessionExpired: 'Session vypršala',
     // ours: sign-in with the mailed 6-digit code (issue 37 user item 9)
     enterCode: 'Mám kód z e-mailu',
     codeLabel: 'Kód z e-mailu',
@@ -93,6 +61,7 @@ export const sk = {
     mismatch: 'Zadané heslá sa nezhodujú. Skús to znova.',
   },
   errors: {
+    ...skShell.errors,
     invalidCredentials: 'Nesprávny e-mail alebo heslo.',
     signInFailed: 'Nepodarilo sa prihlásiť. Skús to znova.',
     generic: 'Niečo sa pokazilo. Skús to znova.',
@@ -106,8 +75,6 @@ export const sk = {
     samePassword: 'Nové heslo sa musí líšiť od doterajšieho.', // ours: GoTrue's same_password (issue 37)
     invalidLink: 'Neplatný alebo expirovaný odkaz. Skús to znova.',
     missingParams: 'Chýbajú autentifikačné parametre.',
-    accountFetch: 'Failed to fetch account',
-    noAuthProvider: 'useAuth must be used within an AuthProvider',
   },
   settings: {
     title: 'Nastavenia – Bezpečnosť',
@@ -132,34 +99,6 @@ export const sk = {
     unsentHint: (n: number) => (n === 1 ? 'Pripoj sa k internetu a počkaj, kým sa odošle.' : 'Pripoj sa k internetu a počkaj, kým sa odošlú.'),
     signOutAnyway: 'Odhlásiť sa aj tak', // ours
     staySignedIn: 'Zostať prihlásený', // ours
-  },
-  chats: {
-    title: 'Konverzácie', // ours: heading of /app/chats (visually hidden)
-    searchPlaceholder: 'Hľadať konverzáciu…',
-    searchLabel: 'Hľadať konverzáciu', // ours
-    filtersLabel: 'Filter konverzácií', // ours
-    filters: { all: 'Všetky', unread: 'Neprečítané', active: 'Aktívne', completed: 'Ukončené' },
-    archivedRow: 'Archivované konverzácie',
-    archivedCount: (n: number) => `${n} archivovaných`, // ours: screen-reader label
-    loading: 'Načítavam konverzácie...',
-    offlineTitle: 'Problém s internetom',
-    offlineHint: 'Skontrolujte svoje pripojenie',
-    loadFailed: 'Nepodarilo sa načítať konverzácie',
-    // ours (issue 35): a backlog on its way, counts already formatted (formatCount)
-    syncProgress: (done: string, total: string) => `Sťahujem správy… ${done} z ${total}`,
-    retryHint: 'Skúste to prosím znova',
-    retry: 'Skúsiť znova',
-    empty: 'No conversations found',
-    emptySearch: 'No conversations match your search',
-    emptyFilter: 'V tomto filtri nie sú žiadne konverzácie', // ours: a filter chip alone found nothing (issue 21 item 13)
-    archivedEmpty: 'Žiadne archivované konverzácie',
-    archivedEmptyHint: 'Konverzácie sa zobrazia tu po archivácii',
-    archivedEmptySearch: 'No archived conversations match your search',
-    listLabel: 'Zoznam konverzácií', // ours
-    archive: 'Archivovať',
-    restore: 'Obnoviť',
-    unknownSpecialist: 'Neznámy špecialista',
-    noMessages: 'No messages yet',
   },
   chat: {
     noConversation: 'No conversation selected',
@@ -207,6 +146,7 @@ export const sk = {
   },
   // ours (issue 40, second part): message actions, replies, day separators, jump to the newest, drafts.
   chatActions: {
+    ...skShell.chatActions,
     today: 'Dnes',
     yesterday: 'Včera',
     menuLabel: 'Akcie správy',
@@ -221,7 +161,6 @@ export const sk = {
     quoteMissing: 'Pôvodná správa nie je v tomto zariadení',
     jumpToNewest: 'Prejsť na najnovšie správy',
     newCount: (n: number) => (n === 1 ? '1 nová správa' : n >= 2 && n <= 4 ? `${n} nové správy` : `${n} nových správ`),
-    draft: 'Koncept:',
   },
   card: {
     aiBadge: 'AI ŠPECIALISTA',
@@ -240,10 +179,6 @@ export const sk = {
     zoomIn: 'Priblížiť', // ours
     zoomOut: 'Oddialiť', // ours
     position: (i: number, n: number) => `${i} / ${n}`, // ours
-  },
-  status: {
-    active: 'Aktívne',
-    completed: 'Ukončené',
   },
   specialists: {
     title: 'Špecialisti',
@@ -267,30 +202,8 @@ export const sk = {
     specialists: 'Tu bude zoznam špecialistov, s ktorými môžeš začať chat.', // ours
     admin: 'Tu budú nástroje pre správcov.', // ours
   },
-  badges: {
-    unread: (n: number) => `${n} neprečítaných`, // ours: screen-reader label
-  },
-  time: {
-    now: 'Teraz',
-    hours: (n: number) => `${n}h`,
-    days: (n: number) => `${n}d`,
-  },
   files: {
     unknownSize: 'Neznáma veľkosť',
-  },
-  // ours (issue 39, h-handoff): who answers the conversation (sync/SPEC.md R14)
-  owner: {
-    ai: 'Odpovedá AI',
-    waiting: (time: string) => `Čaká na špecialistu od ${time}`,
-    human: (name: string) => `Píše ${name}`,
-    humanUnnamed: 'Odpovedá špecialista',
-    request: 'Chcem hovoriť s človekom',
-    requesting: 'Privolávam špecialistu…',
-    requested:
-      'Požiadali ste o špecialistu. AI už v tomto chate neodpovedá; špecialista sa vám ozve tu. Môžete mu písať už teraz, správy si prečíta.',
-    offline: 'Bez pripojenia sa špecialista nedá privolať. Skúste to znova, keď budete online.',
-    failed: 'Špecialistu sa nepodarilo privolať. Skúste to prosím znova.',
-    waitingNote: 'AI v tomto chate už neodpovedá. Špecialista sa vám ozve tu; správy, ktoré napíšete, si prečíta.',
   },
   // issue 40: search inside messages (src/search/)
   search: {
@@ -328,12 +241,6 @@ export const sk = {
     cancel: 'Zrušiť odoslanie',
     // ours, issue 38 (R12.13: the bubble before the photo is prepared; branch h-photo)
     preparingPhoto: 'Fotka sa pripravuje na odoslanie…',
-  },
-  // ours, issue 40 (desktop two-pane and dark mode; branch h-ui)
-  layout: {
-    noChatOpen: 'Vyberte konverzáciu',
-    noChatOpenHint: 'Otvorí sa tu, vedľa zoznamu. Zoznam a konverzácia sa prepínajú klávesom Tab.',
-    chatPane: 'Otvorená konverzácia',
   },
   chatSearch: {
     open: 'Hľadať v konverzácii',

@@ -177,7 +177,7 @@ function List({ messages, onRetry, footer, firstUnreadKey = null, foundKey = nul
   return (
     <ListLinksContext.Provider value={extras.links}>
       <div className="relative flex min-h-0 flex-1 flex-col">
-        {extras.stickyIso && <StickyDay iso={extras.stickyIso} />}
+        <StickyDay iso={extras.stickyIso} shown={extras.stickyShown} />
         <div
           ref={scrollRef}
           data-testid="message-scroller"

@@ -3,7 +3,7 @@
 // specialist's conversation has no AI to speak of), and nothing for a row stored before issue 39 of a
 // human specialist.
 import type { LocalConversation } from '../../../sync/model/local-types.ts';
-import { sk } from '../../text/sk.ts';
+import { skShell as sk } from '../../text/sk-shell.ts';
 import { messageTime } from './message-time.ts';
 
 export function ownerLabel(c: LocalConversation, now: Date = new Date()): string | null {

@@ -30,6 +30,13 @@ export interface ListExtras {
   jumpToNewest: () => void;
   /** The topmost visible row's time once the list is scrolled from its very top, else undefined. */
   stickyIso: string | undefined;
+  /**
+   * Whether that day's pill shows: only while the reader scrolls away from the bottom (the
+   * virtualizer's isScrolling, which ends ~150 ms after the last scroll event). At rest it would sit
+   * over the first line of the topmost message, so it fades out (index.css, .sticky-day) as in
+   * WhatsApp and Telegram; the list's own following of new messages at the bottom never shows it.
+   */
+  stickyShown: boolean;
 }
 
 export function useListExtras({ messages, virtualizer, atBottom, onReply, peerName }: ExtrasInput): ListExtras {
@@ -66,6 +73,7 @@ export function useListExtras({ messages, virtualizer, atBottom, onReply, peerNa
   }, [atBottom, virtualizer, count]);
   const scrolled = (virtualizer.scrollOffset ?? 0) > 0;
   const stickyIso = scrolled ? messages[virtualizer.range?.startIndex ?? 0]?.createdAt : undefined;
+  const stickyShown = stickyIso !== undefined && away.away && virtualizer.isScrolling;
   return {
     links,
     listHandlers: actions.listHandlers,
@@ -76,6 +84,7 @@ export function useListExtras({ messages, virtualizer, atBottom, onReply, peerNa
     setAtBottom: away.setAtBottom,
     jumpToNewest,
     stickyIso,
+    stickyShown,
   };
 }
 

@@ -1,5 +1,5 @@
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { sk } from '../../text/sk.ts';
+import { skShell as sk } from '../../text/sk-shell.ts';
 import { ConversationsScreen } from './ConversationsScreen.tsx';
 
 /** /app/archived: the header shows 'Archivované' with a back button. */

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { sk } from '../../text/sk.ts';
+import { skShell as sk } from '../../text/sk-shell.ts';
 
 /** 'Archivované konverzácie' with the archived count, to /app/archived. */
 export function ArchivedRow({ count }: { count: number | undefined }) {

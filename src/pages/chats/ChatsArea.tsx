@@ -11,12 +11,15 @@
 // - keyboard: Tab goes from the list to the chat pane (document order); Escape in the chat pane, when
 //   no menu or dialog takes it, returns to the open chat's row; closing the chat (its back button)
 //   returns focus to that row as well.
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, type KeyboardEvent } from 'react';
 import { Outlet, useMatch } from 'react-router-dom';
 import { DESKTOP_QUERY, useMedia } from '../../lib/use-media.ts';
 import { ChatsPage } from './ChatsPage.tsx';
 import { ConversationsScreen } from './ConversationsScreen.tsx';
-import { EmptyChatPane } from './EmptyChatPane.tsx';
+
+// The desktop's quiet pane is fetched once a desktop shows it, not before a phone's list paints (bench
+// row 8a); its place is kept by an empty pane of the same colour meanwhile.
+const EmptyChatPane = lazy(() => import('./EmptyChatPane.tsx').then((m) => ({ default: m.EmptyChatPane })));
 
 export function ChatsArea() {
   return <Panes desktop={useMedia(DESKTOP_QUERY)} />;
@@ -24,7 +27,13 @@ export function ChatsArea() {
 
 /** /app/chats itself: the list on a phone; on a desktop the list is the area's, and this is the empty pane. */
 export function ChatsIndex() {
-  return useMedia(DESKTOP_QUERY) ? <EmptyChatPane /> : <ChatsPage />;
+  return useMedia(DESKTOP_QUERY) ? (
+    <Suspense fallback={<div className="flex-1 bg-slate-100" />}>
+      <EmptyChatPane />
+    </Suspense>
+  ) : (
+    <ChatsPage />
+  );
 }
 
 /** The row of a conversation in the list, found by its link (rows keep the list's search after the id). */

@@ -8,7 +8,7 @@ import { drafts } from '../../../sync/queries.ts';
 import { markAfterPaint } from '../../data/perf-marks.ts';
 import { useSyncQuery } from '../../data/use-sync-query.ts';
 import { DESKTOP_QUERY, useMedia } from '../../lib/use-media.ts';
-import { sk } from '../../text/sk.ts';
+import { skShell as sk } from '../../text/sk-shell.ts';
 import { ConversationRow } from './ConversationRow.tsx';
 import { keptListQuery } from './list-params.ts';
 

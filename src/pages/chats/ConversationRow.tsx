@@ -8,7 +8,7 @@ import { SwipeableRow } from '../../components/SwipeableRow.tsx';
 import { UnreadBadge } from '../../components/UnreadBadge.tsx';
 import { formatRelativeTime } from '../../lib/relative-time.ts';
 import { plainSnippet } from '../../lib/snippet.ts';
-import { sk } from '../../text/sk.ts';
+import { skShell as sk } from '../../text/sk-shell.ts';
 import { OwnerRowLabel } from './OwnerRowLabel.tsx';
 
 interface ConversationRowProps {

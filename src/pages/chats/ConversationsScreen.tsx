@@ -8,7 +8,7 @@ import { useConversationList } from '../../data/use-conversation-list.ts';
 import { useSyncQuery } from '../../data/use-sync-query.ts';
 import { useSyncStatus } from '../../data/use-sync-status.ts';
 import { useEmptyGrace } from '../../lib/use-empty-grace.ts';
-import { sk } from '../../text/sk.ts';
+import { skShell as sk } from '../../text/sk-shell.ts';
 import { ArchivedRow } from './ArchivedRow.tsx';
 import { ConversationList } from './ConversationList.tsx';
 import { ListBanner } from './ListBanner.tsx';

@@ -3,7 +3,7 @@
 // pages keep arriving the member sees how far it is, not an error).
 import type { SyncStatus } from '../../../sync/status.ts';
 import { formatCount } from '../../lib/count.ts';
-import { sk } from '../../text/sk.ts';
+import { skShell as sk } from '../../text/sk-shell.ts';
 
 export function ListBanner({ status, onRetry }: { status: SyncStatus; onRetry: () => void }) {
   if (status.connection === 'offline') {

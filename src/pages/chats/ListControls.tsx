@@ -3,7 +3,7 @@
 // out (data-more), so a cut-off chip reads as 'scroll for more' (issue 21 item 15).
 import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import type { ConversationFilter } from '../../../sync/queries.ts';
-import { sk } from '../../text/sk.ts';
+import { skShell as sk } from '../../text/sk-shell.ts';
 import { FILTERS } from './list-params.ts';
 
 interface ListControlsProps {

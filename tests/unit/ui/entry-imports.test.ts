@@ -79,3 +79,30 @@ describe('signed-in chunk (what the chat list needs before it paints)', () => {
     expect(rel).toContain('src/pages/chats/ConversationsScreen.tsx');
   });
 });
+
+describe('first paint of /app/chats: the entry and the signed-in chunk together (bench row 8a)', () => {
+  // Row 8a went from 168 to 175 KB gzip over issue 38–40's merges (bench/RESULTS.md, 2026-11-29): the
+  // whole text catalogue, date-fns for the rows' dates, a photo's canvas preparation, the notifications
+  // prompt and the desktop's empty pane each came in through one static import. They load later now;
+  // a module of the chat or the search reaching the list's graph again is named here.
+  const entry = reach(resolve(ROOT, 'src/main.tsx'));
+  const signedIn = reach(resolve(ROOT, 'src/routes/signed-in.tsx'), (f) => f.includes('/src/data/online-only/'));
+  const rel = [...entry.files, ...signedIn.files].map((f) => f.slice(ROOT.length + 1));
+  const packages = new Set([...entry.packages, ...signedIn.packages]);
+
+  it('paints with the shell texts, not the whole catalogue, and without date-fns', () => {
+    expect(rel).toContain('src/text/sk-shell.ts');
+    expect(rel).not.toContain('src/text/sk.ts');
+    expect(packages).not.toContain('date-fns');
+  });
+
+  it("leaves the chat, the search, a photo's preparation, the notifications prompt and the empty pane to later chunks", () => {
+    for (const later of ['src/pages/chat/attachments/prepare-image.ts', 'src/pwa/push-prompt.ts', 'src/pages/chats/EmptyChatPane.tsx']) {
+      expect(rel, later).not.toContain(later);
+    }
+    // Of the chat's code only what a conversation row shows (its draft, who answers and since when).
+    expect(rel.filter((f) => f.startsWith('src/pages/chat/')).sort()).toEqual(['src/pages/chat/drafts.ts', 'src/pages/chat/message-time.ts', 'src/pages/chat/owner-label.ts']);
+    // Of the search only the idle start of its worker (R15.4) and the drop of its database.
+    expect(rel.filter((f) => f.startsWith('src/search/') || f.startsWith('sync/search/')).sort()).toEqual(['src/search/start.ts', 'sync/search/drop.ts']);
+  });
+});

@@ -1,3 +1,5 @@
+import { format } from 'date-fns';
+import { sk as skLocale } from 'date-fns/locale';
 import { describe, expect, it } from 'vitest';
 import { formatRelativeTime } from '../../../src/lib/relative-time.ts';
 
@@ -24,6 +26,15 @@ describe('formatRelativeTime (user-area.md section 9)', () => {
   it('gives a Slovak short date from 7 days on', () => {
     expect(formatRelativeTime(new Date(2025, 0, 5, 10, 0), now)).toBe('5. 1. 2025');
     expect(formatRelativeTime(ago(7 * DAY), now)).toMatch(/^\d{1,2}\. \d{1,2}\. \d{4}$/);
+  });
+  it("writes the short date as date-fns' 'P' in the Slovak locale does (it is written by hand, bench row 8a)", () => {
+    // Every 9 h 7 min over three years: every day of the month, both sides of DST changes.
+    const start = new Date(2023, 0, 1, 0, 0).getTime();
+    for (let t = start; t < start + 3 * 366 * DAY; t += (9 * 60 + 7) * MIN) {
+      const d = new Date(t);
+      const later = new Date(t + 8 * DAY);
+      expect(formatRelativeTime(d, later), d.toISOString()).toBe(format(d, 'P', { locale: skLocale }));
+    }
   });
   it('accepts ISO strings and treats future times as now', () => {
     expect(formatRelativeTime(ago(2 * HOUR).toISOString(), now)).toBe('2h');
