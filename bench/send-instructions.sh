@@ -27,6 +27,9 @@ if [ "$cmd" = fixture ]; then
   exit 0
 fi
 [ "$cmd" = count ] || { echo "unknown command $cmd" >&2; exit 2; }
+for tool in valgrind psql; do
+  command -v "$tool" >/dev/null || { echo "$tool is missing: apt-get install -y ${tool/psql/postgresql-client}" >&2; exit 2; }
+done
 shift 2
 fx=$dir/fixture.json
 user=$(jq -r .user "$fx"); conv=$(jq -r .conv "$fx"); acc=$(jq -r .acc "$fx")
