@@ -2,7 +2,7 @@
 // lives apart from both: e2e never imports bench.
 // One Lighthouse navigation against an already running Chromium (its remote-debugging port), turned
 // into a LighthouseRow: the category scores, the core metrics and the audits that cost points.
-import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
+import lighthouse, { desktopConfig, type Artifacts, type Flags, type Result } from 'lighthouse';
 
 /** One page and preset, as measured (bench/lighthouse-report.ts turns these into a table and bench rows). */
 export interface LighthouseRow {
@@ -55,7 +55,7 @@ export async function runLighthouse(
   port: number,
   formFactor: FormFactor,
   opts: { keepStorage: boolean; categories?: string[] },
-): Promise<{ row: LighthouseRow; lhr: Result }> {
+): Promise<{ row: LighthouseRow; lhr: Result; artifacts: Artifacts }> {
   const categories = opts.categories ?? CATEGORIES;
   const flags: Flags = {
     port,
@@ -86,5 +86,5 @@ export async function runLighthouse(
     benchmarkIndex: lhr.environment.benchmarkIndex,
     runs: [],
   };
-  return { row, lhr };
+  return { row, lhr, artifacts: result.artifacts };
 }
