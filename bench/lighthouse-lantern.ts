@@ -29,6 +29,7 @@ import { LanternTotalBlockingTime } from 'lighthouse/core/computed/metrics/lante
 import { LanternFirstContentfulPaint } from 'lighthouse/core/computed/metrics/lantern-first-contentful-paint.js';
 import { LanternInteractive } from 'lighthouse/core/computed/metrics/lantern-interactive.js';
 import { measureInFreshChromium } from '../scripts/lighthouse/browser.ts';
+import { rendererAtStart } from '../scripts/lighthouse/renderer-start.ts';
 import { runLighthouse } from '../scripts/lighthouse/run.ts';
 import { startTestStack } from '../tests/helpers/stack.ts';
 
@@ -199,14 +200,10 @@ export async function lanternBreakdown(a: KeptArtifacts, webDir?: string): Promi
     });
   }
   tasks.sort((x, y) => x.start - y.start);
-  const ev = a.Trace.traceEvents as (TraceEvent & { pid: number })[];
-  const fcpPid = ev.find((e) => e.name === 'firstContentfulPaint')?.pid;
-  const counters = ev.filter((e) => e.name === 'UpdateCounters' && e.pid === fcpPid && e.args.data?.['documents'] !== undefined).sort((x, y) => x.ts - y.ts)[0]?.args.data as
-    | { documents?: number; jsHeapSizeUsed?: number }
-    | undefined;
+  const counters = rendererAtStart(a.Trace.traceEvents as unknown as Parameters<typeof rendererAtStart>[0]);
   return {
     tbt: tbt.timing,
-    startCounters: counters ? `${counters.documents} documents, ${((counters.jsHeapSizeUsed ?? 0) / 1e6).toFixed(1)} MB JS heap` : '?',
+    startCounters: counters ? `${counters.documents} documents, ${(counters.jsHeapBytes / 1e6).toFixed(1)} MB JS heap` : '?',
     fcp: { opt: fcp.optimisticEstimate.timeInMs, pess: fcp.pessimisticEstimate.timeInMs },
     tti: { opt: tti.optimisticEstimate.timeInMs, pess: tti.pessimisticEstimate.timeInMs },
     tasks,

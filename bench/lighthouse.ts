@@ -23,6 +23,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { lighthouseBenchRows, medianRun, renderLighthouseTable, type LighthouseRow } from './lighthouse-report.ts';
 import { measureInFreshChromium, withChromium } from '../scripts/lighthouse/browser.ts';
+import { FRESH_RENDERER_DOCUMENTS } from '../scripts/lighthouse/renderer-start.ts';
 import { runLighthouse, type FormFactor } from '../scripts/lighthouse/run.ts';
 import { startTestStack } from '../tests/helpers/stack.ts';
 
@@ -73,6 +74,9 @@ export async function measureLighthouse(opts: MeasureOptions = {}): Promise<Ligh
             log(`  run ${i + 1} failed (${err instanceof Error ? err.message : String(err)}); once more`);
             return measure();
           });
+          if ((row.rendererDocumentsAtStart ?? 0) > FRESH_RENDERER_DOCUMENTS) {
+            log(`  run ${i + 1}: the page's renderer began with ${row.rendererDocumentsAtStart} documents (not fresh): its score counts earlier pages' heap`);
+          }
           results.push({ ...row, lhr });
         }
         const { lhr, ...row } = medianRun(results);

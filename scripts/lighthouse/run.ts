@@ -2,6 +2,7 @@
 // lives apart from both: e2e never imports bench.
 // One Lighthouse navigation against an already running Chromium (its remote-debugging port), turned
 // into a LighthouseRow: the category scores, the core metrics and the audits that cost points.
+import { rendererAtStart } from './renderer-start.ts';
 import lighthouse, { desktopConfig, type Artifacts, type Flags, type Result } from 'lighthouse';
 
 /** One page and preset, as measured (bench/lighthouse-report.ts turns these into a table and bench rows). */
@@ -26,6 +27,8 @@ export interface LighthouseRow {
   benchmarkIndex: number;
   /** Performance scores of every run of this page and preset; the row is the median run. */
   runs: number[];
+  /** Documents in the page's renderer when the run began (renderer-start.ts; 1 when it was fresh). */
+  rendererDocumentsAtStart: number | null;
 }
 
 export type FormFactor = 'mobile' | 'desktop';
@@ -85,6 +88,7 @@ export async function runLighthouse(
     warnings: lhr.runWarnings,
     benchmarkIndex: lhr.environment.benchmarkIndex,
     runs: [],
+    rendererDocumentsAtStart: rendererAtStart((result.artifacts as unknown as { Trace: { traceEvents: Parameters<typeof rendererAtStart>[0] } }).Trace.traceEvents)?.documents ?? null,
   };
   return { row, lhr, artifacts: result.artifacts };
 }
