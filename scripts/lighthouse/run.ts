@@ -88,7 +88,8 @@ export async function runLighthouse(
     warnings: lhr.runWarnings,
     benchmarkIndex: lhr.environment.benchmarkIndex,
     runs: [],
-    rendererDocumentsAtStart: rendererAtStart((result.artifacts as unknown as { Trace: { traceEvents: Parameters<typeof rendererAtStart>[0] } }).Trace.traceEvents)?.documents ?? null,
+    // No trace when only categories without performance were asked for (the e2e guard).
+    rendererDocumentsAtStart: rendererAtStart((result.artifacts as unknown as { Trace?: { traceEvents: Parameters<typeof rendererAtStart>[0] } }).Trace?.traceEvents ?? [])?.documents ?? null,
   };
   return { row, lhr, artifacts: result.artifacts };
 }
