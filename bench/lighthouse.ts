@@ -7,7 +7,8 @@
 //   LIGHTHOUSE_PAGES=/app/specialists,/app/settings LIGHTHOUSE_FORM_FACTORS=mobile …  # other pages/presets
 //
 // Starts a throwaway stack serving the build, launches Debian Chromium (/usr/bin/chromium, or
-// CHROME_PATH) with a persistent throwaway profile and a remote-debugging port, and runs Lighthouse
+// CHROME_PATH) with a persistent throwaway profile and a remote-debugging port — a fresh Chromium
+// for every run, as the Lighthouse CLI does (scripts/lighthouse/browser.ts says why) — and runs Lighthouse
 // (mobile preset, then desktop) on /auth/login and /app/chats. /auth/login is measured as a first
 // visit (the script clears everything the origin stored); /app/chats as the signed-in demo member: the script
 // signs in through the login form and Lighthouse runs with disableStorageReset so the session
@@ -21,7 +22,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { lighthouseBenchRows, medianRun, renderLighthouseTable, type LighthouseRow } from './lighthouse-report.ts';
-import { withChromium } from '../scripts/lighthouse/browser.ts';
+import { measureInFreshChromium, withChromium } from '../scripts/lighthouse/browser.ts';
+import { FRESH_RENDERER_DOCUMENTS } from '../scripts/lighthouse/renderer-start.ts';
 import { runLighthouse, type FormFactor } from '../scripts/lighthouse/run.ts';
 import { startTestStack } from '../tests/helpers/stack.ts';
 
@@ -52,30 +54,42 @@ export async function measureLighthouse(opts: MeasureOptions = {}): Promise<Ligh
   const profile = await mkdtemp(join(tmpdir(), 'poradna-lh-'));
   const rows: LighthouseRow[] = [];
   try {
-    await withChromium(stack.url, profile, async (browser) => {
-      for (const formFactor of formFactors) {
-        for (const page of pages) {
-          const signedIn = /^\/(app|admin)(\/|$)/.test(page);
-          const results = [];
-          for (let i = 0; i < runs; i++) {
-            if (signedIn) await browser.signIn();
-            else await browser.signOut();
-            log(`lighthouse ${formFactor} ${page} run ${i + 1}/${runs}`);
-            const { row, lhr } = await runLighthouse(`${stack.url}${page}`, browser.port, formFactor, { keepStorage: signedIn });
-            results.push({ ...row, lhr });
+    for (const formFactor of formFactors) {
+      for (const page of pages) {
+        const signedIn = /^\/(app|admin)(\/|$)/.test(page);
+        const results = [];
+        for (let i = 0; i < runs; i++) {
+          log(`lighthouse ${formFactor} ${page} run ${i + 1}/${runs}`);
+          // Each run in a Chromium of its own, as the CLI runs (see measureInFreshChromium).
+          const measure = () =>
+            measureInFreshChromium(
+              stack.url,
+              profile,
+              (b) => (signedIn ? b.signIn() : b.signOut()),
+              (b) => runLighthouse(`${stack.url}${page}`, b.port, formFactor, { keepStorage: signedIn }),
+            );
+          // A run Lighthouse itself gave up on (a runtime error such as NO_NAVSTART, no score) is made
+          // once more; a run that scored is never repeated.
+          const { row, lhr } = await measure().catch((err: unknown) => {
+            log(`  run ${i + 1} failed (${err instanceof Error ? err.message : String(err)}); once more`);
+            return measure();
+          });
+          if ((row.rendererDocumentsAtStart ?? 0) > FRESH_RENDERER_DOCUMENTS) {
+            log(`  run ${i + 1}: the page's renderer began with ${row.rendererDocumentsAtStart} documents (not fresh): its score counts earlier pages' heap`);
           }
-          const { lhr, ...row } = medianRun(results);
-          row.page = page;
-          row.runs = results.map((r) => r.performance);
-          row.installabilityErrors = await browser.installabilityErrors(page);
-          rows.push(row);
-          if (opts.jsonDir) {
-            await mkdir(opts.jsonDir, { recursive: true });
-            await writeFile(join(opts.jsonDir, `${formFactor}${page.replaceAll('/', '-')}.json`), JSON.stringify(lhr));
-          }
+          results.push({ ...row, lhr });
+        }
+        const { lhr, ...row } = medianRun(results);
+        row.page = page;
+        row.runs = results.map((r) => r.performance);
+        row.installabilityErrors = await withChromium(stack.url, profile, (b) => b.installabilityErrors(page));
+        rows.push(row);
+        if (opts.jsonDir) {
+          await mkdir(opts.jsonDir, { recursive: true });
+          await writeFile(join(opts.jsonDir, `${formFactor}${page.replaceAll('/', '-')}.json`), JSON.stringify(lhr));
         }
       }
-    });
+    }
   } finally {
     await stack.destroy();
     await rm(profile, { recursive: true, force: true });

@@ -80,6 +80,33 @@ async function signInOn(page: Page, baseUrl: string): Promise<void> {
   });
 }
 
+async function closeBrowser(port: number): Promise<void> {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  const cdp = await browser.newBrowserCDPSession();
+  await cdp.send('Browser.close').catch(() => {}); // the connection drops as it closes
+}
+
+/**
+ * One measured run as the Lighthouse CLI makes it: `prepare` (sign in, or clear the origin) in one
+ * Chromium, then `measure` in a Chromium started for it alone on the same profile (the session, the
+ * installed service worker and IndexedDB kept on disk). In one long-lived Chromium every page of the
+ * origin — the sign-in page and each earlier run's tab — lands in the same renderer process (the one
+ * its service worker runs in), so each run's page started in a V8 heap holding the earlier pages'
+ * documents (37 → 53 documents, 9 → 21 MB over three runs), and Lighthouse's own Debugger.enable on
+ * that heap was a task of 87 → 266 ms before the navigation committed, which Lantern moved after
+ * first paint at 4×: 173–689 ms of the reported blocking time (bench/lighthouse-lantern.ts, 2026-11-29).
+ * The CLI (`lighthouse <url>`) launches a fresh Chrome per run, with no such heap.
+ */
+export async function measureInFreshChromium<T>(
+  baseUrl: string,
+  profile: string,
+  prepare: (b: LighthouseBrowser) => Promise<void>,
+  measure: (b: LighthouseBrowser) => Promise<T>,
+): Promise<T> {
+  await withChromium(baseUrl, profile, prepare);
+  return withChromium(baseUrl, profile, measure);
+}
+
 export async function withChromium<T>(baseUrl: string, profile: string, fn: (b: LighthouseBrowser) => Promise<T>): Promise<T> {
   const port = await freePort();
   const proc = spawn(
@@ -112,6 +139,10 @@ export async function withChromium<T>(baseUrl: string, profile: string, fn: (b: 
     });
   } finally {
     const exited = new Promise((r) => proc.once('exit', r));
+    // Browser.close first: a clean shutdown writes the profile's localStorage (the session) to disk
+    // for the next Chromium on this profile (see measureInFreshChromium).
+    await closeBrowser(port).catch(() => {});
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
     if (proc.exitCode === null) proc.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
     if (proc.exitCode === null) proc.kill('SIGKILL');

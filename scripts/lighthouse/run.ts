@@ -2,7 +2,8 @@
 // lives apart from both: e2e never imports bench.
 // One Lighthouse navigation against an already running Chromium (its remote-debugging port), turned
 // into a LighthouseRow: the category scores, the core metrics and the audits that cost points.
-import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
+import { rendererAtStart } from './renderer-start.ts';
+import lighthouse, { desktopConfig, type Artifacts, type Flags, type Result } from 'lighthouse';
 
 /** One page and preset, as measured (bench/lighthouse-report.ts turns these into a table and bench rows). */
 export interface LighthouseRow {
@@ -26,6 +27,8 @@ export interface LighthouseRow {
   benchmarkIndex: number;
   /** Performance scores of every run of this page and preset; the row is the median run. */
   runs: number[];
+  /** Documents in the page's renderer when the run began (renderer-start.ts; 1 when it was fresh). */
+  rendererDocumentsAtStart: number | null;
 }
 
 export type FormFactor = 'mobile' | 'desktop';
@@ -55,7 +58,7 @@ export async function runLighthouse(
   port: number,
   formFactor: FormFactor,
   opts: { keepStorage: boolean; categories?: string[] },
-): Promise<{ row: LighthouseRow; lhr: Result }> {
+): Promise<{ row: LighthouseRow; lhr: Result; artifacts: Artifacts }> {
   const categories = opts.categories ?? CATEGORIES;
   const flags: Flags = {
     port,
@@ -85,6 +88,8 @@ export async function runLighthouse(
     warnings: lhr.runWarnings,
     benchmarkIndex: lhr.environment.benchmarkIndex,
     runs: [],
+    // No trace when only categories without performance were asked for (the e2e guard).
+    rendererDocumentsAtStart: rendererAtStart((result.artifacts as unknown as { Trace?: { traceEvents: Parameters<typeof rendererAtStart>[0] } }).Trace?.traceEvents ?? [])?.documents ?? null,
   };
-  return { row, lhr };
+  return { row, lhr, artifacts: result.artifacts };
 }
