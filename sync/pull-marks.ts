@@ -23,8 +23,9 @@ export type PullHop =
   /** Inside it: the merge plan of every row, then its bulk writes. */
   | 'merge'
   | 'write'
-  /** Inside it: the touched conversations' summaries (R5.1). */
+  /** Inside it: the touched conversations' summaries (R5.1), recounted; and those kept by tally (R19.10). */
   | 'summaries'
+  | 'tally'
   /** Inside it: the typing indicators the page's specialist replies clear (R7.5). */
   | 'typing'
   /** The wait for the page's transaction to start, and its callback's own time (apply − these: the commit). */

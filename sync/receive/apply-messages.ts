@@ -17,6 +17,12 @@ export interface MessagesApplied {
   specialistReplies: string[];
   /** The rows written and the keys deleted (what the engine publishes once the transaction commits). */
   stored: StoredMessages;
+  /**
+   * R19.10: per conversation, the rows written that were not stored before, for the conversations
+   * whose rows in this batch were all such (none replaced, matched or removed): their summaries may
+   * be kept by tally (db/summary-tally.ts).
+   */
+  added: Map<string, LocalMessage[]>;
 }
 
 function byExternalId(rows: LocalMessage[]): Map<string, LocalMessage[]> {
@@ -38,7 +44,7 @@ export interface LedgerInTx {
 export async function applyRemoteMessages(db: SyncDb, remote: RemoteMessage[], userId: string, known?: LedgerInTx): Promise<MessagesApplied> {
   const touched = new Set<string>();
   const specialistReplies: string[] = [];
-  if (remote.length === 0) return { touched, specialistReplies, stored: { put: [], removed: [] } };
+  if (remote.length === 0) return { touched, specialistReplies, stored: { put: [], removed: [] }, added: new Map() };
   const keys = remote.map(messageKeyOf);
   const stored = new Map<string, LocalMessage>();
   const removed = new Set<string>();
@@ -62,6 +68,8 @@ export async function applyRemoteMessages(db: SyncDb, remote: RemoteMessage[], u
     return list;
   };
 
+  /** R19.10: conversations where a row was replaced, matched or removed (their summary is recounted). */
+  const replaced = new Set<string>();
   for (const [i, r] of remote.entries()) {
     const key = keys[i]!;
     const byKey = stored.get(key);
@@ -70,6 +78,11 @@ export async function applyRemoteMessages(db: SyncDb, remote: RemoteMessage[], u
     const lookForCopies = !byKey && !r.client_correlation_id && r.direction === 'user' && r.sender_user_id === userId;
     const confirmedCopies = lookForCopies ? (await copiesIn(r.conversation_id)).filter((m) => !removed.has(m.key)) : [];
     const plan = planRemoteMessage(r, { byKey, byExternalId, confirmedCopies }, userId);
+    if (byKey || byExternalId.length || confirmedCopies.length || plan.remove.length) {
+      replaced.add(r.conversation_id);
+      for (const m of [byKey, ...byExternalId, ...confirmedCopies]) if (m) replaced.add(m.conversationId);
+      if (plan.put) replaced.add(plan.put.conversationId);
+    }
     for (const k of plan.remove) {
       stored.delete(k);
       puts.delete(k);
@@ -90,10 +103,17 @@ export async function applyRemoteMessages(db: SyncDb, remote: RemoteMessage[], u
   }
   // One bulk write each: the plan above already saw every earlier row of the batch.
   const written: StoredMessages = { put: [...puts.values()], removed: [...removed] };
+  const added = new Map<string, LocalMessage[]>();
+  for (const m of written.put) {
+    if (replaced.has(m.conversationId)) continue;
+    const list = added.get(m.conversationId);
+    if (list) list.push(m);
+    else added.set(m.conversationId, [m]);
+  }
   pullHop('merge', merging, { rows: remote.length });
   const writing = hopStart();
   if (written.removed.length) await db.messages.bulkDelete(written.removed);
   if (written.put.length) await db.messages.bulkPut(written.put);
   pullHop('write', writing, { rows: written.put.length });
-  return { touched, specialistReplies, stored: written };
+  return { touched, specialistReplies, stored: written, added };
 }

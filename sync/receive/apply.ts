@@ -13,6 +13,7 @@ import { summaryOfLocal } from '../merge/specialist.ts';
 import type { RemoteConversation, RemoteDeleted, RemoteMessage, RemoteReadCursor } from '../model/remote-types.ts';
 import { orderKeyOf } from '../model/ordering.ts';
 import { refreshSummaries } from '../db/summary-store.ts';
+import { tallySummaries } from '../db/summary-tally.ts';
 import { normalizeTimestamp } from '../model/timestamps.ts';
 import { hopStart, pullHop } from '../pull-marks.ts';
 import type { PullLedger } from './pull-ledger.ts';
@@ -59,15 +60,19 @@ async function remoteCursorKey(db: SyncDb, r: RemoteReadCursor): Promise<string>
   return (await db.messages.where('serverId').equals(id).first())?.orderKey ?? '';
 }
 
-async function applyDeleted(db: SyncDb, d: RemoteDeleted, touched: Set<string>): Promise<void> {
+async function applyDeleted(db: SyncDb, d: RemoteDeleted, touched: Set<string>, recount: Set<string>): Promise<void> {
   if (d.table === 'conversations') {
+    recount.add(d.id);
     await db.messages.where('conversationId').equals(d.id).delete();
     await db.readCursors.delete(d.id);
     await db.typing.delete(d.id);
     await db.conversations.delete(d.id);
   } else if (d.table === 'messages') {
     const rows = await db.messages.where('serverId').equals(d.id.toLowerCase()).toArray();
-    for (const m of rows) touched.add(m.conversationId);
+    for (const m of rows) {
+      touched.add(m.conversationId);
+      recount.add(m.conversationId);
+    }
     await db.messages.bulkDelete(rows.map((m) => m.key));
   }
 }
@@ -93,6 +98,8 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
     const proof = opts.ledger ? { ledger: opts.ledger, proven: await opts.ledger.check(db, feed) } : undefined;
     const mine = (accountId: string | null) => feed.accountId === null || accountId === null || accountId === feed.accountId;
     const touched = new Set<string>();
+    /** R19.10: conversations recounted whatever their messages did (new here, cursor or deletion). */
+    const recount = new Set<string>();
     const specialistReplies: string[] = [];
     let changed = false;
     // R2.3: a realtime record names its specialist only by id; one the local list does not know (the
@@ -119,7 +126,10 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
         // recomputes its sortAt, so only a conversation new here needs reading its messages: they may
         // have arrived before it (each realtime send brings the conversation's last_message_at too,
         // and re-reading the summary for it cost the receiver a third of its write, issue 19).
-        if (!locals.has(r.id)) touched.add(r.id);
+        if (!locals.has(r.id)) {
+          touched.add(r.id);
+          recount.add(r.id);
+        }
         locals.set(r.id, merged);
         puts.set(r.id, merged);
         changed = true;
@@ -148,18 +158,28 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
       if (!merged) continue;
       await db.readCursors.put(merged);
       touched.add(r.conversation_id);
+      recount.add(r.conversation_id);
       changed = true;
     }
     for (const d of changes.deleted ?? []) {
-      await applyDeleted(db, d, touched);
+      await applyDeleted(db, d, touched, recount);
       changed = true;
     }
     // One request for them all (awaited one by one, an initial sync's pages spent seconds here).
     const typingDone = hopStart();
     if (specialistReplies.length) await db.typing.bulkDelete([...new Set(specialistReplies)]);
     pullHop('typing', typingDone, { rows: specialistReplies.length });
-    const summarizing = hopStart();
     const held = feed.summariesPending ?? [];
+    // R19.10: a pull page's conversations that only gained rows new here, whose summaries are exact
+    // (not pending, stored before this transaction, read cursor untouched), add them by tally.
+    if (move.kind === 'page' && applied.added.size) {
+      const tallying = hopStart();
+      const pending = new Set(held);
+      const tally = new Map([...applied.added].filter(([id]) => !pending.has(id) && !recount.has(id)));
+      for (const id of await tallySummaries(db, tally)) touched.delete(id);
+      pullHop('tally', tallying, { rows: tally.size });
+    }
+    const summarizing = hopStart();
     let pending: string[] | null = null; // the pending list to store, when it changed
     if (opts.summaries === 'defer' && move.kind === 'page') {
       const merged = [...new Set([...held, ...touched])];

@@ -8,7 +8,7 @@ import { PULL_PAGE_LIMIT } from '../model/constants.ts';
 import type { SyncDb } from '../db/schema.ts';
 import { mergeSpecialists } from '../merge/specialist.ts';
 import { historyComplete, markPartialHistory } from './history.ts';
-import { isTransient, ServerError, type HeadLimits, type ServerApi } from '../server/api.ts';
+import { isTransient, ServerError, type HeadLimits, type RemoteHead, type ServerApi } from '../server/api.ts';
 import type { PullPacer, Transfer } from './pace.ts';
 import type { RemotePullPage } from '../model/remote-types.ts';
 import { hopStart, pullHop } from '../pull-marks.ts';
@@ -85,17 +85,30 @@ export interface PullOptions {
 /** R5.11: the head of a backlog: the list, and the newest page of the most recent conversations. */
 export const HEAD_LIMITS: HeadLimits = { conversations: 200, withMessages: 20, perConversation: 30 };
 
+/** R5.11: a backlog's head as the server answered it; null when it could not be read (best effort). */
+type Head = RemoteHead | null;
+
+/** R5.11: asks the head of the backlog since `since`; a failure is an answer of null. */
+function askHead(server: ServerApi, since: number): Promise<Head> {
+  if (!server.pullHead) return Promise.resolve(null);
+  const asked = hopStart();
+  return server.pullHead(since, HEAD_LIMITS).then(
+    (head) => {
+      pullHop('head-request', asked, { rows: head.conversations.length + head.messages.length });
+      return head;
+    },
+    () => null,
+  );
+}
+
 /**
  * R5.11: the newest rows of a backlog, stored before its older history: they do not move the cursor
  * (the feed brings them again in order, harmlessly, R2.1). Best effort: a failure leaves the feed to
  * bring everything as before; rows of another account are not stored (R9.9).
  */
-async function readHead(db: SyncDb, server: ServerApi, userId: string, since: number, accountId: string | null, until: number, ledger: PullLedger): Promise<void> {
-  if (!server.pullHead) return;
+async function storeHead(db: SyncDb, head: Head, userId: string, accountId: string | null, until: number, ledger: PullLedger): Promise<void> {
+  if (!head) return;
   try {
-    const asked = hopStart();
-    const head = await server.pullHead(since, HEAD_LIMITS);
-    pullHop('head-request', asked, { rows: head.conversations.length + head.messages.length });
     const other = (r: { account_id: string | null }) => accountId !== null && r.account_id !== null && r.account_id !== accountId;
     if (head.conversations.some(other) || head.messages.some(other)) return;
     // R17.5: marked before the head's rows are stored, so no chat shows its newest page without the
@@ -197,6 +210,10 @@ export async function pullFeed(
   // failed request surfaces only after the pages before it are stored, R5.1).
   const chain = new PageChain((since) => arrive(ask(since), since), PAGES_AHEAD);
   chain.start(cursor);
+  // R19.11: an empty feed (a device's first sync, or after R5.7/R9.7 started it over) is a backlog
+  // whenever the account has more than a page: its head is asked together with the first page, not
+  // after it. Unused (and not stored) when the first page says there is no more.
+  let headAsked: Promise<Head> | null = cursor === 0 && opts.head && !opts.head.fetched ? askHead(server, cursor) : null;
   try {
     for (;;) {
       const waited = hopStart();
@@ -231,9 +248,11 @@ export async function pullFeed(
       if (pages === 1 && page.has_more && opts.head && !opts.head.fetched) {
         opts.head.fetched = true;
         const t = hopStart();
-        await readHead(db, server, userId, cursor, accountId, page.account_change_seq, ledger);
+        const head = await (headAsked ?? askHead(server, cursor));
+        await storeHead(db, head, userId, accountId, page.account_change_seq, ledger);
         pullHop('head', t);
       }
+      headAsked = null;
       chain.release();
       // R19.7: pages already here join this one's transaction (same identity, bounded in rows).
       const batch = [first];

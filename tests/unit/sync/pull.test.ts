@@ -8,6 +8,7 @@ import { handleTransportEvent } from '../../../sync/receive/events.ts';
 import { ForeignFeedError, pullFeed, pullReference } from '../../../sync/receive/pull.ts';
 import { PullPacer } from '../../../sync/receive/pace.ts';
 import { ServerError, type ServerApi } from '../../../sync/server/api.ts';
+import type { RemoteConversation } from '../../../sync/model/remote-types.ts';
 import { conversationList, messages, olderHistoryPending, specialists } from '../../../sync/queries.ts';
 import { commandContext } from './helpers/local-db.ts';
 import { FakeServer } from './helpers/fake-server.ts';
@@ -272,6 +273,53 @@ describe('R5.11 the head of a backlog', () => {
     expect(storedAtSecondPage).toBe(30);
     expect(head.fetched).toBe(false); // caught up: the next backlog reads its head again
     expect(await rowsOf()).toEqual({ conversations: 1, messages: 200 });
+  });
+
+  /** The server's API counting the feed's pages answered when the head was asked (R19.11). */
+  const headAfter = (extra: RemoteConversation[] = []) => {
+    const api = server.api();
+    let answered = 0;
+    const seen = { answeredWhenAsked: [] as number[] };
+    const withHead: ServerApi = {
+      ...api,
+      pull: async (since, limit) => {
+        const page = await api.pull(since, limit);
+        answered++;
+        return page;
+      },
+      pullHead: async () => {
+        seen.answeredWhenAsked.push(answered);
+        const newest = [...server.messages.values()].slice(-30);
+        return { conversations: [...server.conversations.values(), ...extra], messages: newest };
+      },
+    };
+    return { withHead, seen };
+  };
+
+  it('R19.11 R5.11 an empty feed asks its head together with its first page; a catch-up after its first page says there is more', async () => {
+    const c = server.addConversation();
+    for (let i = 0; i < 200; i++) server.addMessage(c.id, { text: 'x'.repeat(900) });
+    const first = headAfter();
+    await pullFeed(db, first.withHead, 'user-1', now, 1000, server.accountId, { pacer: new PullPacer({ stallMs: 3000 }), head: { fetched: false } });
+    expect(first.seen.answeredWhenAsked).toEqual([0]);
+    expect(await rowsOf()).toEqual({ conversations: 1, messages: 200 });
+    for (let i = 0; i < 200; i++) server.addMessage(c.id, { text: 'y'.repeat(900) });
+    const later = headAfter();
+    await pullFeed(db, later.withHead, 'user-1', now, 1000, server.accountId, { pacer: new PullPacer({ stallMs: 3000 }), head: { fetched: false } });
+    expect(later.seen.answeredWhenAsked).toEqual([1]);
+    expect(await rowsOf()).toEqual({ conversations: 1, messages: 400 });
+  });
+
+  it('R19.11 R5.11 the head asked with an empty feed’s first page is not stored when that page has no more', async () => {
+    const c = server.addConversation();
+    server.addMessage(c.id, { text: 'jediná' });
+    const { withHead, seen } = headAfter([{ ...server.conversations.get(c.id)!, id: 'conv-head-only' }]);
+    const head = { fetched: false };
+    await pullFeed(db, withHead, 'user-1', now, 1000, server.accountId, { head });
+    expect(seen.answeredWhenAsked).toEqual([0]);
+    expect(head.fetched).toBe(false);
+    expect(await db.conversations.get('conv-head-only')).toBeUndefined();
+    expect(await rowsOf()).toEqual({ conversations: 1, messages: 1 });
   });
 
   it('R5.11 R9.9 a head with rows of another account (the server answers for another account) stores nothing of it, not even its own-looking rows', async () => {

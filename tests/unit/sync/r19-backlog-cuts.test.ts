@@ -78,6 +78,18 @@ async function storedConversation() {
   return c;
 }
 
+/**
+ * R19.6's backlog: 40 stored messages of `c` that the server then rewrites (a streamed answer's
+ * versions, edits): each page replaces stored rows, so R19.10's tally does not apply and the
+ * summaries are recounted at R19.6's rate (a backlog that only adds rows is kept by tally).
+ */
+async function rewrittenBacklog(c: { id: string }) {
+  const rows: RemoteMessage[] = [];
+  for (let i = 0; i < 40; i++) rows.push(server.addMessage(c.id, { text: `správa ${i}` }));
+  await pullFeed(db, server.api(), 'user-1', now, 100, server.accountId);
+  for (const [i, m] of rows.entries()) server.messages.set(m.id, { ...m, text: `oprava ${i}`, change_seq: ++server.seq });
+}
+
 describe('R19 a backlog’s pages', () => {
   it('R19.5 a pull into a store without server rows reads none of its keys back, and stores them all', async () => {
     const c = server.addConversation();
@@ -130,20 +142,20 @@ describe('R19 a backlog’s pages', () => {
 
   it('R19.6 a backlog refreshes its summaries on its first and last page, not per page, and the list is right when it ends', async () => {
     const c = await storedConversation();
-    for (let i = 0; i < 40; i++) server.addMessage(c.id, { text: `správa ${i}` });
+    await rewrittenBacklog(c);
     const refreshes = countRefreshes();
     const r = await pullFeed(db, server.api(), 'user-1', now, 4, server.accountId, { monotonic: still });
     expect(r.pages).toBeGreaterThan(8);
     expect(refreshes.n).toBe(2);
     const stored = await db.conversations.get(c.id);
-    expect(stored?.lastMessage?.text).toBe('správa 39');
+    expect(stored?.lastMessage?.text).toBe('oprava 39');
     expect(stored?.unreadCount).toBe(40);
     expect((await db.meta.get('feed')) as { summariesPending?: string[] }).toMatchObject({ summariesPending: [] });
   });
 
   it('R19.6 while a backlog arrives its summaries are refreshed once the interval passed; a pull that stops leaves none stale', async () => {
     const c = await storedConversation();
-    for (let i = 0; i < 40; i++) server.addMessage(c.id, { text: `správa ${i}` });
+    await rewrittenBacklog(c);
     let clock = 0;
     const refreshes = countRefreshes();
     const api = withHook(async (call) => {
