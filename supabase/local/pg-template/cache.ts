@@ -135,8 +135,10 @@ export async function ensureTemplate(opts: TemplateOptions): Promise<CachedTempl
   for (;;) {
     const ready = await readTemplate(dir);
     if (ready) return { ...ready, key, built };
-    if (Date.now() > deadline || (await takeLock(lock))) {
-      const mine = Date.now() <= deadline;
+    // Past the deadline the other build is taken to be stuck: build without the lock (the rename
+    // still decides which finished build is the template).
+    const mine = Date.now() <= deadline && (await takeLock(lock));
+    if (mine || Date.now() > deadline) {
       try {
         if (!(await readTemplate(dir))) {
           built = await build(cacheDir, key, opts);
