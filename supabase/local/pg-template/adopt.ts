@@ -31,10 +31,12 @@ export interface ClusterTemplate {
 /**
  * Copies the template's data directory to pgDir (which must not exist). `cp -a`: owner and modes kept
  * (as root the files belong to the `postgres` user; PostgreSQL wants 0700 on the directory). A full
- * copy, never hard links: the server writes into its files.
+ * copy, never hard links: the server writes into its files. `--sparse=always`: the zeros of the WAL
+ * segment and of empty pages become holes, which read back as the same zeros (PostgreSQL writes a
+ * WAL segment's pages in place, and a zero page ends WAL as it would in a zero-filled file).
  */
 export async function copyCluster(template: ClusterTemplate, pgDir: string): Promise<void> {
-  await run('cp', ['-a', '--reflink=auto', template.pgDir, pgDir]);
+  await run('cp', ['-a', '--reflink=auto', '--sparse=always', template.pgDir, pgDir]);
 }
 
 /**

@@ -74,6 +74,7 @@ async function build(cacheDir: string, key: string, opts: TemplateOptions): Prom
   try {
     const server = await startEmbeddedPostgres(work, await freePort(), opts.log ?? (() => undefined));
     let builtAt: string;
+    let walSegment: string;
     try {
       await migrate(server.url, {
         seed: opts.seed,
@@ -92,10 +93,21 @@ async function build(cacheDir: string, key: string, opts: TemplateOptions): Prom
           `select coalesce((select seeded_at from local_stack.seeded), (select max(applied_at) from local_stack.schema_migrations), now())::text as t`,
         )
       ).rows[0]!.t;
+      // A smaller copy: the build's WAL is not needed by a cleanly stopped cluster, only the segment
+      // of its shutdown checkpoint. Switch to a new (zero-filled) segment and checkpoint there; the
+      // shutdown checkpoint follows in the same segment, the older ones are deleted below, and the
+      // copy writes the zeros as holes (adopt.ts: cp --sparse). 16 MB less written per stack.
+      await c.query('select pg_switch_wal()');
+      await c.query('checkpoint');
+      walSegment = (await c.query<{ f: string }>('select pg_walfile_name(pg_current_wal_insert_lsn()) as f')).rows[0]!.f;
       await c.end();
     } finally {
       await server.stop(); // fast shutdown: a checkpoint, a clean cluster to copy
     }
+    const walDir = join(work, 'pg', 'pg_wal');
+    const segments = (await readdir(walDir)).filter((n) => /^[0-9A-F]{24}$/.test(n));
+    if (!segments.includes(walSegment)) throw new Error(`template build: WAL segment ${walSegment} of the last checkpoint is missing`);
+    for (const n of segments) if (n !== walSegment) await rm(join(walDir, n));
     const { password } = JSON.parse(await readFile(join(work, 'db.json'), 'utf8')) as { password: string };
     await rm(join(work, 'db.json'));
     await writeFile(join(work, 'template.json'), JSON.stringify({ key, builtAt, password }), { mode: 0o600 });
