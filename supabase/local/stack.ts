@@ -17,7 +17,8 @@ import { loadOrCreateKeys, postgrestJwks, publicJwks, type StackKeys } from './k
 import { createMailer, type Mailer } from './mailbox.ts';
 import { migrate, repoRoot } from './migrate.ts';
 import { externalPostgres, startEmbeddedPostgres, type RunningPostgres } from './postgres.ts';
-import { ensureTemplate } from './pg-template/cache.ts';
+import { ensureTemplate, UnusableCacheDir } from './pg-template/cache.ts';
+import type { ClusterTemplate } from './pg-template/adopt.ts';
 import { startPostgrest, type RunningPostgrest } from './postgrest.ts';
 import { ProcessRegistry } from './process-registry.ts';
 import { Supervisor, type ChildRun } from './supervisor.ts';
@@ -97,6 +98,17 @@ async function secretsFor(dataDir: string): Promise<{ authenticatorPassword: str
     const s = { authenticatorPassword: randomBytes(18).toString('base64url') };
     await writeFile(file, JSON.stringify(s), { mode: 0o600 });
     return s;
+  }
+}
+
+/** A template for a throwaway stack; none (initdb + migrations as always) when the cache cannot be used. */
+async function templateOrNone(seed: boolean, log: (line: string) => void): Promise<ClusterTemplate | undefined> {
+  try {
+    return await ensureTemplate({ seed, log });
+  } catch (err) {
+    if (!(err instanceof UnusableCacheDir)) throw err;
+    log(`${err.message}; starting from an empty database instead.`);
+    return undefined;
   }
 }
 
@@ -204,7 +216,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
     postgres = config.databaseUrl
       ? externalPostgres(config.databaseUrl)
       : await startEmbeddedPostgres(config.dataDir, await freePort(), log, {
-          ...(opts.pgTemplate ? { template: () => ensureTemplate({ seed: config.seed, log }) } : {}),
+          ...(opts.pgTemplate ? { template: () => templateOrNone(config.seed, log) } : {}),
         });
     await registry.add(postgres.pid);
     const pgRun = postgres;

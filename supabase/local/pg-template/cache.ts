@@ -39,11 +39,18 @@ export function defaultCacheDir(): string {
   return join(tmpdir(), `poradna-pg-templates-${userInfo().uid}`);
 }
 
+/** The cache directory cannot be used; the stack falls back to initdb + migrations (stack.ts). */
+export class UnusableCacheDir extends Error {}
+
 /** The shared temp dir is everyone's: use the cache only when it is our own directory, not a link. */
 async function ownDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw new UnusableCacheDir(`template cache ${dir}: ${(err as Error).message}`);
+  }
   const st = await lstat(dir);
-  if (!st.isDirectory() || st.uid !== userInfo().uid) throw new Error(`template cache ${dir} is not a directory of this user`);
+  if (!st.isDirectory() || st.uid !== userInfo().uid) throw new UnusableCacheDir(`template cache ${dir} is not a directory of this user`);
 }
 
 async function readTemplate(dir: string): Promise<ClusterTemplate | undefined> {
