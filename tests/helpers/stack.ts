@@ -1,5 +1,8 @@
 // Starts a throwaway local stack: its own DATA_DIR under the OS temp dir and free ports, so test runs
-// never collide with each other or with `npm start`.
+// never collide with each other or with `npm start`. Its PostgreSQL is a copy of a migrated and seeded
+// template cluster (supabase/local/pg-template/, issue 42), the same as a fresh one
+// (tests/server/pg-template.test.ts); TEST_PG_TEMPLATE=0 makes every stack initdb and migrate from
+// empty instead, and `pgTemplate: false` does it for one stack.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +35,8 @@ export async function startTestStack(
     ...overrides,
   };
   const logs: string[] = [];
-  const stack = await startStack(config, { log: (l) => logs.push(l), ...opts });
+  const pgTemplate = process.env.TEST_PG_TEMPLATE !== '0';
+  const stack = await startStack(config, { log: (l) => logs.push(l), pgTemplate, ...opts });
   return Object.assign(stack, {
     dataDir,
     destroy: async () => {
