@@ -54,7 +54,7 @@ describe('Chatwoot slow', () => {
     expect(inChatwoot(correlation)).toHaveLength(1);
     expect(rows[0]!.chatwoot_message_id).toBe(String(inChatwoot(correlation)[0]!.id));
     // Chatwoot was asked to create it once, by the first attempt.
-    await new Promise((r) => setTimeout(r, 3500)); // the held-back first reply has gone out by now
+    await world.double.heldRepliesSent(); // the first attempt's post is logged once its held-back reply goes
     expect(postsOf(correlation)).toHaveLength(1);
   }, 90_000);
 

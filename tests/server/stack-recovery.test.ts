@@ -149,14 +149,19 @@ describe('PostgreSQL down', () => {
   it('after kill -9 of the postmaster comes back by itself: REST, sign-in, realtime and the AI worker', async () => {
     const { c, email, conversationId } = await memberWithConversation();
     const received: string[] = [];
+    /** The server's word on postgres_changes ('ok' once its LISTEN connection is up again). */
+    const system: { status?: string }[] = [];
     let status = '';
     const channel: RealtimeChannel = c
       .channel(`recovery-${randomUUID()}`)
       .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'messages', filter: `conversation_id=eq.${conversationId}` }, (p) => {
         received.push((p.new as { text: string }).text);
       })
+      .on('system', {}, (p: { status?: string }) => system.push(p))
       .subscribe((s) => (status = s));
     await until('SUBSCRIBED', async () => (status === 'SUBSCRIBED' ? true : undefined), 10_000);
+    await until('the join said Subscribed to PostgreSQL', async () => (system.some((p) => p.status === 'ok') ? true : undefined), 10_000);
+    const saidBefore = system.length;
 
     const oldPid = stack.postgresPid;
     expect(alive(oldPid)).toBe(true);
@@ -175,7 +180,11 @@ describe('PostgreSQL down', () => {
     console.log(`stack-recovery: PostgreSQL SIGKILL -> REST and auth serving again in ${recoveredMs} ms`);
 
     // A message sent after recovery reaches the subscriber that was connected before the crash, and
-    // the AI worker (whose LISTEN connection died with the server) answers it.
+    // the AI worker (whose LISTEN connection died with the server) answers it. Realtime's recovery is
+    // its LISTEN connection back, which it tells each subscriber ('ok', Subscribed to PostgreSQL):
+    // changes committed before that are not replayed (supabase/local/realtime/listener.ts), and REST
+    // and sign-in can be back first (a send then was lost at load 17, session 31's side-by-side runs).
+    await until('realtime says PostgreSQL is back', async () => (system.slice(saidBefore).some((p) => p.status === 'ok') ? true : undefined));
     const text = `po obnove ${randomUUID()}`;
     await until('send_message after recovery', async () => {
       const r = await c.rpc('send_message', { p_conversation_id: conversationId, p_text: text, p_client_correlation_id: randomUUID() });

@@ -103,6 +103,9 @@ export interface ChatwootDouble {
    *  (messages are created, webhooks and socket events go out) but their reply is held back `ms`
    *  milliseconds, as a loaded Chatwoot would. 0 turns it off. */
   setReplyDelay(ms: number, match?: (method: string, path: string) => boolean): void;
+  /** Resolves when every reply held back so far (setReplyDelay) has gone out and its request is in
+   *  `requests` (a request is logged when its reply goes). */
+  heldRepliesSent(): Promise<void>;
   /** Resolves when all webhook deliveries started so far have completed. */
   webhooksIdle(): Promise<void>;
   /** Sends Rails' disconnect frame to every socket and closes them. */
@@ -137,12 +140,19 @@ export async function startChatwootDouble(opts: ChatwootDoubleOptions = {}): Pro
   const actions = new ChatwootActions(store, { emit: (ev) => (cable.dispatch(ev), webhooks.dispatch(ev)) });
   const requests: LoggedRequest[] = [];
   let replyDelay: { ms: number; match: (method: string, path: string) => boolean } | null = null;
+  const heldReplies = new Set<Promise<void>>();
 
   const app = new Hono();
   app.use('*', async (c, next) => {
     await next();
     const delay = replyDelay;
-    if (delay && delay.match(c.req.method, c.req.path)) await new Promise((r) => setTimeout(r, delay.ms));
+    let logged = (): void => undefined;
+    if (delay && delay.match(c.req.method, c.req.path)) {
+      const held = new Promise<void>((r) => (logged = r));
+      heldReplies.add(held);
+      void held.then(() => heldReplies.delete(held));
+      await new Promise((r) => setTimeout(r, delay.ms));
+    }
     const text = await c.req.text().catch(() => '');
     let body: unknown = null;
     if (text !== '') {
@@ -161,6 +171,7 @@ export async function startChatwootDouble(opts: ChatwootDoubleOptions = {}): Pro
       status: c.res.status,
       hadToken: c.req.header('api_access_token') !== undefined,
     });
+    logged();
   });
   app.route('/', applicationApi(store, actions));
   app.route('/', clientApi(store, actions));
@@ -193,6 +204,10 @@ export async function startChatwootDouble(opts: ChatwootDoubleOptions = {}): Pro
     webhookDeliveries: webhooks.deliveries,
     setReplyDelay(ms, match = () => true) {
       replyDelay = ms > 0 ? { ms, match } : null;
+    },
+    async heldRepliesSent() {
+      // A hold that began while waiting is waited for too (each leaves the set once its request is logged).
+      while (heldReplies.size) await Promise.all([...heldReplies]);
     },
     addWebhook: (url, events, secret) => store.addWebhook(accountId, url, events, secret ?? null),
     setInboxWebhook(inboxId, url, secret) {
