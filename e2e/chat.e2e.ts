@@ -4,7 +4,7 @@
 // The typing dots are in view and uncovered whenever they show, with the notifications prompt open
 // below the list or not (issue 40). Screenshots at 360 × 640.
 import { expect, test, type Page } from '@playwright/test';
-import { PHONE, freshUser, rest, signIn } from './defects-helpers.ts';
+import { PHONE, freshUser, rest } from './defects-helpers.ts';
 import { ownStates, recordOwnStates } from './own-state-view.ts';
 import { recordTypingViews, typingViews } from './typing-view.ts';
 import { recordWaiting, waitingStates } from './waiting-view.ts';
@@ -117,10 +117,7 @@ for (const [name, size] of [
         prefer: 'return=minimal',
         body: Array.from({ length: 30 }, (_, i) => ({ conversation_id: conv[0]!.id, direction: 'specialist', source: 'ai', text: `Staršia rada ${i + 1}`, created_at: new Date(start + i * 1000).toISOString() })),
       });
-      // Through the login screen, not a stored session (stored-session.ts): opened cold at the chat's
-      // address, the phone's dots were covered by a row (elementFromPoint an li) in 3 of 4 runs, which
-      // this path never showed in 12 (issue 42, reported): this journey keeps the path it was written on.
-      await signIn(page, user.email, { lands: /\/app\/chats/ });
+      await storeSession(page, user.email);
       await page.goto(`/app/chats/${conv[0]!.id}`);
       await expect(page.getByTestId('message-scroller').getByText('Staršia rada 30', { exact: true })).toBeInViewport();
 
