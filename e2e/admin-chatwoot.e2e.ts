@@ -3,7 +3,9 @@
 import { expect, test } from '@playwright/test';
 import type pg from 'pg';
 import type { ChatwootDouble } from '../tests/doubles/chatwoot/server.ts';
-import { signInAdmin, sql as query, startChatwootStack, toast, type ChatwootStack } from './admin-helpers.ts';
+import { sql as query, startChatwootStack, toast, type ChatwootStack } from './admin-helpers.ts';
+import { ADMIN } from './admin-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(120_000);
@@ -34,7 +36,7 @@ test.afterAll(async () => {
 
 test('settings validation and save, webhook URL, diagnostics and function status', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  await signInAdmin(page, origin);
+  await storeSession(page, ADMIN.email, { password: ADMIN.password, origin });
   await page.goto(`${origin}/admin/chatwoot`);
   const settings = page.getByTestId('cw-settings');
   await settings.getByLabel(/API Base URL/).fill('');
@@ -72,7 +74,7 @@ test('settings validation and save, webhook URL, diagnostics and function status
 });
 
 test('send (with its validations), assign and status against the double', async ({ page }) => {
-  await signInAdmin(page, origin);
+  await storeSession(page, ADMIN.email, { password: ADMIN.password, origin });
   await page.goto(`${origin}/admin/chatwoot`);
   const send = page.getByTestId('cw-send');
   await send.getByRole('button', { name: 'Odoslať' }).click();
@@ -123,7 +125,7 @@ test('send (with its validations), assign and status against the double', async 
 });
 
 test('edge-function checks: all nine green against the double', async ({ page }) => {
-  await signInAdmin(page, origin);
+  await storeSession(page, ADMIN.email, { password: ADMIN.password, origin });
   await page.goto(`${origin}/admin/edge-functions`);
   await page.getByRole('button', { name: 'Spustiť všetky testy' }).click();
   await expect(page.getByTestId('edge-result')).toHaveCount(9, { timeout: 30_000 });

@@ -7,6 +7,8 @@ import { expect, test } from '@playwright/test';
 import { DESKTOP, PHONE, axeViolations, expectWithinViewport, glyphsInText, scrollsSideways, shoot, signInAdmin } from './admin-defects-helpers.ts';
 import { sql, toast } from './admin-helpers.ts';
 import { freshUser } from './defects-helpers.ts';
+import { ADMIN } from './admin-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.use({ bypassCSP: true });
 
@@ -42,7 +44,7 @@ test('desktop: full-width table, headers sort by keyboard with aria-sort, the he
   // Enough accounts that the page scrolls at 800 px.
   for (let i = 0; i < 12; i += 1) await freshUser(baseURL!, 'e2e-admin-list');
   await page.setViewportSize(DESKTOP);
-  await signInAdmin(page);
+  await storeSession(page, ADMIN.email, { password: ADMIN.password });
   await page.goto('/admin/accounts');
   const table = page.getByTestId('accounts-table');
   await expect(page.getByTestId('account-row').first()).toBeVisible();
@@ -100,7 +102,7 @@ test('desktop: full-width table, headers sort by keyboard with aria-sort, the he
 test('phone: one card per account, every action reachable without a sideways scroll', async ({ page }) => {
   await page.setViewportSize(PHONE);
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  await signInAdmin(page);
+  await storeSession(page, ADMIN.email, { password: ADMIN.password });
   await page.goto('/admin/accounts');
   const rows = page.getByTestId('account-row');
   await expect(rows.first()).toBeVisible();
@@ -128,7 +130,7 @@ test("turning 'Default režim' off asks first, says how many specialists stay; C
   const active = (await sql<{ n: number }>('select count(*)::int as n from public.get_active_specialists($1)', [account!.id]).catch(() => [{ n: -1 }]))[0]!.n;
 
   await page.setViewportSize(DESKTOP);
-  await signInAdmin(page);
+  await storeSession(page, ADMIN.email, { password: ADMIN.password });
   await page.goto(`/admin/accounts/${account!.id}/settings`);
   await expect(page.getByRole('heading', { name: /^Nastavenia účtu: / })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Uložiť zmeny' })).toBeDisabled();

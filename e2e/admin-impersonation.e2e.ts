@@ -2,7 +2,8 @@
 // exactly that account's conversations (checked against the server), sends a message as it (the
 // server holds it once, in that account, with an audit_log row), then stops and no longer sees them.
 import { expect, type Page } from '@playwright/test';
-import { ADMIN, signInAdmin, sql, testAtOrigin as test } from './admin-helpers.ts';
+import { ADMIN, sql, testAtOrigin as test } from './admin-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 const TARGET_EMAIL = 'druhy@poradna.test';
 
@@ -41,7 +42,7 @@ test('impersonate druhy: see its chats, send as it (once, audited), stop and see
   const targetConvs = await serverConversations(origin, target.id);
   expect(targetConvs.length).toBeGreaterThan(0);
 
-  await signInAdmin(page);
+  await storeSession(page, ADMIN.email, { password: ADMIN.password });
 
   await page.goto('/admin/accounts');
   await expect(page.getByTestId('account-row').first()).toBeVisible();

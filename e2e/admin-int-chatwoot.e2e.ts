@@ -6,6 +6,8 @@ import type pg from 'pg';
 import type { ChatwootDouble } from '../tests/doubles/chatwoot/server.ts';
 import { signInAdmin, sql as query, startChatwootStack, toast, type ChatwootStack } from './admin-helpers.ts';
 import { DESKTOP, PHONE, SHOTS } from './defects-helpers.ts';
+import { ADMIN } from './admin-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(150_000);
@@ -42,7 +44,7 @@ for (const [label, viewport] of [
 ] as const) {
   test(`Chatwoot page at ${label}: settings validation, specialists' inboxes, sections laid out (${viewport.width}px)`, async ({ page }) => {
     await page.setViewportSize(viewport);
-    await signInAdmin(page, origin);
+    await storeSession(page, ADMIN.email, { password: ADMIN.password, origin });
     await page.goto(`${origin}/admin/chatwoot`);
     const settings = page.getByTestId('cw-settings');
 

@@ -4,7 +4,7 @@
 // the test runner with Copy All Results.
 import { expect, type Page } from '@playwright/test';
 import { ADMIN, sql, testAtOrigin as test, toast } from './admin-helpers.ts';
-import { signIn } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 const MEMBER = { email: 'demo@poradna.test', password: 'poradna123' } as const;
 
@@ -46,7 +46,7 @@ async function openAccounts(page: Page): Promise<void> {
 }
 
 test('a member opening /admin is redirected to the chats', async ({ page }) => {
-  await signIn(page, MEMBER.email, { password: MEMBER.password });
+  await storeSession(page, MEMBER.email, { password: MEMBER.password });
   await page.goto('/admin/accounts');
   await expect(page).toHaveURL(/\/app\/chats$/);
 });
@@ -54,7 +54,7 @@ test('a member opening /admin is redirected to the chats', async ({ page }) => {
 test('accounts list: count, sort toggling, search, super-admin row without Delete', async ({ page }) => {
   // The table with sortable column headers is the desktop layout (phones get one card per account).
   await page.setViewportSize({ width: 1280, height: 800 });
-  await signIn(page, ADMIN.email, { password: ADMIN.password });
+  await storeSession(page, ADMIN.email, { password: ADMIN.password });
   await openAccounts(page);
   await expect(page.getByRole('navigation', { name: 'Admin sekcie' }).getByRole('link', { name: 'Účty' })).toHaveAttribute('aria-current', 'page');
   const total = (await sql<{ n: number }>('select count(*)::int as n from public.accounts'))[0]!.n;
@@ -89,7 +89,7 @@ test('accounts list: count, sort toggling, search, super-admin row without Delet
 
 test('account settings: plan, DEFAULT/CUSTOM, assign and unassign, with the side effects in the database', async ({ page }) => {
   const before = await accountOf(MEMBER.email);
-  await signIn(page, ADMIN.email, { password: ADMIN.password });
+  await storeSession(page, ADMIN.email, { password: ADMIN.password });
   await openAccounts(page);
   await page.getByRole('searchbox').fill(MEMBER.email);
   await page.getByTestId('account-row').getByRole('button', { name: 'Nastavenia' }).click();
@@ -163,7 +163,7 @@ test('account settings: plan, DEFAULT/CUSTOM, assign and unassign, with the side
 
 test('impersonation: the account becomes active, the server records it, stopping ends it', async ({ page }) => {
   const target = await accountOf('druhy@poradna.test');
-  await signIn(page, ADMIN.email, { password: ADMIN.password });
+  await storeSession(page, ADMIN.email, { password: ADMIN.password });
   await openAccounts(page);
   await page.getByRole('searchbox').fill('druhy@');
   await page.getByTestId('account-row').getByRole('button', { name: 'Impersonovať' }).click();
@@ -201,7 +201,7 @@ test('delete: a freshly registered member and all their data are gone', async ({
   const convs = await sql('select id from public.conversations where account_id = $1', [account.id]);
   expect(convs.length).toBeGreaterThan(0);
 
-  await signIn(page, ADMIN.email, { password: ADMIN.password });
+  await storeSession(page, ADMIN.email, { password: ADMIN.password });
   await openAccounts(page);
   await page.getByRole('searchbox').fill(email);
   await expect(page.getByTestId('account-row')).toHaveCount(1);
@@ -224,7 +224,7 @@ test('delete: a freshly registered member and all their data are gone', async ({
 });
 
 test('edge-function checks: nine in order, public ones green, summary and configuration', async ({ page }) => {
-  await signIn(page, ADMIN.email, { password: ADMIN.password });
+  await storeSession(page, ADMIN.email, { password: ADMIN.password });
   await page.goto('/admin/edge-functions');
   await expect(page.getByRole('navigation', { name: 'Testy sekcie' }).getByRole('link', { name: 'Edge Funkcie' })).toHaveAttribute('aria-current', 'page');
   // The anon-role key the app was handed: the publishable key since issue 41 (the legacy anon JWT is
@@ -252,7 +252,7 @@ test('edge-function checks: nine in order, public ones green, summary and config
 
 test('test runner: each suite runs, one at a time, and Copy All Results copies them', async ({ page, context, baseURL }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL ?? '' });
-  await signIn(page, ADMIN.email, { password: ADMIN.password });
+  await storeSession(page, ADMIN.email, { password: ADMIN.password });
   await page.goto('/admin/tests');
   await expect(page).toHaveTitle('Test Runner – Admin');
   await page.getByRole('button', { name: 'Copy All Results' }).click();

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { aiJourneyHooks } from './ai-stack.ts';
-import { signIn } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(150_000);
@@ -17,7 +17,7 @@ const AI_CHAT = '00000000-0000-4000-b000-000000000001'; // demo with the AI assi
 const env = aiJourneyHooks();
 
 async function ask(page: Page, text: string): Promise<void> {
-  await signIn(page, 'demo@poradna.test', { origin: env.origin, lands: /\/app\/chats/ });
+  await storeSession(page, 'demo@poradna.test', { origin: env.origin });
   await page.goto(`${env.origin}/app/chats/${AI_CHAT}`);
   await expect(page.getByTestId('message').first()).toBeVisible();
   const composer = page.getByRole('textbox', { name: 'Správa' });

@@ -11,7 +11,8 @@ import type pg from 'pg';
 import type { ChatwootDouble } from '../tests/doubles/chatwoot/server.ts';
 import { composer, drafts, openChat, ownBubble, pick } from './attachment-helpers.ts';
 import { sql as query, startChatwootStack, type ChatwootStack } from './admin-helpers.ts';
-import { freshChat, PHONE, signIn } from './defects-helpers.ts';
+import { freshChat, PHONE } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ viewport: PHONE, hasTouch: true });
@@ -101,7 +102,7 @@ test('a PDF with its caption reaches the Chatwoot conversation once, as a multip
   // of 2026-11-29 under the suite's load. Each wait keeps its own bound; this is the sum's.
   test.setTimeout(120_000);
   const chat = await linkedChat('attachcw');
-  await signIn(page, chat.email, { origin });
+  await storeSession(page, chat.email, { origin });
   await openChat(page, chat.conversationId, origin);
   const brief = pdf(40_000, 'brief');
   await sendFile(page, { name: 'brief.pdf', buffer: brief }, '', 'Zadanie kampane');
@@ -139,7 +140,7 @@ test('a PDF with its caption reaches the Chatwoot conversation once, as a multip
 
 test('two file sends racing on the Chatwoot path: each arrives once, in the order sent', async ({ page }) => {
   const chat = await linkedChat('attachcw2');
-  await signIn(page, chat.email, { origin });
+  await storeSession(page, chat.email, { origin });
   await openChat(page, chat.conversationId, origin);
   // The first is larger (two TUS chunks): were uploads or sends run side by side, the second would
   // reach Chatwoot first.

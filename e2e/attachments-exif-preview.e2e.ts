@@ -14,7 +14,8 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { twoColourJpegBytes } from '../tests/helpers/camera-photo.ts';
 import { hasExif, withCameraExif } from '../tests/helpers/jpeg-exif.ts';
 import { blobFacts, composer, drafts, openChat, ownBubble, pick, twoColourJpeg } from './attachment-helpers.ts';
-import { freshChat, PHONE, rest, SHOTS, signIn } from './defects-helpers.ts';
+import { freshChat, PHONE, rest, SHOTS } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.use({ viewport: PHONE, hasTouch: true });
 const DESKTOP = { width: 1440, height: 900 };
@@ -61,7 +62,7 @@ const reddish = ([r, g, b]: number[]) => r! > 180 && g! < 80 && b! < 80;
 test('R12.14 a phone photo’s bubble shows its EXIF thumbnail while it is prepared, after a reload too; the server gets neither the thumbnail nor the EXIF', async ({ page, baseURL }) => {
   const { user, conversationId } = await freshChat(baseURL!, 'exifprev');
   await holdDecoding(page);
-  await signIn(page, user.email);
+  await storeSession(page, user.email);
   await openChat(page, conversationId);
 
   const thumbnail = twoColourJpegBytes(160, 120, [0, 200, 0], [230, 230, 0]);
@@ -132,7 +133,7 @@ test('R12.14 a phone photo’s bubble shows its EXIF thumbnail while it is prepa
 
 test('R12.14 a JPEG without an EXIF thumbnail is shown as before: the picked photo itself', async ({ page, baseURL }) => {
   const { user, conversationId } = await freshChat(baseURL!, 'exifbare');
-  await signIn(page, user.email);
+  await storeSession(page, user.email);
   await openChat(page, conversationId);
   const pixels = await twoColourJpeg(page, { width: 1200, height: 800 }, { left: '#e00000', right: '#0000e0' });
   await pick(page, [{ name: 'bez-exif.jpg', mimeType: 'image/jpeg', buffer: pixels }]);
@@ -199,7 +200,7 @@ test('R12.15 send pressed before the EXIF look-up answered: one message, upright
   const { user, conversationId } = await freshChat(baseURL!, 'exifearly');
   await holdDecoding(page);
   await holdLookUpAndStore(page, 'IMG_0002.jpg');
-  await signIn(page, user.email);
+  await storeSession(page, user.email);
   await openChat(page, conversationId);
 
   const thumbnail = twoColourJpegBytes(160, 120, [0, 200, 0], [230, 230, 0]);

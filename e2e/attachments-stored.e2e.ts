@@ -7,6 +7,7 @@
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { freshChat, PHONE, SHOTS, signIn } from './defects-helpers.ts';
 import { composer, openChat, ownBubble, pick, twoColourJpeg } from './attachment-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.use({ viewport: PHONE, hasTouch: true });
 
@@ -113,9 +114,9 @@ test("a photo sent from the phone shows on the user's other device and opens in 
   const { user, conversationId } = await freshChat(baseURL!, 'attachtwo');
   const desktop = await device(browser, baseURL!, DESKTOP);
   try {
-    await signIn(page, user.email);
+    await storeSession(page, user.email);
     await openChat(page, conversationId);
-    await signIn(desktop, user.email);
+    await storeSession(desktop, user.email);
     await openChat(desktop, conversationId);
 
     await sendPhoto(page, 'Fotka z mobilu');

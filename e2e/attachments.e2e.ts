@@ -15,8 +15,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { hasExif, hasGpsPointer, withGpsExif } from '../tests/helpers/jpeg-exif.ts';
 import { toast } from './admin-helpers.ts';
 import { axeViolations } from './admin-defects-helpers.ts';
-import { freshChat, PHONE, signIn } from './defects-helpers.ts';
+import { freshChat, PHONE } from './defects-helpers.ts';
 import { blobFacts, composer, drafts, openChat, pick, twoColourJpeg } from './attachment-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 // axe is injected as an inline script, which the app's CSP refuses: bypass it for the probe only.
 test.use({ viewport: PHONE, hasTouch: true, bypassCSP: true });
@@ -32,7 +33,7 @@ const bluish = ([r, g, b]: number[]) => b! > 180 && r! < 80 && g! < 80;
 
 test('a photo is downscaled, turned upright and stripped of EXIF/GPS on the device', async ({ page, baseURL }) => {
   const { user, conversationId } = await freshChat(baseURL!, 'attach');
-  await signIn(page, user.email);
+  await storeSession(page, user.email);
   await openChat(page, conversationId);
 
   const photo = withGpsExif(await landscapeJpeg(page), { orientation: 6, latitude: [48, 8, 54.96], longitude: [17, 6, 27.72] });
@@ -73,7 +74,7 @@ test('a photo is downscaled, turned upright and stripped of EXIF/GPS on the devi
 
 test('a PDF gets a file card, over 25 MB is refused in Slovak, a pasted image joins; axe clean with previews', async ({ page, baseURL }) => {
   const { user, conversationId } = await freshChat(baseURL!, 'attachpdf');
-  await signIn(page, user.email);
+  await storeSession(page, user.email);
   await openChat(page, conversationId);
 
   // A PDF: a file card with its type; a file over 25 MB: refused in Slovak, the rest kept.
@@ -122,7 +123,7 @@ test('a PDF gets a file card, over 25 MB is refused in Slovak, a pasted image jo
 
 test('the camera button opens the camera on a touch device', async ({ page, baseURL }) => {
   const { user, conversationId } = await freshChat(baseURL!, 'attachcam');
-  await signIn(page, user.email);
+  await storeSession(page, user.email);
   await openChat(page, conversationId);
   await expect(page.getByTestId('camera-input')).toHaveAttribute('capture', 'environment');
   await expect(page.getByTestId('camera-input')).toHaveAttribute('accept', 'image/*');
@@ -133,7 +134,7 @@ test('the camera button opens the camera on a touch device', async ({ page, base
 
 test('a photo sent offline shows as an own bubble at once from the local blob', async ({ page, context, baseURL }) => {
   const { user, conversationId } = await freshChat(baseURL!, 'attachoff');
-  await signIn(page, user.email);
+  await storeSession(page, user.email);
   await openChat(page, conversationId);
   await context.setOffline(true);
   const photo = await landscapeJpeg(page);

@@ -4,7 +4,8 @@
 // WebSocket frames: a polling app, or one whose private join was refused, fails here (the sync tests
 // prove the headless engine; this proves the app's client, its token and its socket in Chromium).
 import { expect, test, type Page } from '@playwright/test';
-import { freshChat, rest, signIn } from './defects-helpers.ts';
+import { freshChat, rest } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 /** Every frame the page's WebSockets send and receive, as text, in order. */
 function recordFrames(page: Page): { sent: string[]; received: string[] } {
@@ -27,7 +28,7 @@ test("the app's private joins of its account and user topics are admitted, and a
   try {
     const page = await context.newPage();
     const frames = recordFrames(page);
-    await signIn(page, user.email);
+    await storeSession(page, user.email);
     await page.goto(`/app/chats/${conversationId}`);
     await expect(page.getByTestId('message').first()).toBeVisible({ timeout: 20_000 });
 

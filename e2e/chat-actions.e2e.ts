@@ -5,8 +5,9 @@
 // shows as 'Koncept:' in the list. Screenshots to e2e/artifacts/screenshots (SHOTS_DIR), axe at rest.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { axeViolations } from './admin-defects-helpers.ts';
-import { PHONE, freshChat, rest, signIn } from './defects-helpers.ts';
+import { PHONE, freshChat, rest } from './defects-helpers.ts';
 import { storedDrafts } from './sync-dump.ts';
+import { storeSession } from './stored-session.ts';
 
 const SHOTS = process.env.SHOTS_DIR ?? 'e2e/artifacts/screenshots';
 const DAY = 86_400_000;
@@ -47,7 +48,7 @@ test('phone: long press opens the menu, a reply is sent with its quote and shown
   const chat = await chatOverDays(baseURL!, 'odpoved');
   const phone = await device(browser, baseURL!, true);
   const page = phone.page;
-  await signIn(page, chat.user.email);
+  await storeSession(page, chat.user.email);
   await page.goto(`/app/chats/${chat.conversationId}`);
   await expect(bubble(page, 'Dobré ráno')).toBeVisible({ timeout: 20_000 });
 
@@ -92,7 +93,7 @@ test('phone: long press opens the menu, a reply is sent with its quote and shown
 
   // The other device: the quote renders there too; a click scrolls to the original and highlights it.
   const desk = await device(browser, baseURL!, false);
-  await signIn(desk.page, chat.user.email);
+  await storeSession(desk.page, chat.user.email);
   await desk.page.goto(`/app/chats/${chat.conversationId}`);
   const there = bubble(desk.page, text);
   await expect(there.getByTestId('reply-quote')).toContainText('Rozpočet je 2 500 €', { timeout: 20_000 });
@@ -146,7 +147,7 @@ test('phone and desktop: the floating day pill shows while the reader scrolls an
   for (const phone of [true, false]) {
     const { context, page } = await device(browser, baseURL!, phone);
     const where = phone ? 'phone' : 'desktop';
-    await signIn(page, chat.user.email);
+    await storeSession(page, chat.user.email);
     await page.goto(`/app/chats/${chat.conversationId}`);
     await expect(bubble(page, 'Dobrý deň, ako vám pomôžem?')).toBeInViewport({ timeout: 20_000 });
     const pill = page.getByTestId('sticky-day');
@@ -191,7 +192,7 @@ test('phone and desktop: the floating day pill shows while the reader scrolls an
 test('desktop: right click and the keyboard open the menu; copy puts the markdown source on the clipboard', async ({ browser, baseURL }) => {
   const chat = await chatOverDays(baseURL!, 'kopirovat');
   const { context, page } = await device(browser, baseURL!, false);
-  await signIn(page, chat.user.email);
+  await storeSession(page, chat.user.email);
   await page.goto(`/app/chats/${chat.conversationId}`);
   const brief = bubble(page, 'Brief');
   await expect(brief).toBeVisible({ timeout: 20_000 });
@@ -231,7 +232,7 @@ for (const phone of [true, false]) test(`jump to the newest (${phone ? 'phone' :
       body: Array.from({ length: 40 }, (_, i) => ({ conversation_id: chat.conversationId, direction: 'specialist', source: 'chatwoot', text: `Staršia správa ${i}`, created_at: new Date(start + i * 1000).toISOString() })),
     });
     const { context, page } = await device(browser, baseURL!, phone);
-    await signIn(page, chat.user.email);
+    await storeSession(page, chat.user.email);
     await page.goto(`/app/chats/${chat.conversationId}`);
     await expect(bubble(page, 'Staršia správa 39')).toBeVisible({ timeout: 20_000 });
     const scroller = page.getByTestId('message-scroller');
@@ -281,7 +282,7 @@ for (const phone of [true, false]) test(`a draft (${phone ? 'phone' : 'desktop'}
   {
     const chat = await freshChat(baseURL!, phone ? 'koncept-p' : 'koncept-d');
     const { context, page } = await device(browser, baseURL!, phone);
-    await signIn(page, chat.user.email);
+    await storeSession(page, chat.user.email);
     await page.goto(`/app/chats/${chat.conversationId}`);
     await expect(bubble(page, 'Dobrý deň')).toBeVisible({ timeout: 20_000 });
     const draft = `Rozpísaný **brief** ${phone ? 'telefón' : 'počítač'}`;

@@ -4,10 +4,11 @@
 // The typing dots are in view and uncovered whenever they show, with the notifications prompt open
 // below the list or not (issue 40). Screenshots at 360 × 640.
 import { expect, test, type Page } from '@playwright/test';
-import { PHONE, freshUser, rest, signIn } from './defects-helpers.ts';
+import { PHONE, freshUser, rest } from './defects-helpers.ts';
 import { ownStates, recordOwnStates } from './own-state-view.ts';
 import { recordTypingViews, typingViews } from './typing-view.ts';
 import { recordWaiting, waitingStates } from './waiting-view.ts';
+import { storeSession } from './stored-session.ts';
 
 const SHOTS = 'e2e/artifacts/screenshots';
 const ASSISTANT_CHAT = '00000000-0000-4000-b000-000000000001';
@@ -22,7 +23,7 @@ const messages = (page: Page) => page.getByTestId('message');
 const own = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
 
 test('chat with an AI specialist: typing shows, the reply arrives', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
+  await storeSession(page, 'demo@poradna.test');
   await page.goto(`/app/chats/${MARTIN_CHAT}`);
   await expect(page).toHaveTitle('Chat – Poradňa');
   await expect(page.getByRole('heading', { name: 'Martin Kováč' })).toBeVisible();
@@ -116,7 +117,7 @@ for (const [name, size] of [
         prefer: 'return=minimal',
         body: Array.from({ length: 30 }, (_, i) => ({ conversation_id: conv[0]!.id, direction: 'specialist', source: 'ai', text: `Staršia rada ${i + 1}`, created_at: new Date(start + i * 1000).toISOString() })),
       });
-      await signIn(page, user.email, { lands: /\/app\/chats/ });
+      await storeSession(page, user.email);
       await page.goto(`/app/chats/${conv[0]!.id}`);
       await expect(page.getByTestId('message-scroller').getByText('Staršia rada 30', { exact: true })).toBeInViewport();
 
@@ -145,7 +146,7 @@ test('a second question asked while the first answer streams shows the typing do
   const user = await freshUser(baseURL!, 'druha');
   const link = (await rest(baseURL!, `account_users?select=account_id&user_id=eq.${user.id}`)) as { account_id: string }[];
   const conv = (await rest(baseURL!, 'conversations', { method: 'POST', body: { account_id: link[0]!.account_id, specialist_id: '00000000-0000-4000-8000-000000000011' } })) as { id: string }[];
-  await signIn(page, user.email, { lands: /\/app\/chats/ });
+  await storeSession(page, user.email);
   await page.goto(`/app/chats/${conv[0]!.id}`);
   await expect(composer(page)).toBeEnabled();
   // A question the demo answers at length (tips for a topic), so it streams for seconds.
@@ -170,7 +171,7 @@ test('a second question asked while the first answer streams shows the typing do
 });
 
 test('a half-typed message survives a reload; each conversation keeps its own draft', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
+  await storeSession(page, 'demo@poradna.test');
   await page.goto(`/app/chats/${MARTIN_CHAT}`);
   await composer(page).fill('rozpísané pre Martina');
   await page.reload();
@@ -183,7 +184,7 @@ test('a half-typed message survives a reload; each conversation keeps its own dr
 });
 
 test('request a human specialist: toast, then the assistant chat with the request', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
+  await storeSession(page, 'demo@poradna.test');
   await page.goto('/app/specialists');
   const card = page.getByTestId('specialist').filter({ hasText: 'Jana Vargová' });
   await card.getByRole('button', { name: 'Požiadať o špecialistu' }).click();
@@ -196,7 +197,7 @@ test('request a human specialist: toast, then the assistant chat with the reques
 });
 
 test('rich message: images open in the lightbox, arrows move, Escape closes; file cards with sizes', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
+  await storeSession(page, 'demo@poradna.test');
   await page.goto(`/app/chats/${LUCIA_CHAT}`);
   await expect(page.getByRole('link', { name: 'Otvoriť obsahovy-plan.pdf' })).toHaveAttribute('target', '_blank');
   await expect(page.getByText('29,9 KB')).toBeVisible();
@@ -221,7 +222,7 @@ test('rich message: images open in the lightbox, arrows move, Escape closes; fil
 });
 
 test('a completed conversation is locked', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
+  await storeSession(page, 'demo@poradna.test');
   await page.goto('/app/chats/00000000-0000-4000-b000-000000000004');
   await expect(page.getByTestId('chat-presence')).toHaveText('uzamknuté');
   await expect(composer(page)).toBeDisabled();
@@ -263,7 +264,7 @@ test('a 10,000-message chat keeps a small DOM and opens at the newest message', 
   }
 
   // The admin's own account, so the other journeys' users do not have to sync 10,000 rows.
-  await signIn(page, 'admin@poradna.test', { lands: /\/app\/chats/ });
+  await storeSession(page, 'admin@poradna.test');
   await page.goto(`/app/chats/${conversationId}`);
   const list = page.getByRole('list', { name: 'Správy' });
   await expect(list.getByText('Správa číslo 10000', { exact: true })).toBeVisible({ timeout: 60_000 });

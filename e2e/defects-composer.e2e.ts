@@ -2,7 +2,8 @@
 // (no typing dots, no 'Čaká sa na odpoveď…'); offline the header does not say 'online' and no typing
 // shows; a conversation that does not exist gets a disabled composer.
 import { expect, test, type Page } from '@playwright/test';
-import { PHONE, shootBoth, signIn } from './defects-helpers.ts';
+import { PHONE, shootBoth } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.use({ viewport: PHONE, hasTouch: true });
 
@@ -10,7 +11,7 @@ const MARTIN = '00000000-0000-4000-b000-000000000003';
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Správa' });
 
 test('a refused send leaves the composer open, without typing dots', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
+  await storeSession(page, 'demo@poradna.test');
   await page.goto(`/app/chats/${MARTIN}`);
   await expect(composer(page)).toBeEnabled();
   await page.route('**/rest/v1/rpc/send_message', (r) => r.fulfill({ status: 400, contentType: 'application/json', body: '{"code":"22023","message":"refused"}' }));
@@ -27,7 +28,7 @@ test('a refused send leaves the composer open, without typing dots', async ({ pa
 });
 
 test('offline: no green online, no typing dots for a queued message', async ({ page, context }) => {
-  await signIn(page, 'demo@poradna.test');
+  await storeSession(page, 'demo@poradna.test');
   await page.goto(`/app/chats/${MARTIN}`);
   await expect(page.getByTestId('chat-presence')).toHaveText('online');
   await context.setOffline(true);
@@ -44,7 +45,7 @@ test('offline: no green online, no typing dots for a queued message', async ({ p
 });
 
 test('an unknown conversation has a disabled composer', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
+  await storeSession(page, 'demo@poradna.test');
   await page.goto('/app/chats/00000000-0000-4000-b000-00000000ffff');
   await expect(page.getByText('Táto konverzácia neexistuje alebo k nej nemáte prístup.')).toBeVisible({ timeout: 15_000 });
   await expect(composer(page)).toBeDisabled();

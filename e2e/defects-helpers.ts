@@ -1,6 +1,7 @@
 // Shared steps of the defects-*.e2e.ts journeys (issue 21): a fresh user per journey (so the
 // first-conversation path runs) and screenshots at the phone and desktop widths; and signIn, the one
-// copy of the login-screen steps that every journey (defects, chat, lists, pwa, admin, auth…) uses.
+// copy of the login-screen steps for the journeys that sign in through it (auth, lists, pwa…; the
+// ones whose subject comes after the sign-in start from a stored session: stored-session.ts).
 import { expect, type Page } from '@playwright/test';
 
 export const SHOTS = 'e2e/artifacts/screenshots';

@@ -2,6 +2,7 @@
 // the action opens from the keyboard with ArrowLeft and no row stays slid open once focus leaves it.
 import { expect, test } from '@playwright/test';
 import { DESKTOP, signIn } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.use({ viewport: DESKTOP });
 
@@ -40,7 +41,7 @@ test.describe('focus not obscured (WCAG 2.4.11)', () => {
   };
 
   test('a control scrolled into view stops clear of the header and the bottom navigation', async ({ page }) => {
-    await signIn(page, 'demo@poradna.test');
+    await storeSession(page, 'demo@poradna.test');
     await page.goto('/app/settings');
     const signOut = page.getByRole('button', { name: 'Odhlásiť sa', exact: true });
     const reset = page.getByRole('button', { name: 'Resetovať heslo' });

@@ -2,7 +2,8 @@
 // of the chat's width, a long code line scrolls inside its own block, the chat never scrolls sideways,
 // and a table keeps its words whole ('Pondelok', not 'Pondel|ok').
 import { expect, test, type Page } from '@playwright/test';
-import { PHONE, shootBoth, signIn } from './defects-helpers.ts';
+import { PHONE, shootBoth } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.use({ viewport: PHONE, hasTouch: true });
 
@@ -29,7 +30,7 @@ async function measure(page: Page) {
 }
 
 test('a code block scrolls inside its bubble, which stays within 70 %', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
+  await storeSession(page, 'demo@poradna.test');
   await page.goto(`/app/chats/${MARTIN}`);
   const pre = page.locator('.markdown pre').first();
   // The seeded code block is the chat's 2nd message; journeys before this one add newer messages, and
@@ -57,7 +58,7 @@ test('a code block scrolls inside its bubble, which stays within 70 %', async ({
 });
 
 test('a table keeps its words whole and stays within its bubble', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
+  await storeSession(page, 'demo@poradna.test');
   await page.goto(`/app/chats/${LUCIA}`);
   const cell = page.locator('.markdown td', { hasText: 'Pondelok' });
   await expect(cell).toBeVisible();

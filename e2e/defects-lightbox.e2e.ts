@@ -1,14 +1,15 @@
 // Issue 21, user area item 8: after a tap on the image or a mouse swipe the lightbox still hears
 // Escape and the arrows; its backdrop is opaque and its counter sits clear of the chat header.
 import { expect, test } from '@playwright/test';
-import { PHONE, shootBoth, signIn } from './defects-helpers.ts';
+import { PHONE, shootBoth } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.use({ viewport: PHONE });
 
 const LUCIA = '00000000-0000-4000-b000-000000000002';
 
 test('keys keep working after a click on the image and a mouse swipe; the backdrop is opaque', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test');
+  await storeSession(page, 'demo@poradna.test');
   await page.goto(`/app/chats/${LUCIA}`);
   await page.getByRole('button', { name: /Obrázok 1|jarna-kampan/ }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Galéria obrázkov' });

@@ -1,13 +1,14 @@
 // Issue 21, user area item 12: 'Žiadosť odoslaná {name}' appears only once the request message is
 // sent, never while it still says 'Odosiela sa…'; a request that waits (offline) says so instead.
 import { expect, test } from '@playwright/test';
-import { PHONE, shootBoth, signIn } from './defects-helpers.ts';
+import { PHONE, shootBoth } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.use({ viewport: PHONE, hasTouch: true });
 
 test('the request toast waits for the message to be sent', async ({ page }) => {
   test.setTimeout(90_000);
-  await signIn(page, 'demo@poradna.test');
+  await storeSession(page, 'demo@poradna.test');
   await page.goto('/app/specialists');
   const card = page.getByTestId('specialist').filter({ has: page.getByRole('button', { name: 'Požiadať o špecialistu' }) }).first();
   const name = (await card.getByRole('heading').textContent())!.trim();

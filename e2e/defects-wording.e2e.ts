@@ -1,14 +1,15 @@
 // Issue 21, user area item 13: while impersonating, the plan badge shows the impersonated account's
 // plan (or 'Loading...'), never the placeholder 'UNKNOWN'.
 import { expect, test } from '@playwright/test';
-import { PHONE, rest, shootBoth, signIn } from './defects-helpers.ts';
+import { PHONE, rest, shootBoth } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.use({ viewport: PHONE, hasTouch: true });
 
 test('the plan badge while impersonating is the real plan, not UNKNOWN', async ({ page, baseURL }) => {
   const accounts = (await rest(baseURL!, 'accounts?select=id,plan,owner_email&owner_email=eq.druhy@poradna.test')) as { plan: string }[];
   const plan = accounts[0]!.plan;
-  await signIn(page, 'admin@poradna.test');
+  await storeSession(page, 'admin@poradna.test');
   await page.goto('/admin/accounts');
   await page.getByRole('searchbox').fill('druhy@');
   await expect(page.getByTestId('account-row')).toHaveCount(1);

@@ -11,7 +11,7 @@ import { sk } from '../src/text/sk.ts';
 import { AI_DOUBLE_REPLY, type AiProviderDouble } from '../tests/doubles/ai-provider.ts';
 import { startAiJourneyStack } from './ai-stack.ts';
 import { sql as query } from './admin-helpers.ts';
-import { signIn } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(150_000);
@@ -30,7 +30,7 @@ const sql = <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) 
 const stored = async (text: string) => Number((await sql<{ n: string }>('select count(*) as n from public.messages where text = $1', [text]))[0]!.n);
 
 async function openChat(page: Page, chat: string): Promise<void> {
-  await signIn(page, 'demo@poradna.test', { origin, lands: /\/app\/chats/ });
+  await storeSession(page, 'demo@poradna.test', { origin });
   await page.goto(`${origin}/app/chats/${chat}`);
   await expect(page.getByTestId('message').first()).toBeVisible();
 }

@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type pg from 'pg';
 import type { ChatwootDouble } from '../tests/doubles/chatwoot/server.ts';
 import { sql as query, startChatwootStack, toast, type ChatwootStack } from './admin-helpers.ts';
-import { signIn } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.describe.configure({ mode: 'serial' });
 // Two devices, two sign-ins and eight screenshots on a second stack: measured 2.6–3 min at load 40.
@@ -73,7 +73,7 @@ test('R14.6 request a human on one device: both headers change; an agent reply n
   const devices = await Promise.all([browser.newContext({ viewport: PHONE, locale: 'sk-SK', timezoneId: 'Europe/Bratislava' }), browser.newContext({ viewport: PHONE, locale: 'sk-SK', timezoneId: 'Europe/Bratislava' })]);
   const [a, b] = await Promise.all(devices.map((d) => d.newPage()));
   for (const page of [a!, b!]) {
-    await signIn(page, user.email, { origin });
+    await storeSession(page, user.email, { origin });
     await page.goto(`${origin}/app/chats/${conversationId}`);
     await expect(page.getByTestId('chat-owner')).toHaveText('Odpovedá AI');
   }

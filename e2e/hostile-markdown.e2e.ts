@@ -4,7 +4,7 @@
 // readable as text.
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { signIn } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 // Tall enough that the virtualized message list renders every hostile message at once.
 test.use({ viewport: { width: 800, height: 6000 } });
@@ -79,7 +79,7 @@ test('hostile markdown, HTML and attachment addresses render inert', async ({ pa
   });
   await insertAsSpecialist(baseURL!, rows);
 
-  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
+  await storeSession(page, 'demo@poradna.test');
   await page.goto(`/app/chats/${DEMO_CHAT}`);
   const messages = page.getByTestId('message');
   await expect(messages.filter({ hasText: `${stamp}-rich` })).toBeVisible({ timeout: 20_000 });

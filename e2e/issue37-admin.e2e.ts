@@ -5,6 +5,8 @@ import { expect, type Page } from '@playwright/test';
 import { axeViolations, DESKTOP, PHONE, shoot } from './admin-defects-helpers.ts';
 import { signInAdmin, sql, testAtOrigin as test, toast } from './admin-helpers.ts';
 import { freshUser } from './defects-helpers.ts';
+import { ADMIN } from './admin-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.use({ bypassCSP: true });
 
@@ -22,7 +24,7 @@ async function recordHeadings(page: Page): Promise<void> {
 
 test("'Test Edge Functions' counts not-configured checks apart; the output box takes focus", async ({ page }) => {
   await page.setViewportSize(DESKTOP);
-  await signInAdmin(page);
+  await storeSession(page, ADMIN.email, { password: ADMIN.password });
   await page.goto('/admin/tests');
   await page.getByRole('button', { name: 'Test Edge Functions' }).click();
   const run = page.locator('[data-testid="test-run"][data-type="edge"]');
@@ -102,7 +104,7 @@ test("another account's settings: read-only specialist cards legible (no faded t
 test('Chatwoot not configured: assign, status, send and the specialists check name that cause first', async ({ page }) => {
   const CAUSE = 'Chatwoot nie je nakonfigurovaný (chýba API URL, Account ID alebo API token), akciu nemožno vykonať.';
   await page.setViewportSize(DESKTOP);
-  await signInAdmin(page);
+  await storeSession(page, ADMIN.email, { password: ADMIN.password });
   await page.goto('/admin/chatwoot');
   const actions = page.getByTestId('cw-actions');
   await actions.getByLabel(/ID konverzácie v Chatwoote/).fill('12');

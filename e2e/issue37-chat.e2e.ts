@@ -3,7 +3,8 @@
 // also on a desktop (1440 × 900), with axe (WCAG 2 A/AA) on the screen at rest.
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolations } from './admin-defects-helpers.ts';
-import { PHONE, freshChat, rest, signIn } from './defects-helpers.ts';
+import { PHONE, freshChat, rest } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 // axe is injected as an inline script, which the app's CSP refuses: bypass it for the probe only.
 test.use({ viewport: PHONE, hasTouch: true, bypassCSP: true });
@@ -35,7 +36,7 @@ async function shoot(page: Page, name: string): Promise<void> {
 test('item 1: a single newline is a line break in the bubble, the list snippet and on the other device', async ({ page, browser, baseURL }) => {
   const { user, conversationId } = await freshChat(baseURL!, 'riadky');
   await specialistSays(baseURL!, conversationId, 'Otváracie hodiny:\nPondelok 8 – 16\nUtorok 8 – 12');
-  await signIn(page, user.email);
+  await storeSession(page, user.email);
   await page.goto(`/app/chats/${conversationId}`);
   await expect(theirs(page, 'Otváracie hodiny:')).toBeVisible();
   await typeLines(page, ['Adresa:', 'Hlavná 12', '917 01 Trnava']);
@@ -56,7 +57,7 @@ test('item 1: a single newline is a line break in the bubble, the list snippet a
 
   const other = await browser.newContext({ viewport: PHONE, hasTouch: true });
   const second = await other.newPage();
-  await signIn(second, user.email);
+  await storeSession(second, user.email);
   await second.goto(`/app/chats/${conversationId}`);
   await expect(own(second, 'Adresa:')).toBeVisible({ timeout: 15_000 });
   expect(await own(second, 'Adresa:').locator('.markdown').innerText()).toBe('Adresa:\nHlavná 12\n917 01 Trnava');
@@ -66,7 +67,7 @@ test('item 1: a single newline is a line break in the bubble, the list snippet a
 test('items 2, 5: inline code legible in both bubbles; scroller and wide code reachable by keyboard; the composer focused', async ({ page, baseURL }) => {
   const { user, conversationId } = await freshChat(baseURL!, 'kod');
   await specialistSays(baseURL!, conversationId, `Spustite \`npm run build\` a potom:\n\n\`\`\`\n${'const dlhyRiadok = "' + 'x'.repeat(160) + '";'}\n\`\`\``);
-  await signIn(page, user.email);
+  await storeSession(page, user.email);
   await page.goto(`/app/chats/${conversationId}`);
   await expect(theirs(page, 'Spustite')).toBeVisible();
   // Opening a chat puts focus where the member types.
@@ -90,7 +91,7 @@ test('items 2, 5: inline code legible in both bubbles; scroller and wide code re
 
 test('item 4: a queued message keeps 70 % opacity on its bubble, its text and status label readable', async ({ page, context, baseURL }) => {
   const { user, conversationId } = await freshChat(baseURL!, 'fronta');
-  await signIn(page, user.email);
+  await storeSession(page, user.email);
   await page.goto(`/app/chats/${conversationId}`);
   await expect(theirs(page, 'Dobrý deň')).toBeVisible();
   await context.setOffline(true);
@@ -119,7 +120,7 @@ test('item 4: a queued message keeps 70 % opacity on its bubble, its text and st
 test('items 6, 11: a missing or foreign conversation is told in Slovak, and a refused send too', async ({ page, context, baseURL }) => {
   const { user, conversationId } = await freshChat(baseURL!, 'chyba');
   const stranger = await freshChat(baseURL!, 'cudzi');
-  await signIn(page, user.email);
+  await storeSession(page, user.email);
   await page.goto(`/app/chats/${conversationId}`);
   await expect(theirs(page, 'Dobrý deň')).toBeVisible();
 
@@ -163,7 +164,7 @@ test('item 12: a file card is named with its visible size', async ({ page, baseU
     type: 'rich',
     payload: { kind: 'rich_content', attachments: [{ id: 'att-zmluva', file_type: 'document', name: 'zmluva.pdf', data_url: '/samples/obsahovy-plan.pdf', file_size: 30_608 }] },
   });
-  await signIn(page, user.email);
+  await storeSession(page, user.email);
   await page.goto(`/app/chats/${conversationId}`);
   const card = page.getByRole('link', { name: 'Otvoriť zmluva.pdf 29,9 KB', exact: true });
   await expect(card).toBeVisible();
@@ -173,7 +174,7 @@ test('item 12: a file card is named with its visible size', async ({ page, baseU
 
 test('item 12: a seeded question the AI answered shows ✓✓ Prečítané, not ✓', async ({ page }) => {
   // Tomáš (AI), archived: 'Ako často máme posielať newsletter?' answered a minute later (seed.sql).
-  await signIn(page, 'demo@poradna.test');
+  await storeSession(page, 'demo@poradna.test');
   await page.goto('/app/chats/00000000-0000-4000-b000-000000000005');
   const question = own(page, 'Ako často máme posielať newsletter?');
   await expect(question).toBeVisible({ timeout: 20_000 });

@@ -3,7 +3,8 @@
 // send the server refuses, nor for one queued offline (where 'Zapnúť' cannot work).
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { axeViolations } from './admin-defects-helpers.ts';
-import { PHONE, freshChat, rest, signIn } from './defects-helpers.ts';
+import { PHONE, freshChat, rest } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 test.use({ viewport: PHONE, hasTouch: true, bypassCSP: true });
 
@@ -25,7 +26,7 @@ test('the push prompt waits for a send the server accepted, online, and stays of
     prefer: 'return=minimal',
     body: Array.from({ length: 30 }, (_, i) => ({ conversation_id: conversationId, direction: 'specialist', source: 'chatwoot', text: `Staršia správa ${i + 1}`, created_at: new Date(start + i * 1000).toISOString() })),
   });
-  await signIn(page, user.email);
+  await storeSession(page, user.email);
   await page.goto(`/app/chats/${conversationId}`);
   await expect(page.getByText('Dobrý deň, ako vám pomôžem?', { exact: true })).toBeVisible();
 

@@ -5,6 +5,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import pg from 'pg';
 import { signIn } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 const SHOTS = 'e2e/artifacts/screenshots';
 
@@ -106,7 +107,7 @@ test('archive and restore by dragging a row; the archived count follows', async 
 });
 
 test('archived list search without a match, and the specialists screen', async ({ page }) => {
-  await signIn(page, 'demo@poradna.test', { lands: /\/app\/chats/ });
+  await storeSession(page, 'demo@poradna.test');
   await page.goto('/app/archived?q=zzz-nic');
   await expect(page.getByText('No archived conversations match your search')).toBeVisible();
 

@@ -5,6 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { expectOwnBubbleOnce } from './chat-helpers.ts';
 import { signIn } from './defects-helpers.ts';
 import { serverCount } from './pwa-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 const SHOTS = 'e2e/artifacts/screenshots';
 const DRUHY_CHAT = '00000000-0000-4000-b000-000000000011';
@@ -82,7 +83,7 @@ test('three messages sent offline are delivered exactly once and reach a second 
   const other = await browser.newContext();
   try {
     const second = await other.newPage();
-    await signIn(second, 'druhy@poradna.test', { lands: /\/app\/chats/ });
+    await storeSession(second, 'druhy@poradna.test');
     await second.goto(`/app/chats/${DRUHY_CHAT}`);
     for (const text of texts) await expectOwnBubbleOnce(second, text, 30_000);
   } finally {

@@ -6,7 +6,8 @@
 // could be seen.
 import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
-import { freshChat, rest, shootBoth, signIn } from './defects-helpers.ts';
+import { freshChat, rest, shootBoth } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const own = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
@@ -24,7 +25,7 @@ test('✓ sent and ✓✓ read converge on two devices', async ({ browser, baseU
     const pa = await a.newPage();
     const pb = await b.newPage();
     for (const p of [pa, pb]) {
-      await signIn(p, user.email);
+      await storeSession(p, user.email);
       await p.goto(chat);
       await expect(p.getByTestId('message').first()).toBeVisible({ timeout: 20_000 });
     }

@@ -14,8 +14,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
-import { freshUser, rest, shootBoth, signIn } from './defects-helpers.ts';
+import { freshUser, rest, shootBoth } from './defects-helpers.ts';
 import { launchProfile, registrationId, signInControlled } from './pwa-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 const SPECIALIST = '00000000-0000-4000-8000-000000000011';
 
@@ -223,7 +224,7 @@ test('the card says blocked with how to allow it, and never asks on load', async
       };
     });
     const page = await context.newPage();
-    await signIn(page, user.email);
+    await storeSession(page, user.email);
     await page.goto('/app/settings');
     await expect(page.getByTestId('push-card')).toHaveAttribute('data-state', 'blocked');
     await expect(page.getByTestId('push-state')).toHaveText('Zablokované v prehliadači');

@@ -7,14 +7,15 @@
 // failure, not RELAY_HOLD_MS later.
 import { expect, test, type Page } from '@playwright/test';
 import { RELAY_HOLD_MS } from '../sync/receive/published.ts';
-import { freshChat, freshUser, rest, shootBoth, signIn } from './defects-helpers.ts';
+import { freshChat, freshUser, rest, shootBoth } from './defects-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 const bubble = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
 
 /** Each device signed in as its user, on the chat, the chat's first message shown. */
 async function openChatOn(devices: (readonly [Page, string])[], chat: string): Promise<void> {
   for (const [page, email] of devices) {
-    await signIn(page, email);
+    await storeSession(page, email);
     await page.goto(chat);
     await expect(page.getByTestId('message').first()).toBeVisible({ timeout: 20_000 });
   }

@@ -5,8 +5,9 @@
 // server first (R1.8); once the second tab is closed the first is fast again.
 import { writeFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { freshChat, signIn } from './defects-helpers.ts';
+import { freshChat } from './defects-helpers.ts';
 import { collectConsole, syncDump } from './sync-dump.ts';
+import { storeSession } from './stored-session.ts';
 
 interface SendTimes {
   /** The request started before the write transaction's callback (R1.12's fast path). */
@@ -126,7 +127,7 @@ test('the only tab sends before IndexedDB answers; a second tab is never held up
   watched.stamp = String(stamp);
   collectConsole(page, 'tab1', watched.lines);
   const { user, conversationId } = await freshChat(baseURL!, 'send-tabs');
-  await signIn(page, user.email);
+  await storeSession(page, user.email);
   await page.goto(`/app/chats/${conversationId}`);
   await expect(page.getByTestId('message').first()).toBeVisible();
   const t = (s: string) => `${s} ${stamp}`;

@@ -2,13 +2,13 @@
 // only warns, with the count; staying keeps the message, which is then delivered once, and the next
 // press signs out at once.
 import { expect, test } from '@playwright/test';
-import { signIn } from './defects-helpers.ts';
 import { serverCount } from './pwa-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 const DRUHY_CHAT = '00000000-0000-4000-b000-000000000011';
 
 test('sign-out with an unsent message warns first; staying keeps and delivers it', async ({ page, context, baseURL }) => {
-  await signIn(page, 'druhy@poradna.test', { lands: /\/app\/chats/ });
+  await storeSession(page, 'druhy@poradna.test');
   await page.goto(`/app/chats/${DRUHY_CHAT}`);
   await expect(page.getByTestId('message').first()).toBeVisible();
 

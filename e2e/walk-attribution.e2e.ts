@@ -4,8 +4,10 @@
 //   * a message written offline and delivered later shows the time it was written, and a message
 //     delivered long after it was written says both times.
 import { expect, type Page } from '@playwright/test';
-import { signInAdmin, sql, testAtOrigin as test } from './admin-helpers.ts';
-import { freshChat, shootBoth, signIn } from './defects-helpers.ts';
+import { sql, testAtOrigin as test } from './admin-helpers.ts';
+import { freshChat, shootBoth } from './defects-helpers.ts';
+import { ADMIN } from './admin-helpers.ts';
+import { storeSession } from './stored-session.ts';
 
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Správa' });
 
@@ -15,7 +17,7 @@ test('support writes while impersonating: warned before sending, attributed on t
   // A retry starts from no impersonation of the seeded admin.
   await sql("delete from public.impersonations where admin_user_id = (select id from auth.users where email = 'admin@poradna.test')");
 
-  await signInAdmin(page);
+  await storeSession(page, ADMIN.email, { password: ADMIN.password });
   await page.goto('/admin/accounts');
   await page.getByRole('searchbox').fill(user.email);
   await expect(page.getByTestId('account-row')).toHaveCount(1);
@@ -37,7 +39,7 @@ test('support writes while impersonating: warned before sending, attributed on t
   const customer = await browser.newContext();
   try {
     const cpage = await customer.newPage();
-    await signIn(cpage, user.email);
+    await storeSession(cpage, user.email);
     await cpage.goto(`/app/chats/${conversationId}`);
     const seen = cpage.locator('[data-testid="message"]').filter({ hasText: text });
     await expect(seen.getByTestId('support-byline')).toHaveText('Napísala podpora Poradne', { timeout: 20_000 });
@@ -54,7 +56,7 @@ test('support writes while impersonating: warned before sending, attributed on t
 test('a message written offline shows when it was written; long after, both times are said', async ({ page, context, baseURL }) => {
   test.setTimeout(90_000);
   const { user, conversationId } = await freshChat(baseURL ?? '', 'walk-written');
-  await signIn(page, user.email);
+  await storeSession(page, user.email);
   await page.goto(`/app/chats/${conversationId}`);
   await expect(page.getByTestId('message').filter({ hasText: 'Dobrý deň, ako vám pomôžem?' })).toBeVisible({ timeout: 20_000 });
 
