@@ -5,24 +5,16 @@ import { readFeed, sweepExpiredCopies } from './receive/apply.ts';
 import { feedGeneration, scopeToAccount } from './session/account-scope.ts';
 import { reportingUnauthorized } from './session/auth.ts';
 import { createSessionGate } from './session/gate.ts';
-import type { SyncCommands } from './commands/api.ts';
-import { archive, unarchive } from './commands/archive.ts';
 import type { CommandContext } from './commands/context.ts';
-import { markRead } from './commands/mark-read.ts';
-import { requestSpecialist } from './commands/request-specialist.ts';
 import { pruneResults } from './commands/results.ts';
-import { retryMessage } from './commands/retry-message.ts';
-import { sendMessage } from './commands/send-message.ts';
-import { saveDraft } from './commands/draft.ts';
-import { clearDraftAhead, clearSentDraftAhead, foldDraftsAhead, loadDraft, writeDraftAhead } from './commands/draft-ahead.ts';
-import { ensureFirstConversation, startConversation } from './commands/start-conversation.ts';
+import { foldDraftsAhead } from './commands/draft-ahead.ts';
+import { ensureFirstConversation } from './commands/start-conversation.ts';
 import { forgetDatabase, markDatabase, mirrorUnsent, requeueUnsent, wasEvicted, type RestoreReport } from './background/restore.ts';
 import { leaderLockName } from './background/tag.ts';
 import { monotonicNow, within, type TimerId } from './model/clock.ts';
 import { dexieOptions, userDbExists } from './db/open.ts';
 import { dbNameFor, SyncDb } from './db/schema.ts';
-import { againAfterLoss } from './commands/after-loss.ts';
-import { openOrRecreate, StorageUnavailableError, storedSend, unlessStorageFailure, writeAgainAfterLoss } from './db/storage-health.ts';
+import { openOrRecreate, StorageUnavailableError, unlessStorageFailure } from './db/storage-health.ts';
 import { deleteSearchDb } from './search/drop.ts';
 import { resolveOptions, type SyncEngineOptions } from './engine-deps.ts';
 import { createPublications } from './receive/published.ts';
@@ -41,9 +33,8 @@ import { createStatusStore, rawStatus, storageStatus } from './status.ts';
 import { createPollingTransport } from './transports/polling.ts';
 import { downTransport } from './transports/unavailable.ts';
 import type { SyncEngine } from './engine-api.ts';
+import { bindCommands } from './engine-commands.ts';
 import { createUploader, type Uploader, type UploadProgress } from './attachments/uploader.ts';
-import { sendWithAttachments } from './commands/send-with-attachments.ts';
-import { cancelAttachments, retryAttachments } from './commands/attachment-controls.ts';
 
 export type { SyncEngine } from './engine-api.ts';
 export type { SyncEngineOptions } from './engine-deps.ts';
@@ -295,46 +286,15 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (t) send({ type: 'TYPING_STARTED', conversationId, at: t.startedAt });
   }
 
-  const commands: SyncCommands = {
-    sendMessage: async (input) => {
-      // R17.4: a send whose write the lost connection cut is written again, under the same id.
-      const one = { ...input, correlationId: input.correlationId ?? o.newId() };
-      const h = await writeAgainAfterLoss(db, () => sendMessage(ctx, one), () => storedSend(db, one.correlationId));
-      // R16.2/R16.4: the stored send ended its draft's row; its write-ahead entry goes too (else a reload would fold it back).
-      if (h && o.markers) clearSentDraftAhead(o.markers, userId, input.conversationId, input.text);
-      if (h) await typingAfterSend(input.conversationId);
-      return h;
-    },
-    // R17.6: every other writing command runs once more after a lost connection (commands/after-loss.ts).
-    retryMessage: (key) => opaqueSends(() => againAfterLoss(db, ctx, (c) => retryMessage(c, key))),
-    archive: (id) => againAfterLoss(db, ctx, (c) => archive(c, id)),
-    unarchive: (id) => againAfterLoss(db, ctx, (c) => unarchive(c, id)),
-    markRead: (conversationId, messageId) => againAfterLoss(db, ctx, (c) => markRead(c, conversationId, messageId)),
-    startConversation: (input) => againAfterLoss(db, ctx, (c) => startConversation(c, input)),
-    ensureFirstConversation: () => againAfterLoss(db, ctx, (c) => ensureFirstConversation(c)),
-    requestSpecialist: (input) => opaqueSends(() => againAfterLoss(db, ctx, (c) => requestSpecialist(c, input))),
-    // R12.12: every file send asks for Background Sync, online too: should the tab close before the
-    // upload ends, the service worker continues it (it waits while a tab leads, flush.ts).
-    sendWithAttachments: async (input) => {
-      const one = { ...input, correlationId: input.correlationId ?? o.newId() };
-      const h = await writeAgainAfterLoss(db, () => sendWithAttachments(ctx, one), () => storedSend(db, one.correlationId));
-      wantBackgroundSync();
-      return h;
-    },
-    cancelAttachments: (key) => againAfterLoss(db, ctx, (c) => cancelAttachments(c, key, (k) => uploader?.abortMessage(k) ?? Promise.resolve())),
-    retryAttachments: (key) => againAfterLoss(db, ctx, (c) => retryAttachments(c, key)),
-    // R16.4: the write-ahead entry is written here, synchronously, before anything awaits; it goes
-    // once the row with the same text and time has committed.
-    saveDraft: (conversationId, text) => {
-      const at = now();
-      const store = o.markers;
-      const entry = store && !stopped ? writeDraftAhead(store, userId, conversationId, text, at) : null;
-      return againAfterLoss(db, ctx, (c) => saveDraft(c, conversationId, text, at)).then(() => {
-        if (store && entry) clearDraftAhead(store, userId, conversationId, entry);
-      });
-    },
-    loadDraft: (conversationId) => loadDraft(db, stopped ? null : o.markers, userId, conversationId),
-  };
+  const commands = bindCommands({
+    ctx,
+    markers: o.markers,
+    stopped: () => stopped,
+    opaqueSends,
+    wantBackgroundSync,
+    abortUploads: (k) => uploader?.abortMessage(k) ?? Promise.resolve(),
+    afterSend: typingAfterSend,
+  });
 
   async function stop(opts: { abrupt?: boolean } = {}) {
     stopped = true;
