@@ -42,7 +42,20 @@ export function playwrightFiles(report) {
   return [...byFile.values()];
 }
 
-const firstLine = (text) => String(text ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+const plain = (text) => String(text ?? '').replace(/\x1b\[[0-9;]*m/g, '');
+const firstLine = (text) => plain(text).split('\n').find((l) => l.trim()) ?? '';
+/**
+ * A failed expectation's first line says only which matcher failed ('expect(locator).toBeVisible()
+ * failed'); the lines that say what it looked for and saw (Locator, Expected, Received, Timeout,
+ * the call log's last step) follow. Up to `n` non-empty lines, joined.
+ */
+const firstLines = (text, n = 5) =>
+  plain(text)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(0, n)
+    .join(' | ');
 
 /** Each failed test in Vitest's JSON report, and a run that failed with none (an unhandled error). */
 export function vitestFailures(report, label) {
@@ -70,7 +83,9 @@ export function playwrightFailures(report) {
         if (bad.length === 0) continue;
         const last = rs.at(-1);
         const kind = last?.status === 'passed' ? 'flaky' : last?.status;
-        out.push(`e2e/${f} > ${[...path, spec.title].join(' > ')} ${test.projectName ? `[${test.projectName}] ` : ''}${kind}: ${firstLine(bad.at(-1).error?.message)}`);
+        const err = bad.at(-1).error;
+        const at = err?.location ? ` (${rel(err.location.file)}:${err.location.line})` : '';
+        out.push(`e2e/${f} > ${[...path, spec.title].join(' > ')} ${test.projectName ? `[${test.projectName}] ` : ''}${kind}${at}: ${firstLines(err?.message)}`);
       }
     for (const child of suite.suites ?? []) visit(child, f, path);
   };
@@ -84,7 +99,7 @@ export function summarizeTimings({ top = 10, dir = TIMINGS_DIR } = {}) {
   const steps = read(`${dir}/steps.json`);
   if (steps) {
     lines.push(`  steps (${steps.at.toISOString()}, ${s(steps.data.totalSeconds)} in all):`);
-    for (const st of steps.data.steps) lines.push(`    ${st.ok ? ' ' : '✖'} ${st.name.padEnd(16)} ${s(st.seconds).padStart(9)}`);
+    for (const st of steps.data.steps) lines.push(`    ${st.ok ? ' ' : '✖'} ${st.name.padEnd(16)} ${s(st.seconds).padStart(9)}${st.ok || st.exit === undefined ? '' : `  (exit ${st.exit})`}`);
   }
   const files = [];
   // vitest.json (every project but timing) and vitest-timing.json (the timing project, run alone last).
@@ -109,9 +124,15 @@ export function summarizeTimings({ top = 10, dir = TIMINGS_DIR } = {}) {
     const pw = read(`${dir}/${f}`);
     if (pw) failed.push(...playwrightFailures(pw.data));
   }
+  // A failed step that left no report ended before its reporter wrote it: a crash, a kill, an error
+  // in the runner's own process (scripts/test.mjs prints that step's last lines after this summary).
+  const reportOf = { vitest: 'vitest.json', 'vitest (timing, alone)': 'vitest-timing.json' };
+  for (const st of steps?.data.steps ?? [])
+    if (!st.ok && reportOf[st.name] && !existsSync(`${dir}/${reportOf[st.name]}`))
+      failed.push(`${st.name}: ended without its report ${reportOf[st.name]} (a crash or a kill: its last lines follow)`);
   if (failed.length) {
     lines.push(`  failed (${failed.length}):`);
-    for (const f of failed) lines.push(`    ✖ ${f.slice(0, 400)}`);
+    for (const f of failed) lines.push(`    ✖ ${f.slice(0, 600)}`);
   }
   if (files.length === 0) return lines.join('\n');
   const groups = new Map();

@@ -30,6 +30,25 @@ function finish(ok) {
   } catch (err) {
     console.log(`(no timing summary: ${err.message})`);
   }
+  // CI keeps only the end of the output. A step that crashed (Vitest's main process dying before its
+  // report, as in stop 49's run) printed why far above, between other steps' lines: its last lines
+  // again here, where they are seen.
+  for (const name of failures) {
+    const tail = tails.get(name) ?? [];
+    if (tail.length === 0) continue;
+    console.log(`\nThe last ${tail.length} lines of ${name}:`);
+    for (const line of tail) console.log(`  | ${line.replace(/\x1b\[[0-9;]*m/g, '').slice(0, 300)}`);
+  }
+}
+
+/** Each step's last output lines (TAIL_LINES), for the end of a failed run. */
+const tails = new Map();
+const TAIL_LINES = 30;
+function remember(name, line) {
+  const tail = tails.get(name) ?? [];
+  tail.push(line);
+  if (tail.length > TAIL_LINES) tail.shift();
+  tails.set(name, tail);
 }
 
 const failures = [];
@@ -44,14 +63,17 @@ function start(name, cmd, args, env = {}, { prefix = !serial } = {}) {
   return new Promise((done) => {
     const started = Date.now();
     console.log(`\n▶ ${name}: ${cmd} ${args.join(' ')}`);
-    const child = spawn(cmd, args, { stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
-    if (prefix) for (const stream of [child.stdout, child.stderr]) prefixLines(stream, `[${name}] `, stream === child.stderr ? process.stderr : process.stdout);
+    // Piped even alone (TEST_SERIAL=1, one step in a batch): the output is passed through as it comes,
+    // and its last lines are kept for the end of a failed run.
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    for (const stream of [child.stdout, child.stderr])
+      prefixLines(stream, prefix ? `[${name}] ` : '', stream === child.stderr ? process.stderr : process.stdout, (line) => remember(name, line));
     let ended = false;
     const end = (status) => {
       if (ended) return;
       ended = true;
       const seconds = (Date.now() - started) / 1000;
-      steps.push({ name, seconds, ok: status === 0 });
+      steps.push({ name, seconds, ok: status === 0, ...(status === 0 ? {} : { exit: status }) });
       if (status === 0) console.log(`✔ ${name} (${seconds.toFixed(1)}s)`);
       else {
         console.error(`\n✖ ${name} failed (exit ${status}) after ${seconds.toFixed(1)}s`);
@@ -64,16 +86,18 @@ function start(name, cmd, args, env = {}, { prefix = !serial } = {}) {
   });
 }
 
-function prefixLines(stream, tag, out) {
+function prefixLines(stream, tag, out, onLine) {
   let rest = '';
   stream.setEncoding('utf8');
   stream.on('data', (chunk) => {
     const lines = (rest + chunk).split('\n');
     rest = lines.pop();
     if (lines.length) out.write(lines.map((l) => tag + l).join('\n') + '\n');
+    for (const l of lines) if (l.trim()) onLine(l);
   });
   stream.on('end', () => {
     if (rest) out.write(tag + rest + '\n');
+    if (rest.trim()) onLine(rest);
   });
 }
 

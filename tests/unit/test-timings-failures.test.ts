@@ -1,7 +1,10 @@
 // The suite's summary is what CI shows (the end of the output): every failed test must be named there,
 // the run that landed red in session 23 named only two journey files and no Vitest test at all.
 import { describe, expect, it } from 'vitest';
-import { playwrightFailures, vitestFailures } from '../../scripts/test-timings.mjs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { playwrightFailures, summarizeTimings, vitestFailures } from '../../scripts/test-timings.mjs';
 
 describe('test summary names every failure', () => {
   it('names a failed Vitest test with the first line of its error, and a crash with none', () => {
@@ -37,5 +40,35 @@ describe('test summary names every failure', () => {
       'e2e/auth.e2e.ts > sign in > flakes [desktop] flaky: Test timeout',
       'playwright: global setup failed',
     ]);
+  });
+
+  // Stop 49's run: 'toBeVisible() failed' alone did not say which of a journey's five checks it was.
+  it('says what a failed expectation looked for and where it is in the journey', () => {
+    const message = '\x1b[31mError: expect(locator).toBeVisible() failed\x1b[39m\n\nLocator: getByText(\'No conversations match\')\nExpected: visible\nTimeout: 10000ms\nError: element(s) not found\n\nCall log:\n  - waiting';
+    const report = {
+      suites: [{ file: 'lists.e2e.ts', title: 'lists.e2e.ts', specs: [
+        { title: 'search', tests: [{ projectName: '', results: [
+          { status: 'failed', error: { message, location: { file: `${process.cwd()}/e2e/lists.e2e.ts`, line: 93, column: 5 } } },
+          { status: 'passed' },
+        ] }] },
+      ] }],
+    };
+    expect(playwrightFailures(report)).toEqual([
+      "e2e/lists.e2e.ts > search flaky (e2e/lists.e2e.ts:93): Error: expect(locator).toBeVisible() failed | Locator: getByText('No conversations match') | Expected: visible | Timeout: 10000ms | Error: element(s) not found",
+    ]);
+  });
+
+  // Stop 49's run: the Vitest step failed after 244 s and left no report; the summary named nothing.
+  it('names a failed step that ended without its report, with its exit status', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'timings-'));
+    writeFileSync(join(dir, 'steps.json'), JSON.stringify({ ok: false, totalSeconds: 300, steps: [
+      { name: 'vitest', seconds: 243.6, ok: false, exit: 'SIGKILL' },
+      { name: 'lint', seconds: 100, ok: true },
+    ] }));
+    const text = summarizeTimings({ dir });
+    expect(text).toMatch(/✖ vitest +243\.6 s {2}\(exit SIGKILL\)/);
+    expect(text).toMatch(/✖ vitest: ended without its report vitest\.json/);
+    writeFileSync(join(dir, 'vitest.json'), JSON.stringify({ success: false, testResults: [] }));
+    expect(summarizeTimings({ dir })).not.toMatch(/ended without its report/);
   });
 });
