@@ -104,11 +104,16 @@ export class ProcessRegistry {
   }
 
   async clear(): Promise<void> {
+    this.cleared = true;
     ownedHere.delete(this.file);
     await rm(this.file, { force: true });
   }
 
+  /** After clear() the stack is gone: a late exit of one of its children writes no pid file again. */
+  private cleared = false;
+
   private async write(): Promise<void> {
+    if (this.cleared) return;
     const data: PidFile = { stack: process.pid, children: this.children };
     await writeFile(this.file, JSON.stringify(data));
   }

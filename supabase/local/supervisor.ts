@@ -36,7 +36,15 @@ export class Supervisor {
     this.running = true;
     void run.exited.then(async (code) => {
       this.running = false;
-      await this.o.onDown?.(run, code);
+      // Never a rejection left unhandled: in a test run the stack lives in Vitest's main process, which
+      // exits at the first unhandled rejection without writing its report. onDown writes the pid file
+      // of DATA_DIR, which a test's teardown may be deleting in this very moment (the exit that
+      // stop() waits for is also the one that calls this).
+      try {
+        await this.o.onDown?.(run, code);
+      } catch (err) {
+        this.o.log(`${this.o.name}: after its exit: ${(err as Error).message}`);
+      }
       if (this.stopped || this.held) return;
       this.o.log(`${this.o.name} exited (${code ?? 'signal'}); restarting.`);
       await this.ensureRunning();
