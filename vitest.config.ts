@@ -58,8 +58,9 @@ const TIMING = [
   // R9.10: two tabs push 20 queued sends within 5 s (one round trip each): missed at load 17 with two
   // busy loops beside the timing-wide files (session 31).
   'tests/sync/hostile.test.ts',
-  // 110 joins' replies within 5 s, on the shared stack, which lives in Vitest's main process: beside
-  // other files that process also transforms their imports, and a reply came too late at load 19.
+  // 110 joins' replies within 5 s, on the shared stack: a reply came too late at load 19 while that
+  // stack lived in Vitest's main process, which beside other files also transforms their imports (the
+  // stack has its own process since session 32; not moved back without runs to show it holds).
   'tests/server/realtime-security.test.ts',
 ];
 // Time-bound files whose bounds kept a wide margin with the timing files side by side at load 12–20
@@ -123,8 +124,9 @@ export default defineConfig({
   test: {
     maxWorkers: WORKERS,
     // `npm run coverage` (issue 42): lines of the product's code that the Vitest groups run. Code run by
-    // a group's shared stack lives in Vitest's main process (globalSetup), where v8 coverage is not
-    // collected; code run by a file's own stack, and everything imported by the tests, is counted.
+    // a group's shared stack runs in a process of its own (tests/helpers/stack-child.ts, started by
+    // globalSetup), where v8 coverage is not collected; code run by a file's own stack, and everything
+    // imported by the tests, is counted.
     coverage: {
       provider: 'v8',
       include: ['src/**/*.{ts,tsx}', 'sync/**/*.ts', 'sw/**/*.ts', 'supabase/**/*.ts'],

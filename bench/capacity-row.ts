@@ -16,7 +16,7 @@ import { loadavg } from 'node:os';
 import pg from 'pg';
 import { makeAccounts, pool, setup, type Account, type Transport } from './capacity-devices.ts';
 import { cpuSeconds, postgresCpuSeconds } from './proc-cpu.ts';
-import { startStackProcess, type BenchStack } from './stack-process.ts';
+import { startStackProcess, type ChildStack } from '../tests/helpers/stack-process.ts';
 import { percentile, type BenchRow } from './table.ts';
 
 const ACCOUNTS = Number(process.env.BENCH_10C_ACCOUNTS ?? 500);
@@ -55,7 +55,7 @@ interface Cpu {
   postgres: number;
 }
 
-function cpuNow(stack: BenchStack): Cpu {
+function cpuNow(stack: ChildStack): Cpu {
   const u = process.cpuUsage();
   return {
     bench: (u.user + u.system) / 1e6,
@@ -88,7 +88,7 @@ const lostOf = (r: PhaseResult) => r.deliveries.filter((d) => !Number.isFinite(d
  * every SEND_EVERY_MS) for `ms`; sends started in the first `warmMs` are not counted. CPU is read from
  * the end of the warm-up until every counted send's deliveries are in (or lost).
  */
-async function phase(stack: BenchStack, accounts: Account[], transport: Transport, ms: number, warmMs: number): Promise<PhaseResult> {
+async function phase(stack: ChildStack, accounts: Account[], transport: Transport, ms: number, warmMs: number): Promise<PhaseResult> {
   const rest = `${stack.url}/rest/v1/rpc/send_message`;
   const start = performance.now();
   const end = start + ms;

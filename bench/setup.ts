@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import type { DeliveryTiming } from '../supabase/local/realtime/deps.ts';
-import { startStackProcess, type BenchStack } from './stack-process.ts';
+import { startStackProcess, type ChildStack } from '../tests/helpers/stack-process.ts';
 import { countBytes, openClient, signIn, waitForSynced, type Client } from './browser.ts';
 import { generateDataset, type Dataset } from './generate.ts';
 import { formatPullHops, readPullHops, type PullHops } from './sync-hops.ts';
@@ -25,8 +25,8 @@ export interface InitialSync {
 }
 
 export interface BenchWorld {
-  poradna: BenchStack;
-  baseline: BenchStack;
+  poradna: ChildStack;
+  baseline: ChildStack;
   db: pg.Client;
   dataset: Dataset;
   a: Client;

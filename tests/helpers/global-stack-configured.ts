@@ -7,7 +7,7 @@ import { startAiProviderDouble } from '../doubles/ai-provider.ts';
 import { startChatwootDouble } from '../doubles/chatwoot/server.ts';
 import { saveChatwootConfig, type ProvidedConfigured } from './configured.ts';
 import { provideStack } from './global-stack.ts';
-import { startTestStack } from './stack.ts';
+import { startStackProcess } from './stack-process.ts';
 
 export default async function setup(project: TestProject) {
   const provider = await startAiProviderDouble();
@@ -19,7 +19,8 @@ export default async function setup(project: TestProject) {
     chatwootUrl: chatwoot.url,
     chatwootAccountId: chatwoot.accountId,
   };
-  const stack = await startTestStack({ ai: configured.ai, chatwoot: configured.chatwoot });
+  // In a process of its own, as every group's shared stack (global-stack.ts).
+  const stack = await startStackProcess({ overrides: { ai: configured.ai, chatwoot: configured.chatwoot } });
   await saveChatwootConfig(stack.databaseUrl, configured);
   chatwoot.addWebhook(
     `${stack.url}/functions/v1/chatwoot-webhook?secret=${configured.chatwoot.webhookSecret}`,

@@ -1,6 +1,8 @@
 // Vitest globalSetup: one stack for a whole test group; tests reach it with inject('stack').
+// The stack runs in a process of its own (stack-child.ts): in Vitest's main process, where globalSetup
+// runs, one unhandled rejection anywhere in the stack ended the whole run without its report.
 import type { TestProject } from 'vitest/node';
-import { startTestStack, type TestStack } from './stack.ts';
+import { startStackProcess, type ChildStack } from './stack-process.ts';
 
 export interface ProvidedStack {
   url: string;
@@ -19,7 +21,7 @@ declare module 'vitest' {
 }
 
 /** Hands a group's stack to its test files (inject('stack')). */
-export function provideStack(project: TestProject, stack: TestStack): void {
+export function provideStack(project: TestProject, stack: Pick<ChildStack, 'url' | 'keys' | 'databaseUrl'>): void {
   project.provide('stack', {
     url: stack.url,
     anonKey: stack.keys.anonKey,
@@ -32,7 +34,7 @@ export function provideStack(project: TestProject, stack: TestStack): void {
 }
 
 export default async function setup(project: TestProject) {
-  const stack = await startTestStack();
+  const stack = await startStackProcess({ overrides: {} });
   provideStack(project, stack);
   return async () => {
     await stack.destroy();
