@@ -20,6 +20,8 @@ export interface PullHops {
   hops: Map<string, HopSummary>;
   /** Every measure in start order (BENCH_DEBUG_SYNC=2 prints them). */
   entries: Entry[];
+  /** The page's requests to the stack before the pull's first (sign-in, account, app start): what precedes it. */
+  before: { name: string; start: number; end: number }[];
 }
 
 interface Entry {
@@ -39,13 +41,21 @@ export async function readPullHops(c: Client): Promise<PullHops | null> {
   );
   if (entries.length === 0) return null;
   const firstMs = Math.min(...entries.map((e) => e.start));
+  const before = await c.page.evaluate(
+    (until) =>
+      performance
+        .getEntriesByType('resource')
+        .filter((e) => e.startTime <= until && /\/(auth|rest|functions)\/v1\/|\.js$/.test(e.name))
+        .map((e) => ({ name: new URL(e.name).pathname, start: e.startTime, end: (e as PerformanceResourceTiming).responseEnd })),
+    firstMs,
+  );
   const hops = new Map<string, HopSummary>();
   for (const n of new Set(entries.map((e) => e.name))) {
     const of = entries.filter((e) => e.name === n);
     const d = of.map((e) => e.duration).sort((a, b) => a - b);
     hops.set(n, { n: d.length, sumMs: d.reduce((a, b) => a + b, 0), p50Ms: d[Math.floor(d.length / 2)]!, maxMs: d[d.length - 1]!, rows: of.reduce((a, e) => a + (e.rows ?? 0), 0) });
   }
-  return { spanMs: Math.max(...entries.map((e) => e.start + e.duration)) - firstMs, firstMs, hops, entries: entries.sort((a, b) => a.start - b.start) };
+  return { spanMs: Math.max(...entries.map((e) => e.start + e.duration)) - firstMs, firstMs, hops, entries: entries.sort((a, b) => a.start - b.start), before };
 }
 
 export function formatPullHops(h: PullHops | null): string[] {
@@ -54,6 +64,8 @@ export function formatPullHops(h: PullHops | null): string[] {
   for (const [n, s] of h.hops) {
     lines.push(`  ${n.padEnd(10)} n=${String(s.n).padStart(3)} sum ${Math.round(s.sumMs).toString().padStart(6)} ms  p50 ${s.p50Ms.toFixed(1).padStart(7)}  max ${s.maxMs.toFixed(1).padStart(7)}  rows ${s.rows}`);
   }
+  // What the page asked before the pull's first request (ms of the document): sign-in, account, chunks.
+  for (const b of h.before) lines.push(`  before ${b.start.toFixed(0).padStart(6)} → ${b.end.toFixed(0).padStart(6)} ${b.name}`);
   if (process.env.BENCH_DEBUG_SYNC === '2') {
     for (const e of h.entries) lines.push(`    ${(e.start - h.firstMs).toFixed(0).padStart(6)} +${e.duration.toFixed(1).padStart(7)} ${e.name}${e.rows === null ? '' : ` rows ${e.rows}`}`);
   }

@@ -22,7 +22,7 @@ export class PageChain {
   /** The last page asked, taken or not: the next one is asked from its cursor. */
   private tail: Slot | null = null;
   private generation = 0;
-  /** Whether pages beyond the first are asked (held while R5.11's head is read). */
+  /** Whether pages beyond the first are asked (held until R5.11's head has arrived, R19.12). */
   private flowing = false;
 
   constructor(
@@ -39,7 +39,7 @@ export class PageChain {
     this.ask(from);
   }
 
-  /** The pages after the first may be asked (R5.1: after the first page's head, as before). */
+  /** The pages after the first may be asked (R5.1; once R5.11's head has arrived, R19.12). */
   release(): void {
     this.flowing = true;
     this.topUp();

@@ -104,9 +104,10 @@ function askHead(server: ServerApi, since: number): Promise<Head> {
 /**
  * R5.11: the newest rows of a backlog, stored before its older history: they do not move the cursor
  * (the feed brings them again in order, harmlessly, R2.1). Best effort: a failure leaves the feed to
- * bring everything as before; rows of another account are not stored (R9.9).
+ * bring everything as before; rows of another account are not stored (R9.9). `marked` is told once
+ * R17.5's mark is stored, before the head's rows are (R19.12: the next pages travel meanwhile).
  */
-async function storeHead(db: SyncDb, head: Head, userId: string, accountId: string | null, until: number, ledger: PullLedger): Promise<void> {
+async function storeHead(db: SyncDb, head: Head, userId: string, accountId: string | null, until: number, ledger: PullLedger, marked: () => void): Promise<void> {
   if (!head) return;
   try {
     const other = (r: { account_id: string | null }) => accountId !== null && r.account_id !== null && r.account_id !== accountId;
@@ -114,6 +115,7 @@ async function storeHead(db: SyncDb, head: Head, userId: string, accountId: stri
     // R17.5: marked before the head's rows are stored, so no chat shows its newest page without the
     // line that older messages are on their way (stored first, a journey saw the chat without it).
     await markPartialHistory(db, head, HEAD_LIMITS, until);
+    marked();
     await applyRemoteChanges(db, { conversations: head.conversations, messages: head.messages, readCursors: [], deleted: [] }, userId, { kind: 'none' }, { ledger });
   } catch {
     // The feed that follows brings these rows anyway.
@@ -249,7 +251,9 @@ export async function pullFeed(
         opts.head.fetched = true;
         const t = hopStart();
         const head = await (headAsked ?? askHead(server, cursor));
-        await storeHead(db, head, userId, accountId, page.account_change_seq, ledger);
+        // R19.12: the head is here, so the link is free: the next pages are asked while it is stored
+        // (R17.5's mark first); none is stored before it, they wait in the chain (R19.7).
+        await storeHead(db, head, userId, accountId, page.account_change_seq, ledger, () => chain.release());
         pullHop('head', t);
       }
       headAsked = null;

@@ -248,30 +248,66 @@ describe('R5.9 a cut page inside the pull', () => {
 
 describe('R5.11 the head of a backlog', () => {
   const rowsOf = async () => ({ conversations: await db.conversations.count(), messages: await db.messages.count() });
-  it('R5.11 read once when the first page has more, stored before the second page, the cursor unmoved by it', async () => {
+  /** Every message key the store creates, in order (Dexie's creating hook runs as each put is issued). */
+  const createdKeys = () => {
+    const keys: string[] = [];
+    db.messages.hook('creating', (key: unknown, m: { key: string }) => void keys.push(typeof key === 'string' ? key : m.key));
+    return keys;
+  };
+
+  it('R5.11 read once when the first page has more, stored before any page of the feed, the cursor unmoved by it', async () => {
     const c = server.addConversation();
     for (let i = 0; i < 200; i++) server.addMessage(c.id, { text: 'x'.repeat(900) });
     const api = server.api();
     const newest = [...server.messages.values()].slice(-30);
     let headCalls = 0;
-    let storedAtSecondPage: number | null = null;
-    let n = 0;
     const withHead: ServerApi = {
       ...api,
-      pull: async (since, limit) => {
-        if (++n === 2) storedAtSecondPage = await db.messages.where('serverId').anyOf(newest.map((m) => m.id)).count();
-        return api.pull(since, limit);
-      },
       pullHead: async () => {
         headCalls++;
         return { conversations: [server.conversations.get(c.id)!], messages: newest };
       },
     };
+    const created = createdKeys();
     const head = { fetched: false };
     await pullFeed(db, withHead, 'user-1', now, 1000, server.accountId, { pacer: new PullPacer({ stallMs: 3000 }), head });
     expect(headCalls).toBe(1);
-    expect(storedAtSecondPage).toBe(30);
+    // The head's 30 rows are the first the store holds; the feed's own rows only after them.
+    expect(new Set(created.slice(0, 30))).toEqual(new Set(newest.map((m) => `s:${m.id}`)));
+    expect(created).toHaveLength(200);
     expect(head.fetched).toBe(false); // caught up: the next backlog reads its head again
+    expect(await rowsOf()).toEqual({ conversations: 1, messages: 200 });
+  });
+
+  it('R19.12 R5.11 the feed’s next page is asked once the head has arrived, while the head is stored; no page is stored before the head', async () => {
+    const c = server.addConversation();
+    for (let i = 0; i < 200; i++) server.addMessage(c.id, { text: 'x'.repeat(900) });
+    const api = server.api();
+    const newest = [...server.messages.values()].slice(-30);
+    const created = createdKeys();
+    let storedWhenSecondAsked: number | null = null;
+    let n = 0;
+    let headAnswered = false;
+    let secondBeforeHead = false;
+    const withHead: ServerApi = {
+      ...api,
+      pull: (since, limit) => {
+        if (++n === 2) {
+          storedWhenSecondAsked = created.length;
+          secondBeforeHead = !headAnswered;
+        }
+        return api.pull(since, limit);
+      },
+      pullHead: async () => {
+        headAnswered = true;
+        return { conversations: [server.conversations.get(c.id)!], messages: newest };
+      },
+    };
+    await pullFeed(db, withHead, 'user-1', now, 1000, server.accountId, { pacer: new PullPacer({ stallMs: 3000 }), head: { fetched: false } });
+    expect(n).toBeGreaterThanOrEqual(2);
+    expect(secondBeforeHead).toBe(false); // the link is the head's until it answered
+    expect(storedWhenSecondAsked).toBe(0); // asked before the head's rows were written (it was 30)
+    expect(new Set(created.slice(0, 30))).toEqual(new Set(newest.map((m) => `s:${m.id}`)));
     expect(await rowsOf()).toEqual({ conversations: 1, messages: 200 });
   });
 
@@ -379,19 +415,18 @@ describe('R17.5 older history still on its way', () => {
     for (let i = 0; i < 200; i++) server.addMessage(long.id, { text: `správa ${i}` });
     const api = server.api();
     const newest = [...server.messages.values()].filter((m) => m.conversation_id === long.id).slice(-30);
-    // Each stored message of the head asks whether its chat already reads as partial (a live query's view).
+    // The store's first write of messages (the head's, R5.11) asks whether its chat already reads as
+    // partial (a live query's view). Since R19.12 the next page is asked before the head is stored,
+    // so the watch ends with that first write, not with the second request.
     const pendingWhenStored: boolean[] = [];
     const watch = (changes: Record<string, unknown>) => {
-      if (Object.keys(changes).some((k) => k.endsWith('/messages/'))) void olderHistoryPending(db, long.id).then((p) => pendingWhenStored.push(p));
+      if (!Object.keys(changes).some((k) => k.endsWith('/messages/'))) return;
+      Dexie.on('storagemutated').unsubscribe(watch);
+      void olderHistoryPending(db, long.id).then((p) => pendingWhenStored.push(p));
     };
     Dexie.on('storagemutated', watch);
-    let pulls = 0;
     const withHead: ServerApi = {
       ...api,
-      pull: async (since, limit) => {
-        if (++pulls === 2) Dexie.on('storagemutated').unsubscribe(watch);
-        return api.pull(since, limit);
-      },
       pullHead: async () => ({ conversations: [server.conversations.get(long.id)!], messages: newest }),
     };
     try {
