@@ -43,11 +43,15 @@ const send = async (c: pg.PoolClient, conv: string, text = 'ahoj') =>
       [conv, text, randomUUID()],
     )
   ).rows[0]!;
-const auditedInserts = async (c: pg.PoolClient, actor: string) =>
+/** Every audited message insert in this test's two accounts after audit_log row `after`, whoever the
+ *  actor (a wrong one included). */
+const auditedInserts = async (c: pg.PoolClient, after: string) =>
   (
-    await c.query<{ row_id: string; account_id: string }>(
-      `select row_id, account_id from public.audit_log where actor_user_id = $1 and action = 'impersonated.insert' and table_name = 'messages' order by id`,
-      [actor],
+    await c.query<{ actor: string | null; row_id: string; account_id: string }>(
+      `select actor_user_id as actor, row_id, account_id from public.audit_log
+        where id > $1 and action = 'impersonated.insert' and table_name = 'messages' and account_id = any($2::uuid[])
+        order by id`,
+      [after, [a.accountId, admin.accountId]],
     )
   ).rows;
 
@@ -122,25 +126,26 @@ describe('send path statements (20261130170000)', () => {
     const convA = await createConversation(a.accountId);
     const convOwn = await createConversation(admin.accountId);
     await inTransaction(async (c) => {
+      const start = (await c.query<{ n: string }>('select coalesce(max(id), 0) as n from public.audit_log')).rows[0]!.n;
       await actAs(c, admin);
       await asServer(c, 'insert into public.impersonations (admin_user_id, account_id) values ($1, $2)', [admin.id, a.accountId]);
       const first = await send(c, convA);
       await c.query('reset role');
-      expect(await auditedInserts(c, admin.id)).toEqual([{ row_id: first.id, account_id: a.accountId }]);
+      expect(await auditedInserts(c, start)).toEqual([{ actor: admin.id, row_id: first.id, account_id: a.accountId }]);
 
       // The server's own insert under the service role's claims (no user id), after the admin's in the
       // same transaction: not the admin's write, not audited.
       await c.query(`select set_config('request.jwt.claims', '{"role":"service_role"}', true), set_config('role', 'service_role', true)`);
       await c.query(`insert into public.messages (conversation_id, direction, text) values ($1, 'specialist', 'odpoveď')`, [convA]);
       await c.query('reset role');
-      expect(await auditedInserts(c, admin.id)).toHaveLength(1);
+      expect(await auditedInserts(c, start)).toHaveLength(1);
 
       await actAs(c, admin);
       await asServer(c, 'delete from public.impersonations where admin_user_id = $1', [admin.id]);
       // No longer impersonating: the admin's send in their own account is theirs, not audited.
       await send(c, convOwn);
       await c.query('reset role');
-      expect(await auditedInserts(c, admin.id)).toHaveLength(1);
+      expect(await auditedInserts(c, start)).toHaveLength(1);
     });
   });
 
