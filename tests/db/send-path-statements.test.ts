@@ -1,5 +1,5 @@
-// The send path with fewer statements and no trigger check rebuilt per send (migration
-// 20261130170000, issue 41 part 3): the same rules, held where the cut could move them. Each case runs
+// The send path with fewer statements and no trigger check rebuilt per send (migrations
+// 20261130170000 to 20261130170500, issue 41 part 3): the same rules, held where the cut could move them. Each case runs
 // in one transaction on one connection, the caller's role and claims set as PostgREST sets them
 // (transaction-local), the server's writes made as postgres in between; the transaction is rolled back.
 import { randomUUID } from 'node:crypto';
@@ -55,7 +55,7 @@ const auditedInserts = async (c: pg.PoolClient, after: string) =>
     )
   ).rows;
 
-describe('send path statements (20261130170000)', () => {
+describe('send path statements (20261130170000-170500)', () => {
   it('a send runs no SQL helper through the SQL-function executor: caller_is_client and is_ai_message are written out', async () => {
     const conv = await createConversation(a.accountId);
     await inTransaction(async (c) => {
