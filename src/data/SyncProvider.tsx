@@ -39,17 +39,6 @@ export function SyncProvider({ children }: { children: ReactNode }) {
   const target = ready ? engineTarget(user?.id ?? null, isImpersonating ? (impersonation?.accountId ?? null) : null, isImpersonating ? null : (account?.id ?? null)) : null;
   const userId = target?.userId ?? null;
   const accountId = target?.accountId ?? null;
-  const signedInAs = user?.id ?? null;
-
-  // R19.13: the engine's code is fetched as soon as the user is known, while the account is still
-  // being read, not after it: a fresh device's first pull waited for the account's round trips and
-  // then for this chunk's own (bench row 5). From a task of its own, as below; the module is cached,
-  // so the engine's start imports it again at no cost.
-  useEffect(() => {
-    if (signedInAs === null || ONLINE_ONLY) return;
-    const t = setTimeout(() => void import('../../sync/engine.ts').catch(() => undefined), 0);
-    return () => clearTimeout(t);
-  }, [signedInAs]);
 
   useEffect(() => {
     // The online-only baseline build keeps nothing locally: no engine, screens read the server.

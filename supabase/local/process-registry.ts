@@ -35,6 +35,8 @@ const ownedHere = new Set<string>();
 export class ProcessRegistry {
   private readonly file: string;
   private children: number[] = [];
+  /** After clear() the stack is gone: a late exit of one of its children writes no pid file again. */
+  private cleared = false;
 
   constructor(dataDir: string) {
     this.file = join(dataDir, 'stack.pids');
@@ -108,9 +110,6 @@ export class ProcessRegistry {
     ownedHere.delete(this.file);
     await rm(this.file, { force: true });
   }
-
-  /** After clear() the stack is gone: a late exit of one of its children writes no pid file again. */
-  private cleared = false;
 
   private async write(): Promise<void> {
     if (this.cleared) return;
