@@ -17,7 +17,13 @@ const rows = (page: Page) => page.getByTestId('conversation-row');
  * 'search and filters' failed its first attempt on a toBeVisible, passed on the retry, 15/15 since).
  */
 const FIRST_SYNC = { timeout: 30_000 };
-const row = (page: Page, name: string) => rows(page).filter({ hasText: name });
+/**
+ * The row whose name is `name`, matched on the name alone: a snippet may name a specialist too (the
+ * demo AI's answer in Martin Kováč's chat recommends **Zuzana Bieliková** once an earlier journey asked
+ * about web texts), and for a frame after a filter's click the list still shows the rows before it:
+ * stop 50 failed 'search and filters' on a strict-mode violation, 003's snippet and 004's name.
+ */
+const row = (page: Page, name: string) => rows(page).filter({ has: page.getByText(name, { exact: true }) });
 
 /** Scrolls a row to the middle of the list so no header or bottom bar covers it (earlier journeys reorder the list). */
 async function centre(target: Locator): Promise<void> {
