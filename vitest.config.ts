@@ -14,16 +14,15 @@ import { defineConfig } from 'vitest/config';
 //   server-push-settings  push-security sets private.push_settings.delay_seconds (one row for the whole
 //                         database) to 0 and back: on the shared stack, push-read-states' queued
 //                         notifications would be sent meanwhile. Its own stack (its own globalSetup).
-//   timing                files whose property is a bound in time that load moves (TIMING below): one at a
-//                         time (maxWorkers 1), in a group of their own (sequence.groupOrder 1: Vitest runs
-//                         each group only after the one before has ended — groupSpecs in vitest's
-//                         cli-api), and in `npm test` as a step of its own after all the others.
+//   timing                files whose property is a bound in time that load moves (TIMING below): in a
+//                         group of their own (sequence.groupOrder 1: Vitest runs each group only after
+//                         the one before has ended — groupSpecs in vitest's cli-api), TIMING_WORKERS side
+//                         by side, and in `npm test` as a step of its own after all the others, on a
+//                         machine doing nothing else.
 //                         Speed goals are never asserted in tests (bench rows measure them): realtime
 //                         latency and fan-out, and get_unread_counts, print figures and assert mechanism.
 //   timing-wide           time-bound files whose bounds keep a wide margin under load (TIMING_WIDE
-//                         below): TIMING_WIDE_WORKERS side by side among themselves, in the group after
-//                         `timing` (groupOrder 2), so never beside another project's files; in the same
-//                         `npm test` step as `timing`.
+//                         below), in the same group and pool as `timing`, on a shared stack of their own.
 //   server-configured     issue 36 "Done when": the attack files again, against a stack started with
 //                         Chatwoot and an AI provider configured (tests/helpers/global-stack-configured.ts;
 //                         files with stacks of their own start them through startAttackStack). Only each
@@ -43,9 +42,14 @@ const PUSH_SETTINGS = ['tests/server/push-security.test.ts'];
 // Issue 42 (session 31): the timing files run side by side (3–5 at a time) missed these bounds in every
 // run at load 12–20 (R9.1's 2 s drain each time; also R9.2, R9.6, a fuzz seed's 15 s drain), and
 // enumeration-timing's noise (MAD of paired differences) rose from 25 ms to 109–287 ms, past the 44 ms
-// gap it exists to catch; they stay one at a time. R9.1's drain is 5 sends each behind a token refresh
-// (3 s tokens sit inside auth-js's 90 s refresh margin: every request refreshes), ~10 round trips in
-// a row, so its 2 s holds only while each round trip stays under ~200 ms (docs/TESTING.md, session 31).
+// gap it exists to catch. R9.1's drain is 5 sends each behind a token refresh (3 s tokens sit inside
+// auth-js's 90 s refresh margin: every request refreshes), ~10 round trips in a row, so its 2 s holds
+// only while each round trip stays under ~200 ms (docs/TESTING.md, session 31).
+// Session 33: what missed there was the load of other sessions (12–20) or busy loops, never the timing
+// files' own: they wait far more than they compute (~45 CPU-s in the step's ~260 s one at a time). On a
+// machine doing nothing else, TIMING_WORKERS (4) of them side by side kept every bound with its margin
+// (R9.1's drain 168–230 ms of 2 s; enumeration's MAD 0.4–2.0 ms, its allowed gap at the 5 ms floor)
+// and the step took 88 s instead of 264 (docs/TESTING.md, session 33). `npm test` still runs it alone.
 const TIMING = [
   'tests/server/enumeration-timing.test.ts',
   'tests/sync/session.test.ts',
@@ -66,15 +70,17 @@ const TIMING = [
 // Time-bound files whose bounds kept a wide margin with the timing files side by side at load 12–20
 // (session 31: realtime's idle limit 2 s against 150 ms heartbeats, its own realtime server; a clean
 // 503 within 8 s and recovery within 20 s; Chatwoot's 10 s timeout with 3 s to spare). They wait far
-// more than they compute, so they run side by side, after the `timing` files and never beside them or
-// another project. stack-recovery and chatwoot-slow start stacks of their own; realtime shares the
-// project's, with its own table and users.
+// more than they compute. Beside the `timing` files since session 33 (one pool), never beside another
+// project. stack-recovery and chatwoot-slow start stacks of their own; realtime shares the project's,
+// with its own table and users.
 const TIMING_WIDE = [
   'tests/server/realtime.test.ts',
   'tests/server/stack-recovery.test.ts',
   'tests/server/chatwoot-slow.test.ts',
 ];
-const TIMING_WIDE_WORKERS = Number(process.env.TIMING_WIDE_WORKERS ?? 3);
+// The timing and timing-wide files' pool (one group: see the projects below). TIMING_WORKERS=1 runs
+// them one at a time, as before session 33.
+const TIMING_WORKERS = Number(process.env.TIMING_WORKERS ?? 4);
 
 // Issue 36's rows, each by the file that performs its attack (SECURITY.md "Issue 36, item by item").
 const ATTACKS_CONFIGURED = [
@@ -153,8 +159,11 @@ export default defineConfig({
       { test: configuredAttacks },
       // Groups of their own (groupOrder): Vitest refuses two maxWorkers in one group, and runs a group
       // only once the one before it has ended, so neither timing project runs beside another.
-      { test: { name: 'timing', include: TIMING, ...stackGroup, maxWorkers: 1, sequence: { groupOrder: 1 }, testTimeout: 120_000 } },
-      { test: { name: 'timing-wide', include: TIMING_WIDE, ...stackGroup, maxWorkers: TIMING_WIDE_WORKERS, sequence: { groupOrder: 2 }, testTimeout: 120_000 } },
+      // Both timing projects in one group: one pool of TIMING_WORKERS for their files (Vitest refuses two
+      // maxWorkers in one group), each project on its own shared stack, as realtime.test kills its
+      // stack's LISTEN connection, which realtime-security and hostile must never see.
+      { test: { name: 'timing', include: TIMING, ...stackGroup, maxWorkers: TIMING_WORKERS, sequence: { groupOrder: 1 }, testTimeout: 120_000 } },
+      { test: { name: 'timing-wide', include: TIMING_WIDE, ...stackGroup, maxWorkers: TIMING_WORKERS, sequence: { groupOrder: 1 }, testTimeout: 120_000 } },
       { test: { name: 'db', include: ['tests/db/**/*.test.ts'], exclude: [...TIMING, ...TIMING_WIDE], ...stackGroup, ...shareWorker } },
       { test: { name: 'sync', include: ['tests/sync/**/*.test.ts'], exclude: [...TIMING, ...TIMING_WIDE], ...stackGroup, testTimeout: 120_000 } },
     ],

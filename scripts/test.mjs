@@ -164,9 +164,11 @@ if (want('build') && want('e2e'))
 // Vitest in two steps: every project but `timing` and `timing-wide` beside the other steps, and those
 // two (files whose property is a bound in time: vitest.config.ts) alone once every other step has
 // ended, so a machine busy with the journeys never decides whether a 2 s bound holds. Inside that step
-// Vitest runs the `timing` files one at a time, then the `timing-wide` ones side by side (groupOrder).
-// Not started earlier, over the journeys' tail (issue 42, session 31): R9.1's 2 s drain missed even
-// with the session file alone beside two busy loops (docs/TESTING.md).
+// Vitest runs the files of both four at a time (TIMING_WORKERS, vitest.config.ts): they wait, they do
+// not compute, so alone on the machine they keep their bounds side by side (session 33: 75–88 s for
+// the step against 264 s one at a time). Not started earlier, over the journeys' tail (issue 42,
+// session 31): R9.1's 2 s drain missed even with the session file alone beside two busy loops
+// (docs/TESTING.md).
 const vitestStep = () =>
   start('vitest', 'npx', ['vitest', 'run', '--project', '!timing*', '--reporter=default', '--reporter=json', `--outputFile.json=${TIMINGS_DIR}/vitest.json`]);
 const vitestTimingStep = () =>
