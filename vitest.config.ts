@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Test groups (run one with `npx vitest run --project <name>`; a file kept apart below is in its own
@@ -115,6 +117,22 @@ const stackGroup = { globalSetup: ['tests/helpers/global-stack.ts'], testTimeout
 // import does not belong in these projects. Files of other projects still get a process each.
 const shareWorker = { isolate: false };
 
+// The unit files share their worker too (issue 42, session 33: the group took 73 CPU-s and 61 s alone with a
+// process per file, 16 CPU-s and 22 s shared; its tests are 15 s of that). Those that replace a module or a
+// global (vi.mock and its kin) keep a process each, in `unit-mocks`: a module graph shared with the files
+// after them would keep their replacement or miss it (two such files failed when shared). The list is read
+// from the files themselves, so a new file that mocks lands there without anyone remembering to list it.
+const MOCKS = /\bvi\.(mock|doMock|unmock|stubGlobal|stubEnv|resetModules)\(/;
+function unitFilesThatMock(dir = 'tests/unit'): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return unitFilesThatMock(path);
+    return /\.test\.tsx?$/.test(e.name) && MOCKS.test(readFileSync(path, 'utf8')) ? [path] : [];
+  });
+}
+const UNIT = ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx'];
+const UNIT_MOCKS = unitFilesThatMock();
+
 // Vitest 4.1 applies a project's testNamePattern to that project's files only (checked: the project
 // runs 1 of auth-security-account's 5 tests, the server project all 5), though ProjectConfig's type
 // leaves the option out; a variable passes it without the object-literal check.
@@ -143,7 +161,9 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx'],
+          include: UNIT,
+          exclude: UNIT_MOCKS,
+          ...shareWorker,
           environment: 'node',
           // A guard against a hang, not a bound on speed: the unit group runs beside the journeys
           // (scripts/test.mjs), and at 100 % CPU a jsdom form typed key by key ran past Vitest's
@@ -152,6 +172,8 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
+      // Files that replace a module or a global: a process each (UNIT_MOCKS above).
+      { test: { name: 'unit-mocks', include: UNIT_MOCKS.length ? UNIT_MOCKS : ['tests/unit/no-such-file'], environment: 'node', testTimeout: 30_000 } },
       {
         test: { name: 'server', include: ['tests/server/**/*.test.ts'], exclude: [...PUSH_SETTINGS, ...TIMING, ...TIMING_WIDE], ...stackGroup, ...shareWorker },
       },
