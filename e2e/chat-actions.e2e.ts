@@ -26,12 +26,26 @@ async function device(browser: Browser, baseURL: string, phone: boolean): Promis
   return { context, page: await context.newPage() };
 }
 
-/** A chat with messages of three days (two days ago, yesterday, today at 08:00 local or earlier). */
+/**
+ * The times of `count` messages today, all at least a minute before now, so the chat's greeting (written
+ * by freshChat, now) stays its newest message whatever the hour: `at(daysAgo, i)` is the i-th of them,
+ * `daysAgo` days back. They start at 00:00:30 local, a minute apart, closer together when the day is
+ * younger than that (a run at 00:07 UTC placed today's 30 messages up to 00:30, after the greeting, and
+ * the chat no longer opened on it: session 33). The first two minutes after midnight are waited out.
+ */
+async function todayBeforeNow(count: number): Promise<(daysAgo: number, i: number) => string> {
+  const midnight = () => new Date(new Date().setHours(0, 0, 0, 0)).getTime();
+  const young = Date.now() - midnight();
+  if (young < 120_000) await new Promise((r) => setTimeout(r, 120_000 - young));
+  const start = midnight() + 30_000;
+  const step = Math.min(60_000, Math.floor((Date.now() - 60_000 - start) / count));
+  return (daysAgo, i) => new Date(start - daysAgo * DAY + i * step).toISOString();
+}
+
+/** A chat with messages of three days (two days ago, yesterday, today just after midnight). */
 async function chatOverDays(baseURL: string, prefix: string) {
+  const at = await todayBeforeNow(1);
   const chat = await freshChat(baseURL, prefix);
-  const today = new Date();
-  today.setHours(0, 1, 0, 0);
-  const at = (daysAgo: number, i: number) => new Date(today.getTime() - daysAgo * DAY + i * 60_000).toISOString();
   await rest(baseURL, 'messages', {
     method: 'POST',
     prefer: 'return=minimal',
@@ -106,12 +120,10 @@ test('phone: long press opens the menu, a reply is sent with its quote and shown
   await phone.context.close();
 });
 
-/** A chat long enough to scroll on a desktop: 30 messages of two lines yesterday, 30 today from 00:01 local. */
+/** A chat long enough to scroll on a desktop: 30 messages of two lines yesterday, 30 today from just after midnight. */
 async function longChatOverDays(baseURL: string, prefix: string) {
+  const at = await todayBeforeNow(30);
   const chat = await freshChat(baseURL, prefix);
-  const today = new Date();
-  today.setHours(0, 1, 0, 0);
-  const at = (daysAgo: number, i: number) => new Date(today.getTime() - daysAgo * DAY + i * 60_000).toISOString();
   const line = (day: string, i: number) => `${day} ${i}: návrh textu kampane, rozpočet a termíny pre tím marketingu na tento týždeň`;
   await rest(baseURL, 'messages', {
     method: 'POST',
