@@ -183,13 +183,12 @@ if (want('e2e') && hasJourneys) ensureBrowserPackages();
 // different shards share no database, mailbox or seeded user: a shard is the same one-journey-at-a-time
 // run as before, on fewer files. (Journeys that stop parts of a stack, or watch a push daemon, start
 // their own stacks and D-Bus already.)
-// Default 2 since session 33. Session 23's two shards beside Vitest kept both cores at 100 %, and
-// journeys near their minute (the admin accounts table at 55–66 s) then failed by timeout (runs of
-// 3dc904e and 8d31ba7). Since then the journeys' browser work fell by a quarter (stored sessions, traces
-// only on a retry) and the timing files left the phase, and one shard beside one Vitest file left a
-// fifth of both cores idle (a /proc/stat sampler: 78 % busy): two shards with VITEST_WORKERS=2 ran the
-// suite green in 824 s against 941 s (docs/TESTING.md, session 33). E2E_SHARDS=1 for the old order.
-const SHARDS = serial ? 1 : Math.max(1, Number(process.env.E2E_SHARDS ?? 2));
+// Default 1. Session 23's two shards beside Vitest kept both cores at 100 %, and journeys near their
+// minute (the admin accounts table at 55–66 s) then failed by timeout (runs of 3dc904e and 8d31ba7).
+// Session 33 measured two shards with VITEST_WORKERS=2 again: 824 s green once against 941 s, then a run
+// with a journey left on a blank page under that load (search-messages, passed on its retry): not the
+// default until that is understood (docs/TESTING.md, session 33). E2E_SHARDS=2 to run it so.
+const SHARDS = serial ? 1 : Math.max(1, Number(process.env.E2E_SHARDS ?? 1));
 async function browserSteps() {
   if (want('e2e') && hasJourneys) {
     const shard = (i) =>
