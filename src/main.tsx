@@ -5,6 +5,7 @@ import { AuthProvider } from './auth/AuthProvider.tsx';
 import { deferAuthClientUntilIdle, lazyAuthClient, loadSupabase } from './auth/lazy-supabase.ts';
 import { hasStoredSession, readStoredSession } from './auth/stored-session.ts';
 import { AppToaster } from './components/AppToaster.tsx';
+import { LoadErrorBoundary } from './components/LoadErrorBoundary.tsx';
 import { toastError, toastSuccess } from './lib/notify.ts';
 import { hasAnyDraft } from './pages/chat/drafts.ts';
 import { registerServiceWorker } from './pwa/register-sw.ts';
@@ -59,9 +60,11 @@ startTransition(() =>
   reactRoot.render(
     <StrictMode>
       <AuthProvider client={lazyAuthClient} onSessionLost={announceLostSession} initialSession={readStoredSession()}>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
+        <LoadErrorBoundary>
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
+        </LoadErrorBoundary>
         <AppToaster />
       </AuthProvider>
     </StrictMode>,

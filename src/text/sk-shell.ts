@@ -44,6 +44,13 @@ export const skShell = {
   auth: {
     sessionExpired: 'Session vypršala',
   },
+  // ours: a part of the app that could not be loaded or shown (LoadErrorBoundary), instead of a blank page
+  loadError: {
+    title: 'Túto časť aplikácie sa nepodarilo zobraziť',
+    offline: 'Ste offline a táto časť ešte nie je uložená v zariadení. Pripojte sa k internetu a skúste znova.',
+    online: 'Skúste stránku načítať znova. Vaše koncepty a neodoslané správy zostávajú uložené v zariadení.',
+    retry: 'Skúsiť znova',
+  },
   errors: {
     accountFetch: 'Failed to fetch account',
     noAuthProvider: 'useAuth must be used within an AuthProvider',

@@ -13,6 +13,7 @@
 //   returns focus to that row as well.
 import { lazy, Suspense, useEffect, useRef, type KeyboardEvent } from 'react';
 import { Outlet, useMatch } from 'react-router-dom';
+import { LoadErrorBoundary } from '../../components/LoadErrorBoundary.tsx';
 import { DESKTOP_QUERY, useMedia } from '../../lib/use-media.ts';
 import { ChatsPage } from './ChatsPage.tsx';
 import { ConversationsScreen } from './ConversationsScreen.tsx';
@@ -28,9 +29,11 @@ export function ChatsArea() {
 /** /app/chats itself: the list on a phone; on a desktop the list is the area's, and this is the empty pane. */
 export function ChatsIndex() {
   return useMedia(DESKTOP_QUERY) ? (
-    <Suspense fallback={<div className="flex-1 bg-slate-100" />}>
-      <EmptyChatPane />
-    </Suspense>
+    <LoadErrorBoundary fallback={<div className="flex-1 bg-slate-100" />}>
+      <Suspense fallback={<div className="flex-1 bg-slate-100" />}>
+        <EmptyChatPane />
+      </Suspense>
+    </LoadErrorBoundary>
   ) : (
     <ChatsPage />
   );
