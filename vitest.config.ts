@@ -119,16 +119,17 @@ const stackGroup = { globalSetup: ['tests/helpers/global-stack.ts'], testTimeout
 const shareWorker = { isolate: false };
 
 // The unit files share their worker too (issue 42, session 33: the group took 73 CPU-s and 61 s alone with a
-// process per file, 16 CPU-s and 22 s shared; its tests are 15 s of that). Those that replace a module or a
+// process per file, 27–36 CPU-s and 22–32 s shared; its tests are 15 s of that). Those that replace a module or a
 // global (vi.mock and its kin) keep a process each, in `unit-mocks`: a module graph shared with the files
 // after them would keep their replacement or miss it (two such files failed when shared). The list is read
 // from the files themselves, so a new file that mocks lands there without anyone remembering to list it.
 const MOCKS = /\bvi\.(mock|doMock|unmock|stubGlobal|stubEnv|resetModules)\(/;
 function unitFilesThatMock(dir = 'tests/unit'): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+  // Read from this config's folder, whatever the working directory; paths stay relative to it, as globs are.
+  return readdirSync(join(import.meta.dirname, dir), { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
     if (e.isDirectory()) return unitFilesThatMock(path);
-    return /\.test\.tsx?$/.test(e.name) && MOCKS.test(readFileSync(path, 'utf8')) ? [path] : [];
+    return /\.test\.tsx?$/.test(e.name) && MOCKS.test(readFileSync(join(import.meta.dirname, path), 'utf8')) ? [path] : [];
   });
 }
 const UNIT = ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx'];
@@ -180,8 +181,6 @@ export default defineConfig({
       },
       { test: { name: 'server-push-settings', include: PUSH_SETTINGS, ...stackGroup } },
       { test: configuredAttacks },
-      // Groups of their own (groupOrder): Vitest refuses two maxWorkers in one group, and runs a group
-      // only once the one before it has ended, so neither timing project runs beside another.
       // Both timing projects in one group: one pool of TIMING_WORKERS for their files (Vitest refuses two
       // maxWorkers in one group), each project on its own shared stack, as realtime.test kills its
       // stack's LISTEN connection, which realtime-security and hostile must never see.
