@@ -12,6 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { summarizeTimings, TIMINGS_DIR } from './test-timings.mjs';
+import { writeShardLists } from './e2e-shards.mjs';
 
 const only = process.argv.slice(2);
 const want = (step) => only.length === 0 || only.includes(step);
@@ -191,8 +192,11 @@ if (want('e2e') && hasJourneys) ensureBrowserPackages();
 const SHARDS = serial ? 1 : Math.max(1, Number(process.env.E2E_SHARDS ?? 1));
 async function browserSteps() {
   if (want('e2e') && hasJourneys) {
+    // Shards dealt by measured time, not Playwright's equal test counts (scripts/e2e-shards.mjs).
+    const lists = SHARDS === 1 ? [] : writeShardLists(SHARDS, resolve('test-results/shards'));
+    for (const [i, l] of lists.entries()) console.log(`e2e ${i + 1}/${SHARDS}: ${l.files} journey files, ~${Math.round(l.seconds)} s measured`);
     const shard = (i) =>
-      start(SHARDS === 1 ? 'e2e' : `e2e ${i}/${SHARDS}`, 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...(SHARDS === 1 ? [] : [`--shard=${i}/${SHARDS}`])], {
+      start(SHARDS === 1 ? 'e2e' : `e2e ${i}/${SHARDS}`, 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...(SHARDS === 1 ? [] : ['--test-list', lists[i - 1].path])], {
         // Absolute: Playwright resolves a reporter's outputFile against the config's folder (e2e/).
         E2E_TIMINGS_FILE: resolve(TIMINGS_DIR, SHARDS === 1 ? 'playwright.json' : `playwright-${i}.json`),
         ...(SHARDS === 1 ? {} : { E2E_OUTPUT_DIR: resolve(`e2e/artifacts/results-${i}`) }),
