@@ -127,7 +127,7 @@ export function summarizeTimings({ top = 10, dir = TIMINGS_DIR } = {}) {
   }
   // A failed step that left no report ended before its reporter wrote it: a crash, a kill, an error
   // in the runner's own process (scripts/test.mjs prints that step's last lines after this summary).
-  const reportOf = { vitest: 'vitest.json', 'vitest (timing, alone)': 'vitest-timing.json' };
+  const reportOf = { vitest: 'vitest.json', 'vitest (timing, alone)': 'vitest-timing.json', 'vitest (timing, beside)': 'vitest-timing.json' };
   for (const st of steps?.data.steps ?? [])
     if (!st.ok && reportOf[st.name] && !existsSync(`${dir}/${reportOf[st.name]}`))
       failed.push(`${st.name}: ended without its report ${reportOf[st.name]} (a crash or a kill: its last lines follow)`);

@@ -54,6 +54,14 @@ function remember(name, line) {
 
 const failures = [];
 const serial = process.env.TEST_SERIAL === '1';
+// TIMING_BESIDE=1 (issue 42, session 34, measured in docs/TESTING.md): the timing step runs from the
+// start beside everything else instead of alone at the end, and every other step runs at a lower
+// priority (nice 10; lint and types 19). The timing files mostly wait (65 CPU-s in ~80 s): when one
+// wakes, the kernel runs it before the niced work (CFS weights 1024 against 110), so its bounds see
+// a machine nearly as idle as alone, while the rest uses every cycle it leaves.
+const beside = !serial && process.env.TIMING_BESIDE === '1';
+/** The step's command at `level` below the runner's priority (none when 0 or run serially). */
+const nicedAt = (level, cmd, args) => (serial || level === 0 ? [cmd, args] : ['nice', ['-n', String(level), cmd, ...args]]);
 
 /**
  * Starts a step; resolves with its exit status once it ends. Alone (`prefix` false) its output goes
@@ -145,23 +153,25 @@ const statics = [];
 // Lint and types have no bound in time and take minutes of CPU (type-aware rules, the whole program):
 // below the journeys' priority (nice 10), they use what the stacks and browsers leave instead of
 // starving a journey's 10 s expectation in the first minutes of the run.
-const background = serial ? [] : ['nice', '-n', '10'];
-const niced = (cmd, args) => (background.length ? [background[0], [...background.slice(1), cmd, ...args]] : [cmd, args]);
+// With TIMING_BESIDE the other steps are at 10, so these go to 19.
+const STEP_NICE = beside ? 10 : 0;
+const niced = (cmd, args) => nicedAt(beside ? 19 : 10, cmd, args);
+const main = (cmd, args) => nicedAt(STEP_NICE, cmd, args);
 if (want('lint')) statics.push(['lint', ...niced('npx', ['eslint', '--max-warnings=0', '.'])]);
 if (want('typecheck')) statics.push(['typecheck', ...niced('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'])]);
 if (want('deno')) {
   const entries = readdirSync('supabase/functions', { withFileTypes: true })
     .filter((d) => d.isDirectory() && !d.name.startsWith('_') && existsSync(`supabase/functions/${d.name}/index.ts`))
     .map((d) => `supabase/functions/${d.name}/index.ts`);
-  statics.push(['deno check', 'npx', ['deno', 'check', '--quiet', '--config', 'supabase/functions/deno.json', ...entries], { DENO_NO_UPDATE_CHECK: '1' }]);
+  statics.push(['deno check', ...main('npx', ['deno', 'check', '--quiet', '--config', 'supabase/functions/deno.json', ...entries]), { DENO_NO_UPDATE_CHECK: '1' }]);
 }
-if (want('build')) statics.push(['build', 'npx', ['vite', 'build', '--logLevel', 'warn']]);
+if (want('build')) statics.push(['build', ...main('npx', ['vite', 'build', '--logLevel', 'warn'])]);
 // The two marked builds the safe-update journeys serve in turn (e2e/pwa-update-helpers.ts twoBuilds),
 // made once here beside the others instead of twice in each of those journeys.
 const updateBuilds = { a: resolve('test-results/web-a'), b: resolve('test-results/web-b') };
 if (want('build') && want('e2e'))
   for (const [id, dir] of Object.entries(updateBuilds))
-    statics.push([`build ${id}`, 'npx', ['vite', 'build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn'], { VITE_BUILD_ID: id }]);
+    statics.push([`build ${id}`, ...main('npx', ['vite', 'build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn']), { VITE_BUILD_ID: id }]);
 // Vitest in two steps: every project but `timing` and `timing-wide` beside the other steps, and those
 // two (files whose property is a bound in time: vitest.config.ts) alone once every other step has
 // ended, so a machine busy with the journeys never decides whether a 2 s bound holds. Inside that step
@@ -171,9 +181,9 @@ if (want('build') && want('e2e'))
 // session 31): R9.1's 2 s drain missed even with the session file alone beside two busy loops
 // (docs/TESTING.md).
 const vitestStep = () =>
-  start('vitest', 'npx', ['vitest', 'run', '--project', '!timing*', '--reporter=default', '--reporter=json', `--outputFile.json=${TIMINGS_DIR}/vitest.json`]);
+  start('vitest', ...main('npx', ['vitest', 'run', '--project', '!timing*', '--reporter=default', '--reporter=json', `--outputFile.json=${TIMINGS_DIR}/vitest.json`]));
 const vitestTimingStep = () =>
-  start('vitest (timing, alone)', 'npx', ['vitest', 'run', '--project', 'timing*', '--reporter=default', '--reporter=json', `--outputFile.json=${TIMINGS_DIR}/vitest-timing.json`]);
+  start(beside ? 'vitest (timing, beside)' : 'vitest (timing, alone)', 'npx', ['vitest', 'run', '--project', 'timing*', '--reporter=default', '--reporter=json', `--outputFile.json=${TIMINGS_DIR}/vitest-timing.json`]);
 const hasJourneys = existsSync('e2e') && readdirSync('e2e').some((f) => f.endsWith('.e2e.ts'));
 if (want('e2e') && hasJourneys) ensureBrowserPackages();
 // The browser steps: the journeys, then the short chaos run (scripts/chaos: 4 browser contexts of 2
@@ -196,7 +206,7 @@ async function browserSteps() {
     const lists = SHARDS === 1 ? [] : writeShardLists(SHARDS, resolve('test-results/shards'));
     for (const [i, l] of lists.entries()) console.log(`e2e ${i + 1}/${SHARDS}: ${l.files} journey files, ~${Math.round(l.seconds)} s measured`);
     const shard = (i) =>
-      start(SHARDS === 1 ? 'e2e' : `e2e ${i}/${SHARDS}`, 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...(SHARDS === 1 ? [] : ['--test-list', lists[i - 1].path])], {
+      start(SHARDS === 1 ? 'e2e' : `e2e ${i}/${SHARDS}`, ...main('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...(SHARDS === 1 ? [] : ['--test-list', lists[i - 1].path])]), {
         // Absolute: Playwright resolves a reporter's outputFile against the config's folder (e2e/).
         E2E_TIMINGS_FILE: resolve(TIMINGS_DIR, SHARDS === 1 ? 'playwright.json' : `playwright-${i}.json`),
         ...(SHARDS === 1 ? {} : { E2E_OUTPUT_DIR: resolve(`e2e/artifacts/results-${i}`) }),
@@ -206,7 +216,7 @@ async function browserSteps() {
   }
   if (want('chaos') && existsSync('scripts/chaos/run.ts')) {
     ensureBrowserPackages();
-    await start('chaos (short)', 'node', ['--import', 'tsx', 'scripts/chaos/run.ts', '--short', '--seed', process.env.CHAOS_SEED ?? '1'], {
+    await start('chaos (short)', ...main('node', ['--import', 'tsx', 'scripts/chaos/run.ts', '--short', '--seed', process.env.CHAOS_SEED ?? '1']), {
       ...(process.env.E2E_WEB_DIR ? { CHAOS_WEB_DIR: process.env.E2E_WEB_DIR } : {}),
     });
   }
@@ -222,14 +232,15 @@ if (serial) {
   // run on a failed one (every journey would fail for the same reason): they start once it is there.
   // Lint and types take longest of the static steps and nothing waits for them; the journeys wait only
   // for the builds.
+  const timing = beside && want('vitest') ? vitestTimingStep() : Promise.resolve(0);
   const vitest = want('vitest') ? vitestStep() : Promise.resolve(0);
   const isBuild = (step) => step[0].startsWith('build');
   const checks = together(statics.filter((step) => !isBuild(step)));
   await together(statics.filter(isBuild));
   const buildFailed = failures.some((f) => f.startsWith('build'));
   const browser = buildFailed ? Promise.resolve(console.error('\n✖ the journeys and chaos did not run: the build failed')) : browserSteps();
-  await Promise.all([vitest, checks, browser]);
-  if (want('vitest')) await vitestTimingStep();
+  await Promise.all([vitest, checks, browser, timing]);
+  if (want('vitest') && !beside) await vitestTimingStep();
 }
 if (failures.length) {
   console.error(`\n✖ failed: ${failures.join(', ')}`);
