@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import LongFirstSequencer from './tests/helpers/long-first-sequencer.ts';
 
 // Test groups (run one with `npx vitest run --project <name>`; a file kept apart below is in its own
 // project: `npx vitest run <file>` finds it whatever its project):
@@ -19,8 +20,8 @@ import { defineConfig } from 'vitest/config';
 //   timing                files whose property is a bound in time that load moves (TIMING below): in a
 //                         group of their own (sequence.groupOrder 1: Vitest runs each group only after
 //                         the one before has ended — groupSpecs in vitest's cli-api), TIMING_WORKERS side
-//                         by side, and in `npm test` as a step of its own after all the others, on a
-//                         machine doing nothing else.
+//                         by side, and in `npm test` as a step of its own that every other step yields
+//                         to (the others run at nice 10: scripts/test.mjs, session 34).
 //                         Speed goals are never asserted in tests (bench rows measure them): realtime
 //                         latency and fan-out, and get_unread_counts, print figures and assert mechanism.
 //   timing-wide           time-bound files whose bounds keep a wide margin under load (TIMING_WIDE
@@ -30,17 +31,16 @@ import { defineConfig } from 'vitest/config';
 //                         files with stacks of their own start them through startAttackStack). Only each
 //                         row's attack tests run (ATTACK_TESTS), not the files' other tests; chatwoot-ssrf
 //                         runs with Chatwoot configured in every project already.
-// One file at a time by default. Beside one journey shard that leaves a fifth of both cores idle (session
-// 33); two files with two shards ran `npm test` in 824 s against 941 s once, green, but the next such
-// run left a journey on a blank page under the load (docs/TESTING.md, session 33), so it is not the
-// default yet. VITEST_WORKERS=2 runs two files at a time.
-const WORKERS = Number(process.env.VITEST_WORKERS ?? 1);
+// Two files at a time by default (session 34). One file beside one journey shard left a fifth of both
+// cores idle (session 33); two files beside two journey shards keep both busy (docs/TESTING.md, sessions
+// 33 and 34). VITEST_WORKERS=1 runs one file at a time.
+const WORKERS = Number(process.env.VITEST_WORKERS ?? 2);
 
 const PUSH_SETTINGS = ['tests/server/push-security.test.ts'];
 // Files whose property is a bound in time (enumeration timing; a heartbeat against an idle limit; joins
 // per second; a drain within 2 s of reconnect rather than after a 12.8–30 s back-off; a hung part cut
-// within its timeout): `npm test` runs this project alone, after every other step has ended, on a
-// machine doing nothing else (scripts/test.mjs). Run beside the journeys at 100 % CPU they met their
+// within its timeout): `npm test` runs this project as a step every other step yields to (they run at
+// nice 10, this one at the runner's priority: scripts/test.mjs). Run beside the journeys at 100 % CPU they met their
 // bounds only by luck (the side-by-side runs of session 23).
 // Issue 42 (session 31): the timing files run side by side (3–5 at a time) missed these bounds in every
 // run at load 12–20 (R9.1's 2 s drain each time; also R9.2, R9.6, a fuzz seed's 15 s drain), and
@@ -52,7 +52,9 @@ const PUSH_SETTINGS = ['tests/server/push-security.test.ts'];
 // files' own: they wait far more than they compute (~45 CPU-s in the step's ~260 s one at a time). On a
 // machine doing nothing else, TIMING_WORKERS (4) of them side by side kept every bound with its margin
 // (R9.1's drain 168–230 ms of 2 s; enumeration's MAD 0.4–2.0 ms, its allowed gap at the 5 ms floor)
-// and the step took 88 s instead of 264 (docs/TESTING.md, session 33). `npm test` still runs it alone.
+// and the step took 88 s instead of 264 (docs/TESTING.md, session 33). Session 34: the same step from
+// the start of `npm test`, beside the rest at nice 10, kept them too (R9.1 656 ms; enumeration MAD 1.8
+// and 16.9 ms, allowed 5.0 and 19.8), and the run fell from 791 to 745 s (docs/TESTING.md).
 const TIMING = [
   'tests/server/enumeration-timing.test.ts',
   'tests/sync/session.test.ts',
@@ -149,6 +151,9 @@ const configuredAttacks = {
 export default defineConfig({
   test: {
     maxWorkers: WORKERS,
+    // The longest files start first (tests/helpers/long-first-sequencer.ts): the step no longer ends on
+    // one of them running alone.
+    sequence: { sequencer: LongFirstSequencer },
     // `npm run coverage` (issue 42): lines of the product's code that the Vitest groups run. Code run by
     // a group's shared stack runs in a process of its own (tests/helpers/stack-child.ts, started by
     // globalSetup), where v8 coverage is not collected; code run by a file's own stack, and everything

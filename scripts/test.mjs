@@ -54,12 +54,12 @@ function remember(name, line) {
 
 const failures = [];
 const serial = process.env.TEST_SERIAL === '1';
-// TIMING_BESIDE=1 (issue 42, session 34, measured in docs/TESTING.md): the timing step runs from the
-// start beside everything else instead of alone at the end, and every other step runs at a lower
-// priority (nice 10; lint and types 19). The timing files mostly wait (65 CPU-s in ~80 s): when one
-// wakes, the kernel runs it before the niced work (CFS weights 1024 against 110), so its bounds see
-// a machine nearly as idle as alone, while the rest uses every cycle it leaves.
-const beside = !serial && process.env.TIMING_BESIDE === '1';
+// The timing step (issue 42, session 34, measured in docs/TESTING.md) runs from the start beside
+// everything else instead of alone at the end, and every other step runs at a lower priority (nice 10;
+// lint and types 19). The timing files mostly wait (65 CPU-s in ~80 s): when one wakes, the kernel
+// runs it before the niced work (CFS weights 1024 against 110), so its bounds see a machine nearly as
+// idle as alone, while the rest uses every cycle it leaves. TIMING_BESIDE=0: alone at the end again.
+const beside = !serial && process.env.TIMING_BESIDE !== '0';
 /** The step's command at `level` below the runner's priority (none when 0 or run serially). */
 const nicedAt = (level, cmd, args) => (serial || level === 0 ? [cmd, args] : ['nice', ['-n', String(level), cmd, ...args]]);
 
@@ -189,17 +189,17 @@ if (want('e2e') && hasJourneys) ensureBrowserPackages();
 // The browser steps: the journeys, then the short chaos run (scripts/chaos: 4 browser contexts of 2
 // accounts through a fault-injecting proxy, one kill -9 of the stack and one of PostgreSQL; fails on any
 // lost, doubled or divergent message).
-// The journeys run as E2E_SHARDS Playwright processes side by side (default 1; Playwright's --shard
-// splits the files between them). Each process starts its own stack in its global setup, so journeys of
-// different shards share no database, mailbox or seeded user: a shard is the same one-journey-at-a-time
-// run as before, on fewer files. (Journeys that stop parts of a stack, or watch a push daemon, start
-// their own stacks and D-Bus already.)
-// Default 1. Session 23's two shards beside Vitest kept both cores at 100 %, and journeys near their
-// minute (the admin accounts table at 55–66 s) then failed by timeout (runs of 3dc904e and 8d31ba7).
-// Session 33 measured two shards with VITEST_WORKERS=2 again: 824 s green once against 941 s, then a run
-// with a journey left on a blank page under that load (search-messages, passed on its retry): not the
-// default until that is understood (docs/TESTING.md, session 33). E2E_SHARDS=2 to run it so.
-const SHARDS = serial ? 1 : Math.max(1, Number(process.env.E2E_SHARDS ?? 1));
+// The journeys run as E2E_SHARDS Playwright processes side by side (default 2), each on a list of files
+// dealt by their measured time (scripts/e2e-shards.mjs). Each process starts its own stack in its
+// global setup, so journeys of different shards share no database, mailbox or seeded user: a shard is
+// the same one-journey-at-a-time run as before, on fewer files. (Journeys that stop parts of a stack,
+// or watch a push daemon, start their own stacks and D-Bus already.)
+// Session 23's two shards beside Vitest kept both cores at 100 % and journeys near their minute failed
+// by timeout (runs of 3dc904e and 8d31ba7); session 33 ran two shards with two Vitest files in 824 s
+// against 941 s, once green, once with search-messages left on a blank page (it went offline before
+// the service worker controlled the page: fixed in the journey, session 34). Session 34: 2 + 2 with
+// the shards dealt by time and the timing step beside, green (docs/TESTING.md). E2E_SHARDS=1: one.
+const SHARDS = serial ? 1 : Math.max(1, Number(process.env.E2E_SHARDS ?? 2));
 async function browserSteps() {
   if (want('e2e') && hasJourneys) {
     // Shards dealt by measured time, not Playwright's equal test counts (scripts/e2e-shards.mjs).
