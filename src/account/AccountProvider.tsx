@@ -2,7 +2,7 @@
 // stores the account locally, it is read from the server and cached per user for offline starts.
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useAuth } from '../auth/auth-context.ts';
-import { fetchAccount, fetchAccountIdForUser, fetchIsSuperAdmin, type Account } from '../data/remote-account.ts';
+import { fetchAccountForUser, fetchIsSuperAdmin, type Account } from '../data/remote-account.ts';
 import { skShell as sk } from '../text/sk-shell.ts';
 import { readCachedAccount, readCachedSuperAdmin, writeCachedAccount, writeCachedSuperAdmin } from './account-cache.ts';
 import { AccountContext, type AccountState } from './account-context.ts';
@@ -27,8 +27,7 @@ export function AccountProvider({ children }: { children: ReactNode }) {
     if (cached) setOwn({ userId, value: { account: cached, error: null } });
     void (async () => {
       try {
-        const id = await fetchAccountIdForUser(userId);
-        const account = id ? await fetchAccount(id) : null;
+        const account = await fetchAccountForUser(userId);
         if (account) writeCachedAccount(userId, account);
         if (live) setOwn({ userId, value: { account, error: null } });
       } catch (err) {

@@ -1,5 +1,6 @@
 // Account facts read straight from the backend until the sync engine exposes them locally. Every
 // function here answers from the server; callers cache what they need for offline starts.
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { loadSupabase } from '../auth/lazy-supabase.ts';
 
 /** supabase-js loads as its own chunk (auth/lazy-supabase.ts), not with the signed-in area. */
@@ -18,10 +19,24 @@ export async function fetchAccountIdForUser(userId: string): Promise<string | nu
   return data?.account_id ?? null;
 }
 
-export async function fetchAccount(accountId: string): Promise<Account> {
-  const { data, error } = await (await client()).from('accounts').select('id, name, plan, specialists_mode').eq('id', accountId).single<Account>();
+/**
+ * The user's account in one request: its account_users row with the account embedded through the
+ * row's foreign key (PostgREST resource embedding; RLS applies to both tables, as to two requests).
+ * Null when the user has no account. It was two requests in a row (the id, then the account): one
+ * round trip more before the signed-in area could start (issue 35, row 5's "before the pull").
+ */
+export async function readAccountForUser(supabase: SupabaseClient, userId: string): Promise<Account | null> {
+  const { data, error } = await supabase
+    .from('account_users')
+    .select('accounts(id, name, plan, specialists_mode)')
+    .eq('user_id', userId)
+    .maybeSingle<{ accounts: Account | null }>();
   if (error) throw new Error(error.message);
-  return data;
+  return data?.accounts ?? null;
+}
+
+export async function fetchAccountForUser(userId: string): Promise<Account | null> {
+  return readAccountForUser(await client(), userId);
 }
 
 /** The super-admin check (app_users role super_admin); errors are the caller's to log. */
