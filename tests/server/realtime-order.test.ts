@@ -117,10 +117,17 @@ describe('realtime delivery order', () => {
       await holder.query('select pg_advisory_lock($1)', [HOLD_KEY]);
       await insert(held, ux, 'x-held');
       await insert(fast, uy, 'y-fast');
-      const [gotY] = await waitFor(() => {
-        const r = received(y);
-        return r.length ? r : undefined;
-      }, 'y gets its change while x\'s check is held');
+      // No bound in time is asserted, so the wait is long: a loaded machine took more than the helper's
+      // 5 s once (the run of 32e6cc9, load ~15 with two builds beside it), while a dispatcher holding Y
+      // behind X would never send it while the lock is held, however long the wait.
+      const [gotY] = await waitFor(
+        () => {
+          const r = received(y);
+          return r.length ? r : undefined;
+        },
+        'y gets its change while x\'s check is held',
+        30_000,
+      );
       expect(gotY!.label).toBe('y-fast');
       expect(received(x)).toEqual([]);
     } finally {
@@ -128,10 +135,14 @@ describe('realtime delivery order', () => {
       await holder.end();
     }
     // Released, X's check ends and X gets its own change.
-    const [gotX] = await waitFor(() => {
-      const r = received(x);
-      return r.length ? r : undefined;
-    }, 'x gets its change');
+    const [gotX] = await waitFor(
+      () => {
+        const r = received(x);
+        return r.length ? r : undefined;
+      },
+      'x gets its change',
+      30_000,
+    );
     expect(gotX!.label).toBe('x-held');
   });
 
