@@ -100,6 +100,22 @@ function received(ws: RawSocket): { label: string; at: number }[] {
   return out;
 }
 
+/**
+ * The socket's change frames once it has any. No bound in time is asserted, so the wait is long (30 s,
+ * not the helper's 5 s, which a loaded run once missed: the run of 32e6cc9 at load ~15): a dispatcher
+ * holding Y behind X's held check would never send Y while the lock is held, however long the wait.
+ */
+function firstChanges(ws: RawSocket, what: string): Promise<{ label: string; at: number }[]> {
+  return waitFor(
+    () => {
+      const r = received(ws);
+      return r.length ? r : undefined;
+    },
+    what,
+    30_000,
+  );
+}
+
 describe('realtime delivery order', () => {
   it('does not hold a change for other sockets behind a slow check of an earlier one', async () => {
     const [ux, uy] = [randomUUID(), randomUUID()];
@@ -117,17 +133,7 @@ describe('realtime delivery order', () => {
       await holder.query('select pg_advisory_lock($1)', [HOLD_KEY]);
       await insert(held, ux, 'x-held');
       await insert(fast, uy, 'y-fast');
-      // No bound in time is asserted, so the wait is long: a loaded machine took more than the helper's
-      // 5 s once (the run of 32e6cc9, load ~15 with two builds beside it), while a dispatcher holding Y
-      // behind X would never send it while the lock is held, however long the wait.
-      const [gotY] = await waitFor(
-        () => {
-          const r = received(y);
-          return r.length ? r : undefined;
-        },
-        'y gets its change while x\'s check is held',
-        30_000,
-      );
+      const [gotY] = await firstChanges(y, 'y gets its change while x\'s check is held');
       expect(gotY!.label).toBe('y-fast');
       expect(received(x)).toEqual([]);
     } finally {
@@ -135,14 +141,7 @@ describe('realtime delivery order', () => {
       await holder.end();
     }
     // Released, X's check ends and X gets its own change.
-    const [gotX] = await waitFor(
-      () => {
-        const r = received(x);
-        return r.length ? r : undefined;
-      },
-      'x gets its change',
-      30_000,
-    );
+    const [gotX] = await firstChanges(x, 'x gets its change');
     expect(gotX!.label).toBe('x-held');
   });
 
