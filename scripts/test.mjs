@@ -54,12 +54,14 @@ function remember(name, line) {
 
 const failures = [];
 const serial = process.env.TEST_SERIAL === '1';
-// The timing step (issue 42, session 34, measured in docs/TESTING.md) runs from the start beside
-// everything else instead of alone at the end, and every other step runs at a lower priority (nice 10;
-// lint and types 19). The timing files mostly wait (65 CPU-s in ~80 s): when one wakes, the kernel
-// runs it before the niced work (CFS weights 1024 against 110), so its bounds see a machine nearly as
-// idle as alone, while the rest uses every cycle it leaves. TIMING_BESIDE=0: alone at the end again.
-const beside = !serial && process.env.TIMING_BESIDE !== '0';
+// TIMING_BESIDE=1 (issue 42, session 34, measured in docs/TESTING.md): the timing step runs from the
+// start beside everything else instead of alone at the end, and every other step runs at a lower
+// priority (nice 10; lint and types 19). The timing files mostly wait (65 CPU-s in ~80 s): when one
+// wakes, the kernel runs it before the niced work (CFS weights 1024 against 110). Its bounds held in
+// six runs, and the run fell by ~60 s; but the seventh failed hostile-fuzz seed 7 (a message lost by a
+// restore still shown sent on its device: R9.7, not a bound in time), never seen with the step alone.
+// That is a product defect the load exposes; until it is fixed the step runs alone at the end.
+const beside = !serial && process.env.TIMING_BESIDE === '1';
 /** The step's command at `level` below the runner's priority (none when 0 or run serially). */
 const nicedAt = (level, cmd, args) => (serial || level === 0 ? [cmd, args] : ['nice', ['-n', String(level), cmd, ...args]]);
 
