@@ -152,13 +152,15 @@ export function summarizeTimings({ top = 10, dir = TIMINGS_DIR } = {}) {
   return lines.join('\n');
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.argv.includes('--write-e2e-durations')) {
-  // The shards' table (scripts/e2e-shards.mjs) from the last run's Playwright reports.
-  const reports = existsSync(TIMINGS_DIR) ? readdirSync(TIMINGS_DIR).filter((f) => /^playwright(-\d+)?\.json$/.test(f)) : [];
-  if (reports.length === 0) throw new Error(`no Playwright report in ${TIMINGS_DIR}: run npm test first`);
-  const seconds = writeDurations(reports.map((f) => JSON.parse(readFileSync(`${TIMINGS_DIR}/${f}`, 'utf8'))));
-  console.log(`${DURATIONS_FILE}: ${Object.keys(seconds).length} journey files from ${reports.join(', ')}`);
-} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const i = process.argv.indexOf('--top');
-  console.log(summarizeTimings({ top: i > 0 ? Number(process.argv[i + 1]) : 25 }));
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  if (process.argv.includes('--write-e2e-durations')) {
+    // The shards' table (scripts/e2e-shards.mjs) from the last run's Playwright reports.
+    const reports = existsSync(TIMINGS_DIR) ? readdirSync(TIMINGS_DIR).filter((f) => /^playwright(-\d+)?\.json$/.test(f)) : [];
+    if (reports.length === 0) throw new Error(`no Playwright report in ${TIMINGS_DIR}: run npm test first`);
+    const seconds = writeDurations(reports.map((f) => JSON.parse(readFileSync(`${TIMINGS_DIR}/${f}`, 'utf8'))));
+    console.log(`${DURATIONS_FILE}: ${Object.keys(seconds).length} journey files from ${reports.join(', ')}`);
+  } else {
+    const i = process.argv.indexOf('--top');
+    console.log(summarizeTimings({ top: i > 0 ? Number(process.argv[i + 1]) : 25 }));
+  }
 }

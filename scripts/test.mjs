@@ -200,7 +200,7 @@ if (want('e2e') && hasJourneys) ensureBrowserPackages();
 // by timeout (runs of 3dc904e and 8d31ba7); session 33 ran two shards with two Vitest files in 824 s
 // against 941 s, once green, once with search-messages left on a blank page (it went offline before
 // the service worker controlled the page: fixed in the journey, session 34). Session 34: 2 + 2 with
-// the shards dealt by time and the timing step beside, green (docs/TESTING.md). E2E_SHARDS=1: one.
+// the shards dealt by time, green in 791–829 s (docs/TESTING.md). E2E_SHARDS=1: one.
 const SHARDS = serial ? 1 : Math.max(1, Number(process.env.E2E_SHARDS ?? 2));
 async function browserSteps() {
   if (want('e2e') && hasJourneys) {
