@@ -2,7 +2,8 @@
 // runs the machine while this tab leads, and publishes the debounced status.
 import { createActor, type Actor } from 'xstate';
 import { readFeed, sweepExpiredCopies } from './receive/apply.ts';
-import { feedGeneration, scopeToAccount } from './session/account-scope.ts';
+import { scopeToAccount } from './session/account-scope.ts';
+import { feedGeneration } from './session/feed-generation.ts';
 import { reportingUnauthorized } from './session/auth.ts';
 import { createSessionGate } from './session/gate.ts';
 import type { CommandContext } from './commands/context.ts';

@@ -17,6 +17,7 @@ import { tallySummaries } from '../db/summary-tally.ts';
 import { normalizeTimestamp } from '../model/timestamps.ts';
 import { hopStart, pullHop } from '../pull-marks.ts';
 import type { PullLedger } from './pull-ledger.ts';
+import { feedGeneration } from '../session/feed-generation.ts';
 
 export interface RemoteChanges {
   conversations?: RemoteConversation[];
@@ -86,6 +87,12 @@ export interface ApplyOptions {
   summaries?: 'now' | 'defer';
   /** R19.5: the pull this transaction belongs to, and its proof of which keys may be stored. */
   ledger?: PullLedger;
+  /**
+   * R9.18/R9.20: a realtime row's channel joined in this feed generation. Under another one (the feed
+   * changed identity since) nothing is stored and a pull is asked for (`gap`): judged after the
+   * transaction's first read, when it runs (session/feed-generation.ts).
+   */
+  joinedIn?: number | undefined;
 }
 
 export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, userId: string, move: CursorMove = { kind: 'none' }, opts: ApplyOptions = {}): Promise<ApplyResult> {
@@ -95,6 +102,7 @@ export async function applyRemoteChanges(db: SyncDb, changes: RemoteChanges, use
     const inside = hopStart();
     const feed = await readFeed(db);
     pullHop('tx-start', inside);
+    if (opts.joinedIn !== undefined && feedGeneration(db) !== opts.joinedIn) return { gap: true, cursor: feed.cursor, changed: false, specialistReplies: [], stored: { put: [], removed: [] } };
     const proof = opts.ledger ? { ledger: opts.ledger, proven: await opts.ledger.check(db, feed) } : undefined;
     const mine = (accountId: string | null) => feed.accountId === null || accountId === null || accountId === feed.accountId;
     const touched = new Set<string>();

@@ -43,7 +43,7 @@ async function onRow(db: SyncDb, userId: string, e: Extract<TransportEvent, { ki
   if (e.op === 'DELETE') {
     const old = e.oldRecord as { id?: unknown } | null;
     if (e.table === 'read_cursors' || typeof old?.id !== 'string') return PULL;
-    return outcome(await applyRemoteChanges(db, { deleted: [{ table: e.table, id: old.id }] }, userId));
+    return outcome(await applyRemoteChanges(db, { deleted: [{ table: e.table, id: old.id }] }, userId, { kind: 'none' }, { joinedIn: e.joinedIn }));
   }
   let parsed: ReturnType<typeof rowChanges>;
   try {
@@ -51,7 +51,7 @@ async function onRow(db: SyncDb, userId: string, e: Extract<TransportEvent, { ki
   } catch {
     return PULL; // a record we cannot read: the pull brings the row
   }
-  return outcome(await applyRemoteChanges(db, parsed.changes, userId, { kind: 'event', changeSeq: parsed.changeSeq }));
+  return outcome(await applyRemoteChanges(db, parsed.changes, userId, { kind: 'event', changeSeq: parsed.changeSeq }, { joinedIn: e.joinedIn }));
 }
 
 async function onExternal(db: SyncDb, ext: ExternalMessage, now: number): Promise<EventOutcome> {

@@ -3,7 +3,8 @@
 // R5.8–R5.10: with a pacer, pages are sized by bytes and a page cut mid-way is asked again.
 // R5.11: a backlog's newest rows (the list, each recent conversation's newest page) come first.
 import { applyRemoteChanges, readFeed } from './apply.ts';
-import { feedGeneration, resetFeed } from '../session/account-scope.ts';
+import { adoptFeedIdentity, resetFeed } from '../session/account-scope.ts';
+import { feedGeneration } from '../session/feed-generation.ts';
 import { PULL_PAGE_LIMIT } from '../model/constants.ts';
 import type { SyncDb } from '../db/schema.ts';
 import { mergeSpecialists } from '../merge/specialist.ts';
@@ -48,16 +49,17 @@ function foreignPage(page: RemotePullPage, accountId: string): boolean {
 /**
  * R9.7: the page's feed identity against the one the cursor belongs to. Another one means a backup
  * was restored (or the database replaced): the numbers are not comparable, start over from 0. The
- * first identity seen is adopted. Returns whether the feed was reset.
+ * first identity seen is adopted (R9.20: after clearing what was stored before it, if anything).
+ * Returns whether the pull starts over from 0 (a page asked from 0 stays good after R9.20's clearing).
  */
-async function checkEpoch(db: SyncDb, page: RemotePullPage): Promise<boolean> {
+async function checkEpoch(db: SyncDb, page: RemotePullPage, askedFrom: number): Promise<boolean> {
   if (!page.feed_epoch) return false;
   const feed = await readFeed(db);
   if (feed.epoch === page.feed_epoch) return false;
-  const restored = feed.epoch !== null && feed.epoch !== undefined;
-  if (restored) await resetFeed(db);
+  if (feed.epoch === null || feed.epoch === undefined) return (await adoptFeedIdentity(db, page.feed_epoch)) && askedFrom !== 0;
+  await resetFeed(db);
   await db.meta.put({ ...(await readFeed(db)), epoch: page.feed_epoch });
-  return restored;
+  return true;
 }
 
 /** R5.10: where a pull stands after each stored page (change numbers of the account's feed). */
@@ -227,7 +229,7 @@ export async function pullFeed(
       // R9.7 per page, but read once per pull: a later page of the same identity matches what this
       // loop stored or found (each read was a transaction of its own, queued behind the app's reads).
       const epochAt = hopStart();
-      const restored = sameFeed(page, checkedEpoch, generation, db) ? false : await checkEpoch(db, page);
+      const restored = sameFeed(page, checkedEpoch, generation, db) ? false : await checkEpoch(db, page, cursor);
       checkedEpoch = page.feed_epoch ?? null;
       generation = feedGeneration(db);
       pullHop('epoch', epochAt);

@@ -9,10 +9,13 @@
 // the truth and carries the epoch). A transport subscribed after the reset joined after the restore,
 // so the server sends it only changes committed after it. Every other event kind passes unchanged:
 // none of them stores a row of the feed (Chatwoot's provisional copies are settled by the pull they ask
-// for). The cost after a restore is one pull per row event until the next resubscribe.
+// for). The cost after a restore is one pull per row event until the next resubscribe. A row that
+// passes here carries the generation its channel joined in, and its write checks it again when it
+// runs (receive/apply.ts `joinedIn`): a change of identity between this event and that write (R9.20
+// counts one inside its own transaction) makes it a pull too.
 import type { Transport, TransportEvent } from '../transports/transport.ts';
 
-/** `generation`: the feed's reset count now (session/account-scope.ts `feedGeneration`). */
+/** `generation`: the feed's identity changes now (session/feed-generation.ts). */
 export function rowsWithinGeneration(t: Transport, generation: () => number): Transport {
   return {
     name: t.name,
@@ -22,7 +25,7 @@ export function rowsWithinGeneration(t: Transport, generation: () => number): Tr
       const joinedIn = generation();
       t.subscribe({
         onStatus: (s, detail) => (detail === undefined ? handlers.onStatus(s) : handlers.onStatus(s, detail)),
-        onEvent: (e: TransportEvent) => handlers.onEvent(e.kind === 'row' && generation() !== joinedIn ? { kind: 'changed' } : e),
+        onEvent: (e: TransportEvent) => handlers.onEvent(e.kind !== 'row' ? e : generation() !== joinedIn ? { kind: 'changed' } : { ...e, joinedIn }),
       });
     },
   };

@@ -25,7 +25,7 @@ import { outboxKey, type OutboxEntry } from './outbox.ts';
 import type { EarlySend, EarlyStarted, SendOp } from './optimistic-message.ts';
 import { finishEarlySend, requestSend, type PushDeps } from './push.ts';
 import type { SendWatch } from './send-watch.ts';
-import { feedGeneration } from '../session/account-scope.ts';
+import { feedGeneration } from '../session/feed-generation.ts';
 import { syncMark, type SlowReason } from '../marks.ts';
 
 export type { EarlyCandidate, EarlySend, EarlyStarted, SendOp } from './optimistic-message.ts';

@@ -15,7 +15,7 @@ import { otherAccountOf, toServerError } from '../server/classify.ts';
 import { refreshSummaries } from '../db/summary-store.ts';
 import { TEXT_CONVERSATION_COMPLETED, TEXT_CONVERSATION_GONE, TEXT_REQUEST_FAILED, TEXT_SEND_FAILED, TEXT_START_FAILED } from '../model/texts.ts';
 import { writeOptimisticMessage } from './optimistic-message.ts';
-import { feedGeneration } from '../session/account-scope.ts';
+import { feedGeneration } from '../session/feed-generation.ts';
 
 export interface PushDeps {
   db: SyncDb;
@@ -138,11 +138,14 @@ export class AnsweredBeforeResetError extends ServerError {
  */
 async function storeSent(d: PushDeps, entry: OutboxEntry, op: Op<'send'>, res: SendResult, since: number): Promise<void> {
   const stale = await d.db.transaction('rw', d.db.syncTables, async () => {
+    const current = entry.seq === undefined ? undefined : await d.db.outbox.get(entry.seq);
+    // Judged after the transaction's first read, when it runs (feed-generation.ts): a first identity
+    // adopted in a transaction of its own (R9.20) is then wholly before or after this one.
     if (feedGeneration(d.db) !== since) {
-      await keepQueued(d, entry, op);
+      await keepQueued(d, entry, op, current);
       return true;
     }
-    await settle(d.db, entry);
+    if (current && current.rev === entry.rev) await d.db.outbox.delete(entry.seq);
     if ('row' in res) {
       await applyRemoteChanges(d.db, { messages: [res.row] }, d.userId);
     } else {
@@ -163,8 +166,8 @@ async function storeSent(d: PushDeps, entry: OutboxEntry, op: Op<'send'>, res: S
  * is never lost to a restore that raced its answer (the hostile fuzz's seed 7, and R9.18's test
  * under load).
  */
-async function keepQueued(d: PushDeps, entry: OutboxEntry, op: Op<'send'>): Promise<void> {
-  if (entry.seq !== undefined && (await d.db.outbox.get(entry.seq))) return; // still queued: retried as any transient failure
+async function keepQueued(d: PushDeps, entry: OutboxEntry, op: Op<'send'>, current: OutboxEntry | undefined): Promise<void> {
+  if (current) return; // still queued: retried as any transient failure
   await queue(d.db, op, d.now());
   const m = await d.db.messages.get(op.messageKey);
   if (m) {

@@ -16,7 +16,8 @@ export interface ExternalMessage {
 }
 
 export type TransportEvent =
-  | { kind: 'row'; table: RemoteTable; op: 'INSERT' | 'UPDATE' | 'DELETE'; record: unknown; oldRecord: unknown }
+  /** `joinedIn`: the feed generation its channel joined in (receive/rows-across-resets.ts; R9.18, R9.20). */
+  | { kind: 'row'; table: RemoteTable; op: 'INSERT' | 'UPDATE' | 'DELETE'; record: unknown; oldRecord: unknown; joinedIn?: number }
   | { kind: 'external-message'; message: ExternalMessage }
   | { kind: 'typing'; chatwootConversationId: string; on: boolean }
   /** Something changed; the rows come with the next pull. */

@@ -92,6 +92,46 @@ describe('R9.7 a restored backup (issue 18, row 7)', () => {
     release();
     await sentOnceAndShown(engine, conv, handle.key, text);
   });
+
+  it('R9.20 a send answered by the database before a restore while the device\'s first pull was still out: adopting the first feed identity clears it, never shown sent while the server lost it (hostile fuzz seed 7 under load)', async () => {
+    const { humans } = await testSpecialists(db);
+    const user = await newUser(stack, db);
+    const conv = await createConversation(db, user.accountId, humans[0]!);
+    const d = new Device(stack);
+    devices.push(d);
+    await d.signIn(user.email);
+    // The device's pulls do not get through (a slow first sync), its sends do.
+    d.refuse = (url) => url.includes('/rpc/sync_pull');
+    const engine = await d.start(user.id, { accountId: user.accountId });
+    await backup(db);
+    const text = 'odoslané pred prvou synchronizáciou';
+    const handle = (await engine.commands.sendMessage({ conversationId: conv, text }))!;
+    await waitFor(async () => (await engine.db.messages.get(handle.key))?.state === 'sent', 'the answer stored', 8000);
+    const feed = await engine.db.meta.get('feed');
+    expect(feed?.key === 'feed' ? (feed.epoch ?? null) : null).toBeNull(); // no feed identity seen yet
+    const lost = await restore(db);
+    expect(lost.map((m) => m.text)).toEqual([text]);
+    // The first pull gets through now, to the restored database: its identity is the first one seen.
+    d.refuse = null;
+    engine.syncNow();
+    await waitFor(async () => {
+      const feed = await engine.db.meta.get('feed');
+      return feed?.key === 'feed' && typeof feed.epoch === 'string' && feed.pulledAt !== null;
+    }, 'the first pull done', 8000);
+    // The server confirmed it and the restore took it away: absent on both (R9.7), not shown sent.
+    expect(await serverMessages(db, conv)).toEqual([]);
+    expect(await engine.db.messages.get(handle.key)).toBeUndefined();
+    expect(await engine.db.outbox.count()).toBe(0);
+    // What is written now goes out and is shown as the server has it.
+    const after = (await engine.commands.sendMessage({ conversationId: conv, text: 'po obnove' }))!;
+    await waitFor(async () => (await engine.db.messages.get(after.key))?.state === 'sent', 'the next send stored', 8000);
+    await waitFor(
+      async () => JSON.stringify(await localMessages(engine, conv)) === JSON.stringify(await serverMessages(db, conv)),
+      'client equals server',
+      8000,
+    );
+    expect((await serverMessages(db, conv)).map((m) => m.text)).toEqual(['po obnove']);
+  });
 });
 
 /**

@@ -58,6 +58,8 @@ export class Device {
    * caller only once the returned promise settles (a reply slow on its way back). null: let it through.
    */
   hold: ((url: string) => Promise<void> | null) | null = null;
+  /** Refuses requests: one it picks never reaches the server and fails as a lost connection does. null: none. */
+  refuse: ((url: string) => boolean) | null = null;
 
   constructor(
     stack: TestStack,
@@ -72,6 +74,7 @@ export class Device {
   readonly fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     if (this.offline) throw new TypeError('fetch failed (offline)');
     const url = input instanceof Request ? input.url : String(input);
+    if (this.refuse?.(url)) throw new TypeError('fetch failed (refused)');
     if (url.includes('/rest/v1/')) this.rest.push(url);
     const res = await fetch(input, init);
     await this.hold?.(url);
