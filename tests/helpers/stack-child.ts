@@ -16,6 +16,12 @@ const send = (m: ChildMessage) => process.send?.(m);
 const req = JSON.parse(process.argv[2] ?? '{}') as ChildRequest;
 const epoch = (t: number) => performance.timeOrigin + t;
 const stack = await startTestStack(req.overrides, {
+  // PostgREST's own error lines (log level 'error': each answer it gave a 5xx, with PostgreSQL's
+  // error) go to stderr, so a server error a test sees says its cause in the run's output (a 500
+  // for send_message to a missing conversation was seen once under CI load, session 35, unexplained).
+  log: (line: string) => {
+    if (line.startsWith('postgrest: ')) console.error(`[stack ${process.pid}] ${line}`);
+  },
   ...(req.dataDir ? { dataDir: req.dataDir } : {}),
   ...(req.deliveries
     ? { onRealtimeDelivery: (d: DeliveryTiming) => send({ delivery: { ...d, notifiedAt: epoch(d.notifiedAt), preparedAt: epoch(d.preparedAt), sentAt: epoch(d.sentAt) } }) }

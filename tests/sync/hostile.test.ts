@@ -44,8 +44,8 @@ describe('R9 hostile conditions on the local stack', () => {
       p_text: 'x',
       p_client_correlation_id: '00000000-0000-4000-8000-00000000beef',
     });
-    expect(missing.status).toBe(404);
-    expect(missing.error?.message).toBe('Conversation not found');
+    // Status and message together, so a failure says what the server answered instead.
+    expect({ status: missing.status, message: missing.error?.message, code: missing.error?.code }).toEqual({ status: 404, message: 'Conversation not found', code: 'P0002' });
 
     c.setOnline(false);
     const goneKeys: string[] = [];
