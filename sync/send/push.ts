@@ -101,9 +101,12 @@ type Op<K extends OutboxOp['kind']> = Extract<OutboxOp, { kind: K }>;
 
 /** Removes the entry if it still holds the value that was sent; true when removed. */
 async function settle(db: SyncDb, entry: OutboxEntry): Promise<boolean> {
-  if (entry.seq === undefined) return false;
-  const current = await db.outbox.get(entry.seq);
-  if (!current || current.rev !== entry.rev) return false;
+  return entry.seq === undefined ? false : settleAsRead(db, entry, await db.outbox.get(entry.seq));
+}
+
+/** settle() with the entry's stored value already read in this transaction (`current`). */
+async function settleAsRead(db: SyncDb, entry: OutboxEntry, current: OutboxEntry | undefined): Promise<boolean> {
+  if (entry.seq === undefined || !current || current.rev !== entry.rev) return false;
   await db.outbox.delete(entry.seq);
   return true;
 }
@@ -145,7 +148,7 @@ async function storeSent(d: PushDeps, entry: OutboxEntry, op: Op<'send'>, res: S
       await keepQueued(d, entry, op, current);
       return true;
     }
-    if (current && current.rev === entry.rev) await d.db.outbox.delete(entry.seq);
+    await settleAsRead(d.db, entry, current);
     if ('row' in res) {
       await applyRemoteChanges(d.db, { messages: [res.row] }, d.userId);
     } else {

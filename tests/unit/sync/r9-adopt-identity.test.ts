@@ -6,6 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openUserDb } from '../../../sync/db/open.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
 import { handleTransportEvent } from '../../../sync/receive/events.ts';
+import { initialFeed } from '../../../sync/receive/apply.ts';
+import { queue } from '../../../sync/send/outbox.ts';
+import { writeOptimisticMessage } from '../../../sync/send/optimistic-message.ts';
 import { adoptFeedIdentity } from '../../../sync/session/account-scope.ts';
 import { countFeedChange, feedGeneration } from '../../../sync/session/feed-generation.ts';
 import type { TransportEvent } from '../../../sync/transports/transport.ts';
@@ -53,6 +56,23 @@ describe('R9.20 the first feed identity adopted', () => {
     expect(await db.conversations.count()).toBe(0);
     const feed = await feedOf(db);
     expect(feed).toMatchObject({ epoch: 'E2', cursor: 0 });
+  });
+
+  it('R9.20 a send queued before it (its answer may still come from before a restore) counts a change too; the unsent message and its entry stay', async () => {
+    const db = await store();
+    const written = await writeOptimisticMessage(db, { conversationId: 'conv-1', text: 'napísané pred prvou stranou', correlationId: '00000000-0000-4000-8000-000000000001', payload: null, userId: USER, now: Date.now() });
+    expect(await adoptFeedIdentity(db, 'E2')).toBe(true);
+    expect(feedGeneration(db)).toBe(1);
+    expect((await db.messages.get(written!.message.key))?.state).toBe('sending');
+    expect(await db.outbox.count()).toBe(1);
+  });
+
+  it('R9.20 a send queued for another account (R9.8: it waits there, nothing of it is on the wire) does not', async () => {
+    const db = await store();
+    await db.meta.put(initialFeed('account-a'));
+    await queue(db, { kind: 'send', conversationId: 'conv-b', correlationId: '00000000-0000-4000-8000-000000000002', messageKey: 'c:x', text: 'v druhom účte', payload: null, accountId: 'account-b' }, Date.now());
+    expect(await adoptFeedIdentity(db, 'E2')).toBe(false);
+    expect(feedGeneration(db)).toBe(0);
   });
 
   it('R9.20 a realtime row whose event came before the adoption but whose write runs after it asks for a pull and stores nothing', async () => {
