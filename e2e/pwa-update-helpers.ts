@@ -92,3 +92,36 @@ export async function countGateRefusals(page: Page): Promise<() => Promise<numbe
   });
   return () => page.evaluate(() => (window as unknown as { gateRefusals: number }).gateRefusals);
 }
+
+/**
+ * What an asking tab's update gate sees now, for a failure message: whether a worker waits, and what
+ * the shared outbox still holds (a queued entry makes the tab's own answer "not safe", so it never
+ * asks the others: src/pwa/register-sw.ts tryActivate, src/data/SyncProvider.tsx's blocker). In a clean-clone run of
+ * session 35 `pwa-update-tabs` saw no refusal in 30 s once and said nothing of why.
+ */
+export function gateState(page: Page): Promise<string> {
+  return page
+    .evaluate(async () => {
+      const reg = await navigator.serviceWorker.getRegistration('/');
+      const worker = `waiting worker: ${reg?.waiting ? reg.waiting.state : 'none'}`;
+      const name = (await indexedDB.databases()).map((d) => d.name ?? '').find((n) => n.startsWith('poradna-sync-'));
+      if (!name) return `${worker}; no sync database`;
+      const open = indexedDB.open(name);
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(new Error(String(open.error)));
+      });
+      const entries = await new Promise<unknown[]>((resolve, reject) => {
+        const req = db.transaction('outbox').objectStore('outbox').getAll();
+        req.onsuccess = () => resolve(req.result as unknown[]);
+        req.onerror = () => reject(new Error(String(req.error)));
+      });
+      db.close();
+      const shown = entries.map((e) => {
+        const { key, attempts, lastError, claim } = e as { key: string; attempts: number; lastError: string | null; claim?: unknown };
+        return JSON.stringify({ key, attempts, lastError, claim });
+      });
+      return `${worker}; outbox: ${shown.length ? shown.join(', ') : 'empty'}`;
+    })
+    .catch((e: Error) => `state not readable: ${e.message}`);
+}

@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { startTestStack } from '../tests/helpers/stack.ts';
 import { launchProfile, openFirstChat, ownBubble, sendFromComposer, serverCount, signInControlled } from './pwa-helpers.ts';
-import { buildOf, countGateRefusals, findUpdate, noReloadPending, twoBuilds } from './pwa-update-helpers.ts';
+import { buildOf, countGateRefusals, findUpdate, gateState, noReloadPending, twoBuilds } from './pwa-update-helpers.ts';
 
 test('with two tabs open, a draft in either holds the update back; then both reload exactly once', async () => {
   test.setTimeout(240_000);
@@ -48,7 +48,10 @@ test('with two tabs open, a draft in either holds the update back; then both rel
     await expect.poll(() => serverCount(stack.url, queued, stack.keys.serviceRoleKey), { timeout: 10_000 }).toBe(1);
     // Two rechecks of the update gate after the delivery, each held back by tab two's answer.
     const refusals = await countGateRefusals(one);
-    await expect.poll(refusals, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    await expect(async () => {
+      const n = await refusals();
+      if (n < 2) throw new Error(`${n} refusals so far; tab one's ${await gateState(one)}`);
+    }).toPass({ timeout: 30_000 });
     expect(loads).toEqual({ one: 0, two: 0 });
     expect([await buildOf(one), await buildOf(two)]).toEqual(['a', 'a']);
     await expect(composerTwo).toHaveValue(draft);
