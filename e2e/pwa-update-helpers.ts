@@ -84,14 +84,20 @@ export async function noReloadPending(page: Page): Promise<void> {
  */
 export async function countGateRefusals(page: Page): Promise<() => Promise<number>> {
   await page.evaluate(() => {
-    const w = window as unknown as { gateRefusals: number };
+    const w = window as unknown as { gateRefusals: number; gateAsks: number };
     w.gateRefusals = 0;
+    w.gateAsks = 0;
     new BroadcastChannel('poradna-update-gate').onmessage = (e: MessageEvent<{ type?: string; safe?: boolean }>) => {
       if (e.data.type === 'safe' && e.data.safe === false) w.gateRefusals++;
+      // The page's own gate asking (heard here: a channel object hears every other object of its name).
+      if (e.data.type === 'safe?') w.gateAsks++;
     };
   });
   return () => page.evaluate(() => (window as unknown as { gateRefusals: number }).gateRefusals);
 }
+
+/** How many times the page's gate asked the other tabs since countGateRefusals began (for a failure message). */
+export const gateAsks = (page: Page) => page.evaluate(() => (window as unknown as { gateAsks?: number }).gateAsks ?? 0).catch(() => -1);
 
 /**
  * What an asking tab's update gate sees now, for a failure message: whether a worker waits, and what
@@ -123,5 +129,6 @@ export function gateState(page: Page): Promise<string> {
       });
       return `${worker}; outbox: ${shown.length ? shown.join(', ') : 'empty'}`;
     })
+    .then(async (state) => `${state}; asked the other tabs ${await gateAsks(page)} times`)
     .catch((e: Error) => `state not readable: ${e.message}`);
 }
