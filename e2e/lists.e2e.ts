@@ -30,8 +30,9 @@ const row = (page: Page, name: string) => rows(page).filter({ has: page.getByTex
  * Scrolls a row to the middle of the list so no header or bottom bar covers it (earlier journeys
  * reorder the list), and returns once the page has not scrolled for 250 ms. A row closes 100 ms after
  * the last scroll event (lib/swipe.ts scrollResetMs), so a gesture made while that scroll, or the
- * route change's scroll to the top, was still settling was closed again once it ended. On a loaded
- * machine the action then stayed covered and Obnoviť's click waited out the journey (stop 51).
+ * route change's scroll to the top, was still settling would be closed again once it ended, and a
+ * click on the covered action then waits up to the journey's timeout. That is one way stop 51's touch
+ * journey could have hung (its first attempt's cause was not recorded); not reproduced here.
  */
 async function centre(target: Locator): Promise<void> {
   await target.evaluate(
@@ -112,9 +113,9 @@ async function archiveMichal(page: Page, swipe: Swipe, short: number, long: numb
  * On the archive: a `long` swipe reveals Obnoviť, which restores Michal Tóth; a fresh load shows the
  * row back in the active list and the archived count back at `before`, and the server holds it too.
  * The last is asked of the database: a reload reads this device's store, where the restore shows at
- * once (R1.6) while it may still be queued. A journey that ended there closed its browser with the
- * restore unsent, and the next journey's fresh sign-in found Michal still archived on the server
- * (stop 51: the touch journey failed both attempts on Michal's row after the mouse journey passed).
+ * once (R1.6) while it may still be queued, so a journey could end with its restore unsent and leave
+ * Michal archived for the next one's fresh sign-in (stop 51's touch retry found Michal archived on the
+ * server, its first attempt having stopped between archive and restore).
  */
 async function restoreMichal(page: Page, swipe: Swipe, long: number, before: number): Promise<void> {
   await swipe(page, row(page, 'Michal Tóth'), long);
