@@ -48,7 +48,7 @@ export function ChatPage() {
 function ChatScreen({ conversationId }: { conversationId: string }) {
   const engine = useSyncEngine();
   const status = useSyncStatus();
-  const { conversation, conversationRead, messages: list, send, showSending } = useChat(conversationId);
+  const { conversation, messages: list, send, showSending } = useChat(conversationId);
   // R15.8: a search hit opens the chat at that message (?m=<key>).
   const foundKey = useSearchParams()[0].get('m');
   const [draft, setDraft] = useDraft(conversationId);
@@ -64,10 +64,7 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   const lastOwn = list ? lastOwnMessage(list) : undefined;
   const answering = aiTyping && !offline && lastOwn?.state === 'sent';
   // No conversation locally (an unknown id, or one still arriving): nothing to send into (item 7).
-  // While the store is still being read the text can be typed already (a draft loaded first must not
-  // make the next keystrokes hit a disabled textarea and vanish), but not sent.
-  const unknown: ComposerMode = conversationRead ? 'missing' : 'loading';
-  const mode: ComposerMode = conversation === undefined ? unknown : completed ? 'completed' : answering ? 'waiting' : 'ready';
+  const mode: ComposerMode = conversation === undefined ? 'missing' : completed ? 'completed' : answering ? 'waiting' : 'ready';
   // Offline the header does not claim 'online' (only 'uzamknuté', which holds regardless).
   const shown = conversation ? chatPresence(conversation, list ?? [], Date.now()) : null;
   const presence = offline && shown !== 'locked' ? null : shown;

@@ -24,12 +24,7 @@ function isQuotaError(err: unknown): boolean {
  * ready: type and send; waiting: the AI is answering; completed: the conversation is closed;
  * missing: the conversation is not (yet) in the local store, so a message would have nowhere to go.
  */
-/**
- * 'loading': the chat's conversation is still being read from the device's store. The text can be
- * typed (a draft shown by then must not swallow the keystrokes that follow it) but nothing is sent
- * until the conversation is known; 'missing' (read, not there) disables the textarea too.
- */
-export type ComposerMode = 'ready' | 'loading' | 'waiting' | 'completed' | 'missing';
+export type ComposerMode = 'ready' | 'waiting' | 'completed' | 'missing';
 
 interface ComposerProps {
   value: string;
@@ -44,7 +39,6 @@ interface ComposerProps {
 
 const PLACEHOLDER: Record<ComposerMode, string> = {
   ready: sk.chat.placeholder,
-  loading: sk.chat.placeholder,
   waiting: sk.chat.waiting,
   completed: sk.chat.completed,
   missing: sk.chat.placeholder,
@@ -57,7 +51,6 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
   latest.current = value;
   const [sending, setSending] = useState(false);
   const disabled = mode !== 'ready';
-  const typeable = mode === 'ready' || mode === 'loading';
   const hasContent = attachments === 'ready' || (attachments === 'none' && value.trim() !== '');
   const canSend = !disabled && !sending && hasContent;
 
@@ -120,7 +113,7 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
         ref={ref}
         rows={1}
         value={value}
-        disabled={!typeable}
+        disabled={disabled}
         placeholder={PLACEHOLDER[mode]}
         aria-label={sk.chat.messageLabel}
         onChange={(e) => onChange(e.target.value)}
