@@ -277,6 +277,13 @@ for (const phone of [true, false]) test(`jump to the newest (${phone ? 'phone' :
  * must be one of the keyboard's (not 'ď').
  */
 async function typeAndReloadAtOnce(page: Page, more: string): Promise<void> {
+  // The reload before shows the stored draft as soon as IndexedDB answers, while the textarea stays
+  // disabled until the chat's conversation is read: keys pressed then are dropped, as for a user who
+  // types into the grey field (a clean-clone run of session 36 got 'rýchloa' for 'rýchlo a'). A user
+  // sees that state; this journey's subject is the reload after typing, so it types once enabled.
+  // Making the composer typeable while the conversation is read was tried and reverted (typing and
+  // Enter then came before the engine: chat.e2e's half-typed draft and defects-contrast's send failed).
+  await expect(composer(page)).toBeEnabled();
   await composer(page).press('End');
   if (more.length > 1) await composer(page).pressSequentially(more.slice(0, -1));
   await page.evaluate(() => window.addEventListener('input', () => location.reload(), { once: true }));
