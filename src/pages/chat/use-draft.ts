@@ -16,19 +16,30 @@ export function useDraft(conversationId: string): [string, (text: string) => voi
   const userId = useAuth().user?.id ?? null;
   const [text, setText] = useState('');
   const touched = useRef(false);
+  // The text of the last change, set by the change itself (not by the render after it): the engine's
+  // arrival below may run between a keystroke and its render.
   const latest = useRef(text);
-  latest.current = text;
+  // A change made before the engine had loaded (only its write-ahead copy holds it).
+  const unsaved = useRef(false);
   useEffect(() => {
     if (!engine) return;
-    // Typed while the engine was still starting: saved now that it can be.
+    // Typed while the engine was still starting: saved now that it can be. Only then: a keystroke
+    // handled by the new engine before this effect ran (React runs it after the paint) has saved
+    // itself, and saving `latest` again here would write what the render before that keystroke held
+    // ('' after a reload), newer than the keystroke's save, so the typed text would lose (seen with
+    // a typeable composer under an 8x CPU throttle).
     if (touched.current) {
-      void trackSave(engine.commands.saveDraft(conversationId, latest.current)).catch((err: unknown) => console.warn('draft:', err));
+      if (unsaved.current) {
+        unsaved.current = false;
+        void trackSave(engine.commands.saveDraft(conversationId, latest.current)).catch((err: unknown) => console.warn('draft:', err));
+      }
       return;
     }
     let live = true;
     engine.commands.loadDraft(conversationId).then(
       (stored) => {
         if (!live || touched.current || stored === '') return;
+        latest.current = stored;
         setText(stored);
         noteComposer(conversationId, stored);
       },
@@ -42,6 +53,7 @@ export function useDraft(conversationId: string): [string, (text: string) => voi
   const update = useCallback(
     (next: string) => {
       touched.current = true;
+      latest.current = next;
       setText(next);
       noteComposer(conversationId, next);
       // A failed save (storage full) keeps the text in the composer; only its survival of a close is lost.
@@ -49,6 +61,7 @@ export function useDraft(conversationId: string): [string, (text: string) => voi
       // Before the engine (its code still loading): the write-ahead copy alone; the engine's start
       // folds it in. The online-only baseline keeps nothing on the device (no engine ever comes).
       else if (userId && !ONLINE_ONLY) {
+        unsaved.current = true;
         const store = localStore();
         if (store) writeDraftAhead(store, userId, conversationId, next, Date.now());
       }
