@@ -17,6 +17,8 @@ import { announceSent } from '../pwa/sent-signal.ts';
 
 export interface ChatData {
   conversation: LocalConversation | undefined;
+  /** Whether `conversation` is an answer: false while it is still being read (then undefined means "not known yet", not "missing"). */
+  conversationRead: boolean;
   /** undefined until the first answer. */
   messages: LocalMessage[] | undefined;
   /** Resolves true once the message is stored (locally, or sent in the baseline). `payload`: e.g. a reply's `reply_to` (issue 40). */
@@ -58,7 +60,8 @@ function pendingBubble(conversationId: string, key: string, text: string, payloa
 
 function useLocalChat(conversationId: string): ChatData {
   const engine = useSyncEngine();
-  const conversation = useSyncQuery((db) => conversationQuery(db, conversationId), [conversationId])?.value;
+  const conversationResult = useSyncQuery((db) => conversationQuery(db, conversationId), [conversationId]);
+  const conversation = conversationResult?.value;
   // Two live reads split at the orderKey before the newest RECENT_WINDOW messages (fixed while the
   // chat is open): a send or an arrival re-reads only the recent part, not the whole conversation, so
   // the IndexedDB and main-thread time after each write stays small and the send's own request is
@@ -191,7 +194,7 @@ function useLocalChat(conversationId: string): ChatData {
     const keys = new Set(live.map((m) => m.key));
     if (pending.some((p) => keys.has(p.key))) setPending((list) => list.filter((p) => !keys.has(p.key)));
   }, [live, pending]);
-  return { conversation, messages, send, showSending };
+  return { conversation, conversationRead: conversationResult !== undefined, messages, send, showSending };
 }
 
 export const useChat: (conversationId: string) => ChatData = ONLINE_ONLY ? useOnlineChat : useLocalChat;

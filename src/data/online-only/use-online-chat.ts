@@ -21,6 +21,7 @@ const noPending = () => () => undefined;
 export function useOnlineChat(conversationId: string): ChatData {
   const [conversation, setConversation] = useState<LocalConversation>();
   const [messages, setMessages] = useState<LocalMessage[]>();
+  const [conversationRead, setConversationRead] = useState(false);
   useEffect(() => {
     let live = true;
     Promise.all([fetchConversation(conversationId), fetchMessages(conversationId)])
@@ -29,7 +30,8 @@ export function useOnlineChat(conversationId: string): ChatData {
         if (c) setConversation(c);
         setMessages((early) => (early ? early.reduce(upsert, list) : list));
       })
-      .catch((err: unknown) => console.warn('online chat:', err));
+      .catch((err: unknown) => console.warn('online chat:', err))
+      .finally(() => live && setConversationRead(true));
     const channel = supabase
       .channel(`messages:${conversationId}`)
       .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'messages', filter: `conversation_id=eq.${conversationId}` }, (payload) => {
@@ -80,5 +82,5 @@ export function useOnlineChat(conversationId: string): ChatData {
     [conversationId],
   );
   // This build sends no files (send-attachments.ts says so): nothing of the caller's to show.
-  return { conversation, messages, send, showSending: noPending };
+  return { conversation, conversationRead, messages, send, showSending: noPending };
 }

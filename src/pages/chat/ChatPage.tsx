@@ -48,7 +48,7 @@ export function ChatPage() {
 function ChatScreen({ conversationId }: { conversationId: string }) {
   const engine = useSyncEngine();
   const status = useSyncStatus();
-  const { conversation, messages: list, send, showSending } = useChat(conversationId);
+  const { conversation, conversationRead, messages: list, send, showSending } = useChat(conversationId);
   // R15.8: a search hit opens the chat at that message (?m=<key>).
   const foundKey = useSearchParams()[0].get('m');
   const [draft, setDraft] = useDraft(conversationId);
@@ -63,8 +63,22 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   // answer, so the composer stays open (issue 21 item 4).
   const lastOwn = list ? lastOwnMessage(list) : undefined;
   const answering = aiTyping && !offline && lastOwn?.state === 'sent';
-  // No conversation locally (an unknown id, or one still arriving): nothing to send into (item 7).
-  const mode: ComposerMode = conversation === undefined ? 'missing' : completed ? 'completed' : answering ? 'waiting' : 'ready';
+  // The first unread message when the chat opened, fixed then: reading it marks it read at once (R2.9).
+  const firstUnread = useFirstUnread(conversationId, list);
+  // The list is first shown once where it opens is decided (undefined: the cursor's one read is
+  // still out): a list shown at the newest and moved to the first unread a moment later would jump.
+  const loading = list === undefined || (list.length === 0 && conversation === undefined);
+  const deciding = !loading && list.length > 0 && firstUnread === undefined;
+  // A conversation just started ('Chatovať', a card) may not be local yet: pull at once; what the
+  // screen says meanwhile comes from useMissingVerdict.
+  const missing = loading && list !== undefined;
+  const verdict = useMissingVerdict(conversationId, missing, status);
+  // No conversation locally: nothing to send into (item 7). While it is still being read, or may
+  // still arrive (the screen says 'Načítava sa…'), the text can be typed already (a draft shown first
+  // must not make the next keystrokes hit a disabled textarea and vanish) and a send waits for it
+  // (Composer's 'loading'); once it is known not to come (not found, not downloaded), 'missing'.
+  const arriving = !conversationRead || (loading && verdict === 'loading');
+  const mode: ComposerMode = conversation === undefined ? (arriving ? 'loading' : 'missing') : completed ? 'completed' : answering ? 'waiting' : 'ready';
   // Offline the header does not claim 'online' (only 'uzamknuté', which holds regardless).
   const shown = conversation ? chatPresence(conversation, list ?? [], Date.now()) : null;
   const presence = offline && shown !== 'locked' ? null : shown;
@@ -91,12 +105,6 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
     [engine],
   );
 
-  // The first unread message when the chat opened, fixed then: reading it marks it read at once (R2.9).
-  const firstUnread = useFirstUnread(conversationId, list);
-  // The list is first shown once where it opens is decided (undefined: the cursor's one read is
-  // still out): a list shown at the newest and moved to the first unread a moment later would jump.
-  const loading = list === undefined || (list.length === 0 && conversation === undefined);
-  const deciding = !loading && list.length > 0 && firstUnread === undefined;
   // Once the chat is shown, focus goes to the composer, where a member opening a chat means to type
   // (issue 37); into a closed conversation nothing can be typed, so then to the message history.
   const section = useRef<HTMLElement>(null);
@@ -107,13 +115,9 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
     const target = section.current?.querySelector<HTMLElement>('textarea:enabled') ?? section.current?.querySelector<HTMLElement>('[data-testid="message-scroller"]');
     target?.focus({ preventScroll: true });
   }, [loading, deciding, mode]);
-  // A conversation just started ('Chatovať', a card) may not be local yet: pull at once; what the
-  // screen says meanwhile comes from useMissingVerdict.
-  const missing = loading && list !== undefined;
   useEffect(() => {
     if (missing) engine?.syncNow();
   }, [missing, engine]);
-  const verdict = useMissingVerdict(conversationId, missing, status);
   const [searching, setSearching] = useState(false);
   return (
     <section ref={section} className="flex min-h-0 flex-1 flex-col bg-white" aria-label={sk.titles.chat}>

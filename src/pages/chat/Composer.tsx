@@ -1,9 +1,10 @@
 // The sticky composer (user-area.md section 5): a textarea growing up to 128 px, Enter sends and
 // Shift+Enter adds a newline, an attach slot (issue 38: attachments/AttachButtons.tsx; without it the
 // button shows disabled), a send button. Blank text is ignored unless attachments are ready to go,
-// and so is a send while the composer is disabled, files are being prepared, or another send is in flight. The text is
+// and so is a send while the composer is disabled, files are being prepared, or another send is in flight; one
+// asked for while the conversation is still being read waits for it ('loading'). The text is
 // cleared only once `onSend` says the message is stored (invariant 1); on failure it stays.
-import { useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { toastError } from '../../lib/notify.ts';
 import { sk } from '../../text/sk.ts';
 
@@ -22,9 +23,13 @@ function isQuotaError(err: unknown): boolean {
 
 /**
  * ready: type and send; waiting: the AI is answering; completed: the conversation is closed;
- * missing: the conversation is not (yet) in the local store, so a message would have nowhere to go.
+ * missing: the conversation is not (yet) in the local store, so a message would have nowhere to go;
+ * loading: the conversation is still being read from the device's store (a few hundred ms after a
+ * reload on a busy phone, while the stored draft may already show). Typing goes on then (a keystroke
+ * into a disabled textarea is lost), and a send asked for then goes once the conversation is known
+ * to take it ('ready'); should it turn out closed or missing, the text stays in the composer.
  */
-export type ComposerMode = 'ready' | 'waiting' | 'completed' | 'missing';
+export type ComposerMode = 'ready' | 'loading' | 'waiting' | 'completed' | 'missing';
 
 interface ComposerProps {
   value: string;
@@ -39,6 +44,7 @@ interface ComposerProps {
 
 const PLACEHOLDER: Record<ComposerMode, string> = {
   ready: sk.chat.placeholder,
+  loading: sk.chat.placeholder,
   waiting: sk.chat.waiting,
   completed: sk.chat.completed,
   missing: sk.chat.placeholder,
@@ -50,9 +56,12 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
   const latest = useRef(value);
   latest.current = value;
   const [sending, setSending] = useState(false);
-  const disabled = mode !== 'ready';
-  const hasContent = attachments === 'ready' || (attachments === 'none' && value.trim() !== '');
-  const canSend = !disabled && !sending && hasContent;
+  const typeable = mode === 'ready' || mode === 'loading';
+  const contentIn = (text: string) => attachments === 'ready' || (attachments === 'none' && text.trim() !== '');
+  const hasContent = contentIn(value);
+  const canSend = typeable && !sending && hasContent;
+  // A send asked for while 'loading': the text it was asked with, sent when the mode turns 'ready'.
+  const deferred = useRef<string | null>(null);
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -63,12 +72,15 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
     el.style.overflowY = el.scrollHeight > COMPOSER_MAX_HEIGHT_PX ? 'auto' : 'hidden';
   }, [value]);
 
-  const send = async () => {
-    if (disabled || inFlight.current || !hasContent) return;
+  const send = async (text = value) => {
+    if (!typeable || inFlight.current || !contentIn(text)) return;
+    if (mode === 'loading') {
+      deferred.current = text;
+      return;
+    }
     inFlight.current = true;
     setSending(true);
     try {
-      const text = value;
       // Only what was sent is cleared: text typed while the send was stored stays.
       if ((await onSend(text)) && latest.current === text) onChange('');
     } catch (err) {
@@ -81,6 +93,14 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
       ref.current?.focus();
     }
   };
+
+  useEffect(() => {
+    const text = deferred.current;
+    if (mode === 'loading' || text === null) return;
+    deferred.current = null;
+    if (mode === 'ready') void send(text);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only the mode's change sends; `send` is this render's ('ready')
+  }, [mode]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
@@ -113,7 +133,7 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
         ref={ref}
         rows={1}
         value={value}
-        disabled={disabled}
+        disabled={!typeable}
         placeholder={PLACEHOLDER[mode]}
         aria-label={sk.chat.messageLabel}
         onChange={(e) => onChange(e.target.value)}

@@ -96,6 +96,49 @@ describe('Composer', () => {
     expect(onSend).toHaveBeenCalledTimes(disabled ? 0 : 1);
   });
 
+  it('missing: the textarea is disabled too', () => {
+    render(<Harness onSend={() => Promise.resolve(true)} mode="missing" initial="Text" />);
+    expect(box().disabled).toBe(true);
+  });
+
+  it('loading: typing goes on, and an Enter then sends the text it was pressed with once the conversation is known', async () => {
+    // Stop 52: the chat showed its stored draft before its conversation was read, the textarea was
+    // still disabled, and a space typed then was lost ('rýchlo a' became 'rýchloa').
+    const onSend = vi.fn(() => Promise.resolve(true));
+    const { rerender } = render(<Harness onSend={onSend} mode="loading" initial="Text" />);
+    expect(box().placeholder).toBe('Napísať správu…');
+    expect(box().disabled).toBe(false);
+    fireEvent.change(box(), { target: { value: 'Text a' } });
+    expect(box().value).toBe('Text a');
+    await act(async () => {
+      fireEvent.keyDown(box(), { key: 'Enter' });
+    });
+    expect(onSend).not.toHaveBeenCalled();
+    expect(box().value).toBe('Text a');
+    await act(async () => {
+      rerender(<Harness onSend={onSend} mode="ready" initial="Text" />);
+    });
+    expect(onSend).toHaveBeenCalledTimes(1);
+    expect(onSend).toHaveBeenCalledWith('Text a');
+    expect(box().value).toBe('');
+  });
+
+  it('loading: a send asked for then is not made when the conversation turns out closed; the text stays', async () => {
+    const onSend = vi.fn(() => Promise.resolve(true));
+    const { rerender } = render(<Harness onSend={onSend} mode="loading" initial="Ahoj" />);
+    await act(async () => {
+      fireEvent.click(sendButton());
+    });
+    await act(async () => {
+      rerender(<Harness onSend={onSend} mode="completed" initial="Ahoj" />);
+    });
+    await act(async () => {
+      rerender(<Harness onSend={onSend} mode="ready" initial="Ahoj" />);
+    });
+    expect(onSend).not.toHaveBeenCalled();
+    expect(box().value).toBe('Ahoj');
+  });
+
   it('has an attach button that is present but does nothing yet', () => {
     render(<Harness onSend={() => Promise.resolve(true)} />);
     expect(screen.getByRole<HTMLButtonElement>('button', { name: /Priložiť súbor/ }).disabled).toBe(true);
