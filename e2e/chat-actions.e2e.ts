@@ -341,23 +341,29 @@ for (const phone of [true, false]) test(`a draft (${phone ? 'phone' : 'desktop'}
 test('typed and sent while the chat is still opening: nothing is lost, the send goes once the conversation is here', async ({ browser, baseURL }) => {
   // Stop 52's defect: the stored draft showed while the textarea was still disabled (its conversation
   // not read yet), and keys pressed then were dropped. Here the conversation is not on the device at
-  // all: the first pull is held for 3 s, so the chat says 'Načítavam správy...' while the member
-  // types and presses Enter. Before the fix the textarea was disabled then and nothing was typed.
+  // all: the first pull is held until the member has typed and pressed Enter, so the chat still says
+  // 'Načítavam správy...' meanwhile. Before the fix the textarea was disabled then and nothing was typed.
   const chat = await freshChat(baseURL!, 'opening');
   const { context, page } = await device(browser, baseURL!, true);
   await storeSession(page, chat.user.email);
   let held = 0;
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => (release = resolve));
   await context.route('**/rest/v1/rpc/sync_pull', async (route) => {
-    if (held++ === 0) await new Promise((r) => setTimeout(r, 3000));
+    if (held++ === 0) await released;
     await route.continue();
   });
   await page.goto(`/app/chats/${chat.conversationId}`);
-  await expect(page.getByText('Načítavam správy...')).toBeVisible();
   await expect.poll(() => held, { message: 'the first pull is being held' }).toBe(1);
   await composer(page).pressSequentially('Hneď na začiatku');
   await composer(page).press('Enter');
   await expect(page.getByText('Načítavam správy...'), 'typed while the chat was still opening').toBeVisible();
+  await expect(composer(page)).toHaveValue('Hneď na začiatku');
+  await expect(page.getByRole('status').filter({ hasText: 'Správa sa odošle, keď sa konverzácia načíta.' })).toBeAttached();
+  await expect(page.getByRole('button', { name: 'Odoslať' })).toHaveAttribute('aria-busy', 'true');
+  release();
   await expect(bubble(page, 'Hneď na začiatku')).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
   await expect(composer(page)).toHaveValue('');
+  await expect(page.getByRole('button', { name: 'Odoslať' })).not.toHaveAttribute('aria-busy', 'true');
   await context.close();
 });

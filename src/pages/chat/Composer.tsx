@@ -61,7 +61,9 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
   const hasContent = contentIn(value);
   const canSend = typeable && !sending && hasContent;
   // A send asked for while 'loading': the text it was asked with, sent when the mode turns 'ready'.
+  // `waiting` shows it (the button busy, a status for screen readers) so nobody wonders why the text stays.
   const deferred = useRef<string | null>(null);
+  const [waiting, setWaiting] = useState(false);
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -76,6 +78,7 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
     if (!typeable || inFlight.current || !contentIn(text)) return;
     if (mode === 'loading') {
       deferred.current = text;
+      setWaiting(true);
       return;
     }
     inFlight.current = true;
@@ -98,6 +101,7 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
     const text = deferred.current;
     if (mode === 'loading' || text === null) return;
     deferred.current = null;
+    setWaiting(false);
     if (mode === 'ready') void send(text);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only the mode's change sends; `send` is this render's ('ready')
   }, [mode]);
@@ -145,12 +149,19 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
         type="submit"
         disabled={!canSend}
         aria-label={sk.chat.send}
-        className="focus-ring inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full bg-teal-700 text-white hover:bg-teal-800 disabled:cursor-not-allowed disabled:bg-slate-300"
+        aria-busy={waiting || undefined}
+        title={waiting ? sk.chat.sendWhenOpen : undefined}
+        className={`focus-ring inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full bg-teal-700 text-white hover:bg-teal-800 disabled:cursor-not-allowed disabled:bg-slate-300${waiting ? ' animate-pulse motion-reduce:animate-none' : ''}`}
       >
         <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
           <path d="M4 12l16-8-6 16-2.5-6.5L4 12z" />
         </svg>
       </button>
+      {waiting && (
+        <p role="status" className="sr-only">
+          {sk.chat.sendWhenOpen}
+        </p>
+      )}
     </form>
   );
 }

@@ -115,9 +115,13 @@ describe('Composer', () => {
     });
     expect(onSend).not.toHaveBeenCalled();
     expect(box().value).toBe('Text a');
+    // Told, not silent: the button busy and a status saying when it goes.
+    expect(sendButton().getAttribute('aria-busy')).toBe('true');
+    expect(screen.getByRole('status').textContent).toBe('Správa sa odošle, keď sa konverzácia načíta.');
     await act(async () => {
       rerender(<Harness onSend={onSend} mode="ready" initial="Text" />);
     });
+    expect(screen.queryByRole('status')).toBeNull();
     expect(onSend).toHaveBeenCalledTimes(1);
     expect(onSend).toHaveBeenCalledWith('Text a');
     expect(box().value).toBe('');
