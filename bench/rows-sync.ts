@@ -9,14 +9,27 @@ import { countBytes, setProfile, storedMessages, waitForStored, type Client } fr
 import type { Dataset } from './generate.ts';
 import type { InitialSync } from './setup.ts';
 import type { BenchRow } from './table.ts';
+import { STORE_VERSIONS } from '../sync/db/schema.ts';
 
 const require = createRequire(import.meta.url);
 
-/** The v4 store layout of sync/db/schema.ts for the tables the sync fills. */
-const STORES = {
-  conversations: 'id, archived, sortAt, specialistId, chatwootConversationId',
-  messages: 'key, serverId, conversationId, [conversationId+orderKey], [conversationId+direction+orderKey], chatwootMessageId, state, confirmedAt',
-};
+/**
+ * The app's current layout (sync/db/schema.ts, the latest version declaring each) of the two tables
+ * the sync fills, so the raw bulkPut pays for the same indexes as the app's writes. (Until session 37
+ * it was a copy of v4's, without v6's `unreadCount` index on conversations.)
+ */
+const STORES = latestLayout(['conversations', 'messages']);
+
+function latestLayout(tables: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of STORE_VERSIONS) {
+    for (const t of tables) {
+      const layout = v.stores[t];
+      if (typeof layout === 'string') out[t] = layout;
+    }
+  }
+  return out;
+}
 
 export async function rawBulkPutRowsPerSecond(c: Client, userId: string): Promise<number> {
   await c.page.goto(`${c.baseUrl}/app/chats`);
