@@ -155,6 +155,10 @@ test('phone and desktop: the floating day pill shows while the reader scrolls an
   // On a phone the pill sat over the first line of the topmost message for as long as the chat was
   // scrolled (issue 40). Now, as in WhatsApp and Telegram, it shows only while scrolling and fades
   // out about a second after; the chat opened at its newest message never shows it at all.
+  // Two devices, two themes each: four scroll gestures, four axe passes, eight screenshots. 56 s and
+  // a 60 s timeout in the clean-clone run of session 37 at load 27 (another helper's e2e run beside
+  // it), 38 s for the whole file in a quiet one. Every wait keeps its own bound; this is the sum's.
+  test.setTimeout(120_000);
   const chat = await longChatOverDays(baseURL!, 'denpill');
   for (const phone of [true, false]) {
     const { context, page } = await device(browser, baseURL!, phone);
