@@ -24,7 +24,7 @@ import { linkRelay, type RelayLink } from './receive/relay-link.ts';
 import type { Relay } from './transports/relay.ts';
 import { electLeader, openTabChannel, type Leadership, type TabChannel } from './session/leader.ts';
 import { syncMachine, type MachineDeps, type SyncEvent } from './machine.ts';
-import { pullFeed, pullReference } from './receive/pull.ts';
+import { pullFeed, pullReference, type PullStep } from './receive/pull.ts';
 import { PullPacer } from './receive/pace.ts';
 import { backlogTracker } from './receive/backlog.ts';
 import { createSender } from './send/sender.ts';
@@ -84,7 +84,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let referenceAt = -Infinity;
   /** R5.8–R5.11: page sizes follow the link for this engine's life; a backlog's progress goes to the status, its head first. */
   const pacer = new PullPacer({ stallMs: timings.requestTimeoutMs, maxRows: o.pullLimit });
-  const onPage = backlogTracker((progress) => status.patch({ progress }));
+  const trackBacklog = backlogTracker((progress) => status.patch({ progress }));
+  const onPage = (step: PullStep) => {
+    trackBacklog(step);
+    actor?.send({ type: 'PULL_PROGRESS' });
+  };
   const head = { fetched: false };
   let ensuredFirst = false;
   let stopped = false;

@@ -51,6 +51,8 @@ export type SyncEvent =
   | { type: 'ONLINE' }
   | { type: 'OFFLINE' }
   | { type: 'REQUEST_PULL'; reason?: PullReason }
+  /** R5.10: the pull in flight stored a page: the failure of the one before no longer holds. */
+  | { type: 'PULL_PROGRESS' }
   | { type: 'FLUSH' }
   | { type: 'LINK_UP' }
   | { type: 'LINK_DOWN'; reason?: string }
@@ -339,6 +341,10 @@ export const syncMachine = setup({
           },
           on: {
             REQUEST_PULL: { actions: assign({ fetchQueued: true, queuedReason: ({ context, event }) => strongerReason(context.queuedReason, event.reason) }) },
+            // R5.10: an error shows only while nothing progresses. A retried pull that stores pages of a
+            // backlog clears the last one's failure at its first page, not at its end (minutes later on a
+            // slow link, while 'Sťahujem správy…' was what held).
+            PULL_PROGRESS: { guard: ({ context }) => context.pullFailed, actions: assign({ pullFailed: false }) },
           },
         },
         queued: {

@@ -90,6 +90,33 @@ describe('R5.8–R5.10 a backlog on a slow link', () => {
     expect(seen.filter((s) => s.connection === 'error')).toEqual([]);
   });
 
+  it('R5.10 a pull that failed is an error until the next one stores a page: the banner clears while the backlog still arrives', async () => {
+    const n = 500;
+    const { a, conversationId } = await seedBacklog(db, stack.jwtSecret, 'fails', n, 2500);
+    const phone = new TestDevice(stack, a.users[0]!, { accountId: a.id, rand: rng(38) });
+    devices.push(phone);
+    phone.net.link = { bytesPerSecond: 200_000, rttMs: 150 };
+    const engine = await phone.start({ realtime: false });
+    const seen: SyncStatus[] = [];
+    engine.subscribeStatus((s) => seen.push(s));
+    await waitFor(async () => (await readFeed(engine.db)).cursor > 0, 'a page stored', 60_000);
+    // The link goes silent for the pulls: the one in flight gets no byte and fails (R5.9), shown
+    // once it has held for the debounce.
+    phone.net.blackHole = (url) => url.includes('sync_pull');
+    await waitFor(() => engine.status().connection === 'error', 'the failed pull shown', 60_000);
+    phone.net.blackHole = null;
+    // The retry works through the rest: at its first stored page the error is gone, with the backlog
+    // (R5.10's progress) still under way. Before, the error held until the whole backlog was stored.
+    const cleared = await waitFor(() => {
+      const s = engine.status();
+      return s.connection !== 'error' ? s : null;
+    }, 'the error cleared', 60_000);
+    expect(cleared.progress, 'cleared while the backlog still arrives').toBeTruthy();
+    expect(cleared.progress!.done).toBeLessThan(cleared.progress!.total);
+    await waitFor(async () => (await engine.db.messages.where('conversationId').equals(conversationId).count()) === n, `${n} messages stored`, 90_000);
+    expect(seen.filter((s) => s.connection === 'error').length).toBeGreaterThan(0);
+  });
+
   it('R5.11 the newest page of a conversation is usable before its older history: it arrives while most of the backlog is still on the way', async () => {
     const n = 600;
     const { a, conversationId } = await seedBacklog(db, stack.jwtSecret, 'head', n, 2500);

@@ -172,6 +172,31 @@ describe('R7 machine timings', () => {
     h.actor.stop();
   });
 
+  it('R5.10 a retried pull that stores a page clears the last failure at once, not at its end; a failure after it is an error again', async () => {
+    const h = startHarness();
+    h.deps.pull = () => Promise.reject(new Error('stalled'));
+    h.actor.send({ type: 'REQUEST_PULL' });
+    await advance(0);
+    expect(h.actor.getSnapshot().context.pullFailed).toBe(true);
+    // The next pull works through a backlog for minutes: its first page stored is progress.
+    let fail: (e: Error) => void = () => undefined;
+    h.deps.pull = () => new Promise((_, reject) => (fail = reject));
+    h.actor.send({ type: 'REQUEST_PULL' });
+    await advance(1200);
+    expect(h.actor.getSnapshot().value).toMatchObject({ fetch: 'fetching' });
+    expect(h.actor.getSnapshot().context.pullFailed).toBe(true);
+    h.actor.send({ type: 'PULL_PROGRESS' });
+    expect(h.actor.getSnapshot().context.pullFailed).toBe(false);
+    // Nothing progresses any more and the pull fails: the error is back.
+    fail(new Error('stalled'));
+    await advance(0);
+    expect(h.actor.getSnapshot().context.pullFailed).toBe(true);
+    // Progress outside a pull changes nothing.
+    h.actor.send({ type: 'PULL_PROGRESS' });
+    expect(h.actor.getSnapshot().context.pullFailed).toBe(true);
+    h.actor.stop();
+  });
+
   it('R1.3 the push region flushes on demand and again when the next entry is due', async () => {
     const h = startHarness();
     h.flushResult = { nextDueAt: Date.now() + 2000 };
