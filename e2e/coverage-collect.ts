@@ -93,7 +93,8 @@ async function flush(page: Page): Promise<void> {
     }
     out.push({ url, sha1, functions });
   }
-  if (out.length === 0) return;
+  // Written even when empty: the conversion counts pages that reported no script (seen once, in a
+  // persistent context's first page, cause not found).
   const journey = journeyOf.get(page.context()) ?? currentJourney();
   writeFileSync(join(OUT, fileName(journey)), JSON.stringify({ journey, page: page.url(), scripts: out }));
 }

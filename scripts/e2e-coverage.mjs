@@ -33,7 +33,11 @@ if (!opts['no-run']) {
 
 const run = await linesRun({ rawDir: rawDir(root), buildDirs: buildDirs(root), root, folders: FOLDERS });
 console.log(`\n${run.pages} pages, ${run.scripts} distinct scripts; ${run.lines.size} product files ran in the browser`);
-for (const { url, bytes } of run.unmapped) console.log(`  no source map (not counted): ${url} (${bytes} bytes)`);
+for (const journey of run.empty) console.log(`  a page of this journey reported no script: ${journey}`);
+// By path: each stack serves on a port of its own, so one unmapped script shows under many URLs.
+const unmapped = new Map();
+for (const u of run.unmapped) unmapped.set(new URL(u.url).pathname, [...(unmapped.get(new URL(u.url).pathname) ?? []), u]);
+for (const [path, seen] of unmapped) console.log(`  no source map, not counted: ${path} (${seen.length} version${seen.length > 1 ? 's' : ''}, ${seen[0].bytes} bytes)`);
 
 const browser = vitest ? vitestBase(vitest, { zeroed: true, root, folders: FOLDERS }) : await esbuildBase(root, FOLDERS);
 for (const file of layLines(browser, run.lines)) console.log(`  ran but not counted (not in the base): ${file}`);

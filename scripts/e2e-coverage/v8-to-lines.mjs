@@ -27,18 +27,21 @@ function indexBuilds(dirs) {
 function mergeRaw(rawDir) {
   const merged = new Map();
   const urls = new Map();
+  const empty = [];
   let pages = 0;
   for (const name of readdirSync(rawDir)) {
     if (!name.endsWith('.json')) continue;
     pages += 1;
-    for (const { sha1, url, functions } of JSON.parse(readFileSync(join(rawDir, name), 'utf8')).scripts) {
+    const { journey, scripts } = JSON.parse(readFileSync(join(rawDir, name), 'utf8'));
+    if (scripts.length === 0) empty.push(journey);
+    for (const { sha1, url, functions } of scripts) {
       urls.set(sha1, url);
       const cov = { scriptId: '0', url: sha1, functions };
       const prev = merged.get(sha1);
       merged.set(sha1, prev ? mergeScriptCovs([prev, cov]) : cov);
     }
   }
-  return { merged, urls, pages };
+  return { merged, urls, pages, empty };
 }
 
 /**
@@ -82,10 +85,11 @@ export const isProductFile = (root, folders, file) => folders.some((f) => file.s
 
 /**
  * The lines of `folders` (under `root`) that the journeys ran, and what could not be mapped.
- * Returns { lines: Map<absolute path, Set<line>>, pages, scripts, unmapped: [{ url, bytes }] }.
+ * Returns { lines: Map<absolute path, Set<line>>, pages, empty: journeys of pages with no script,
+ * scripts, unmapped: [{ url, bytes }] }.
  */
 export async function linesRun({ rawDir, buildDirs, root, folders }) {
-  const { merged, urls, pages } = mergeRaw(rawDir);
+  const { merged, urls, pages, empty } = mergeRaw(rawDir);
   const builds = indexBuilds(buildDirs);
   const lines = new Map();
   const unmapped = [];
@@ -105,5 +109,5 @@ export async function linesRun({ rawDir, buildDirs, root, folders }) {
       lines.set(file, all);
     }
   }
-  return { lines, pages, scripts: merged.size, unmapped };
+  return { lines, pages, empty, scripts: merged.size, unmapped };
 }
