@@ -33,8 +33,10 @@ export async function runJourneys(root, { shards = 2, args = [] } = {}) {
   build(root, webB, { VITE_BUILD_ID: 'b' });
   const env = { E2E_COVERAGE: '1', E2E_COVERAGE_DIR: raw, E2E_WEB_A: webA, E2E_WEB_B: webB };
   // Playwright's own --shard (equal journey counts): an older checkout may lack scripts/e2e-shards.mjs.
+  // A results folder per shard by --output, which every config obeys (ab4bd47's ignores E2E_OUTPUT_DIR):
+  // in one shared folder, a shard ending deleted the other's trace files and failed two of its journeys.
   const runs = Array.from({ length: shards }, (_, i) =>
-    shard(root, { ...env, E2E_OUTPUT_DIR: join(root, `e2e/artifacts/results-cov-${i + 1}`) }, [...args, ...(shards > 1 ? [`--shard=${i + 1}/${shards}`] : [])]),
+    shard(root, env, [...args, `--output=${join(root, `e2e/artifacts/results-cov-${i + 1}`)}`, ...(shards > 1 ? [`--shard=${i + 1}/${shards}`] : [])]),
   );
   return Promise.all(runs);
 }
