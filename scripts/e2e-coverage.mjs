@@ -5,7 +5,8 @@
 // so scripts/coverage-compare.mjs compares two of them). With --vitest, the same lines are laid over
 // Vitest's coverage-final.json too: coverage-merged/ holds "Vitest + browser", a line counted once
 // if either ran it, over Vitest's own totals (and coverage-e2e/ then counts over those totals too).
-//   node scripts/e2e-coverage.mjs [--no-run] [--root DIR] [--shards N] [--vitest [coverage-final.json]] [-- playwright args]
+//   node scripts/e2e-coverage.mjs [--no-run] [--root DIR] [--shards N] [--vitest | --vitest-file F] [-- playwright args]
+// --vitest reads <root>/coverage/coverage-final.json (left by `npm run coverage`); --vitest-file another.
 // --no-run converts what the last run left in e2e/artifacts/coverage-raw. --root runs and converts
 // another checkout (an older commit with the collector applied by scripts/e2e-coverage/apply.mjs).
 // Exits 1 when a journey failed, after writing the reports (a failed journey's pages still count).
@@ -18,10 +19,10 @@ import { linesRun } from './e2e-coverage/v8-to-lines.mjs';
 const FOLDERS = ['src', 'sync', 'sw'];
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
-  options: { 'no-run': { type: 'boolean' }, root: { type: 'string' }, shards: { type: 'string' }, vitest: { type: 'string' } },
+  options: { 'no-run': { type: 'boolean' }, root: { type: 'string' }, shards: { type: 'string' }, vitest: { type: 'boolean' }, 'vitest-file': { type: 'string' } },
 });
 const root = resolve(opts.root ?? '.');
-const vitest = opts.vitest === undefined ? undefined : resolve(root, opts.vitest || 'coverage/coverage-final.json');
+const vitest = opts['vitest-file'] ? resolve(opts['vitest-file']) : opts.vitest ? join(root, 'coverage/coverage-final.json') : undefined;
 
 let failed = false;
 if (!opts['no-run']) {
