@@ -12,9 +12,10 @@
 // is edited. The cost: `_instrumentation` is not public API; if an upgrade removes it this module
 // throws at once rather than silently collecting nothing.
 //
-// Written to E2E_COVERAGE_DIR (default e2e/artifacts/coverage-raw): one JSON per page per journey,
-// [{ url, sha1, functions }] (V8's block coverage), and each distinct script source once as
-// sources/<sha1>.js; scripts/e2e-coverage.mjs maps them through the builds' source maps.
+// Written to E2E_COVERAGE_DIR (default e2e/artifacts/coverage-raw): one JSON per page,
+// { journey, page, scripts: [{ url, sha1, functions }] } (V8's block coverage), and each distinct
+// script source once as sources/<sha1>.js; scripts/e2e-coverage.mjs maps them through the builds'
+// source maps. Sources are not written per page: the app's bundles are ~1 MB a page.
 // Not caught: service workers and dedicated workers (page.coverage covers the page's own target only;
 // Playwright gives no CDP session for a worker), pages a journey never closes through
 // page.close()/context.close() (left to browser.close() at the worker's end), and a page's scripts
