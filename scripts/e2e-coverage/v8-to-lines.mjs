@@ -1,7 +1,8 @@
 // The journeys' raw V8 coverage (e2e/coverage-collect.ts) as the product's source lines it ran:
 // each distinct bundle's block coverage merged over every page of every journey, then mapped through
 // that bundle's source map to { '/abs/src/x.ts' => Set of lines run } (ranLines says why by
-// mappings). A bundle is found by its content among the build folders' scripts (the hash in a chunk's name is not enough: builds A and B share names where they differ).
+// mappings). A bundle is found by its content among the build folders' scripts (the hash in a
+// chunk's name is not enough: builds A and B share names where they differ).
 // @bcoe/v8-coverage comes with @vitest/coverage-v8 (it merges Vitest's own per-process coverage).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
