@@ -1,7 +1,7 @@
 // Opt-in V8 JS coverage of every page the journeys open (issue 42, session 37). Loaded by
 // playwright.config.ts only when E2E_COVERAGE is set; without it this module is never imported.
 //
-// Why a listener on Playwright's client instrumentation and not a fixture: ~56 journey files import
+// Why a listener on Playwright's client instrumentation and not a fixture: 52 journey files import
 // `test` from '@playwright/test' directly, and a fixture would reach only the `page`/`context`
 // fixtures, not the contexts journeys make themselves (browser.newContext in relay, handoff,
 // push-delivery…; chromium.launchPersistentContext in the PWA journeys). Every context made through
