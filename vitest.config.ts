@@ -166,7 +166,9 @@ export default defineConfig({
     coverage: {
       provider: 'v8',
       include: ['src/**/*.{ts,tsx}', 'sync/**/*.ts', 'sw/**/*.ts', 'supabase/**/*.ts'],
-      reporter: ['text-summary', 'json-summary'],
+      // coverage-final.json ('json') too: scripts/e2e-coverage.mjs --vitest lays the journeys' lines
+      // over it for one "Vitest + browser" figure (session 37).
+      reporter: ['text-summary', 'json-summary', 'json'],
       reportsDirectory: 'coverage',
     },
     projects: [

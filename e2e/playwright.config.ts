@@ -1,6 +1,10 @@
 // Playwright journeys in Debian Chromium (never a downloaded browser) against a throwaway local stack.
 import { defineConfig } from '@playwright/test';
 
+// E2E_COVERAGE=1 (issue 42): V8 coverage of every page the journeys open, for scripts/e2e-coverage.mjs.
+// Loaded only then, so the default run does no extra work (e2e/coverage-collect.ts says why here).
+if (process.env.E2E_COVERAGE) await import('./coverage-collect.ts');
+
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 
 export default defineConfig({
