@@ -4,6 +4,7 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { LocalMessage } from '../../../sync/model/local-types.ts';
 import { useParams, useSearchParams } from 'react-router-dom';
+import { ONLINE_ONLY } from '../../data/online-only/flag.ts';
 import { useSyncEngine } from '../../data/sync-context.ts';
 import { useChat } from '../../data/use-chat.ts';
 import { useSyncStatus } from '../../data/use-sync-status.ts';
@@ -78,7 +79,12 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   // must not make the next keystrokes hit a disabled textarea and vanish) and a send waits for it
   // (Composer's 'loading'); once it is known not to come (not found, not downloaded), 'missing'.
   const arriving = !conversationRead || (loading && verdict === 'loading');
-  const mode: ComposerMode = conversation === undefined ? (arriving ? 'loading' : 'missing') : completed ? 'completed' : answering ? 'waiting' : 'ready';
+  // The conversation can be read from the database opened early, before the engine that sends has
+  // loaded (SyncProvider): a send then would be refused (useChat's send needs the engine), so the
+  // composer stays 'loading' until it is there. The online-only baseline sends without one.
+  const canSend = ONLINE_ONLY || engine !== null;
+  const mode: ComposerMode =
+    conversation === undefined ? (arriving ? 'loading' : 'missing') : completed ? 'completed' : !canSend ? 'loading' : answering ? 'waiting' : 'ready';
   // Offline the header does not claim 'online' (only 'uzamknuté', which holds regardless).
   const shown = conversation ? chatPresence(conversation, list ?? [], Date.now()) : null;
   const presence = offline && shown !== 'locked' ? null : shown;
