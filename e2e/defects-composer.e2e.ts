@@ -2,7 +2,7 @@
 // (no typing dots, no 'Čaká sa na odpoveď…'); offline the header does not say 'online' and no typing
 // shows; a conversation that does not exist gets a disabled composer.
 import { expect, test, type Page } from '@playwright/test';
-import { PHONE, shootBoth } from './defects-helpers.ts';
+import { composerReady, PHONE, shootBoth } from './defects-helpers.ts';
 import { storeSession } from './stored-session.ts';
 
 test.use({ viewport: PHONE, hasTouch: true });
@@ -13,7 +13,7 @@ const composer = (page: Page) => page.getByRole('textbox', { name: 'Správa' });
 test('a refused send leaves the composer open, without typing dots', async ({ page }) => {
   await storeSession(page, 'demo@poradna.test');
   await page.goto(`/app/chats/${MARTIN}`);
-  await expect(composer(page)).toBeEnabled();
+  await composerReady(page);
   await page.route('**/rest/v1/rpc/send_message', (r) => r.fulfill({ status: 400, contentType: 'application/json', body: '{"code":"22023","message":"refused"}' }));
   await composer(page).fill('Táto správa zlyhá');
   await composer(page).press('Enter');
@@ -23,6 +23,7 @@ test('a refused send leaves the composer open, without typing dots', async ({ pa
   await page.waitForTimeout(1500);
   await expect(page.getByText('Špecialista píše…')).toHaveCount(0);
   await expect(composer(page)).toBeEnabled();
+  await expect(page.locator('form[data-mode]')).toHaveAttribute('data-mode', 'ready');
   await expect(composer(page)).toHaveAttribute('placeholder', 'Napísať správu…');
   await shootBoth(page, 'send-failed');
 });
@@ -31,6 +32,7 @@ test('offline: no green online, no typing dots for a queued message', async ({ p
   await storeSession(page, 'demo@poradna.test');
   await page.goto(`/app/chats/${MARTIN}`);
   await expect(page.getByTestId('chat-presence')).toHaveText('online');
+  await composerReady(page);
   await context.setOffline(true);
   await expect(page.getByTestId('chat-presence')).toHaveCount(0);
   await composer(page).fill('Offline otázka');

@@ -2,7 +2,7 @@
 // the screens a user walks, including the own bubble with a link and a row's revealed 'Archivovať'.
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolations } from './axe-helpers.ts';
-import { PHONE, signIn } from './defects-helpers.ts';
+import { composerReady, PHONE, signIn } from './defects-helpers.ts';
 
 // axe is injected as an inline script, which the app's CSP (rightly) refuses: bypass it for the probe only.
 test.use({ viewport: PHONE, hasTouch: true, bypassCSP: true });
@@ -17,6 +17,7 @@ test('own bubble links and the revealed archive action meet AA contrast', async 
   const conversationId = '00000000-0000-4000-b000-000000000003';
   await page.goto(`/app/chats/${conversationId}`);
   const box = page.getByRole('textbox', { name: 'Správa' });
+  await composerReady(page);
   // A text of its own per run, so a retry never meets the first attempt's bubble.
   const label = `môj web ${Date.now().toString(36)}`;
   await box.fill(`Pozrite [${label}](https://zrnko.sk) prosím`);

@@ -90,3 +90,13 @@ export async function shootBoth(page: Page, name: string): Promise<void> {
   await page.setViewportSize(PHONE);
   await page.screenshot({ path: `${SHOTS}/${name}-phone.png`, animations: 'disabled' });
 }
+
+/**
+ * The chat's composer takes a send now (its form's mode 'ready'). An enabled textarea alone does not
+ * say so: it is typeable while the chat still opens ('loading'). And the demo account is shared by
+ * journeys running side by side, so another journey's question to the same AI specialist can keep
+ * this device's composer 'waiting' until that answer comes (or the 30 s typing timeout, R13).
+ */
+export async function composerReady(page: Page): Promise<void> {
+  await expect(page.locator('form[data-mode="ready"]')).toBeVisible({ timeout: 35_000 });
+}

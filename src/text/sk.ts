@@ -104,6 +104,7 @@ export const sk = {
     noConversation: 'No conversation selected',
     loading: 'Načítavam správy...', // ours
     sendWhenOpen: 'Správa sa odošle, keď sa konverzácia načíta.', // ours: Enter pressed while the chat is still opening
+    sendAfterAnswer: 'Správa sa odošle po odpovedi špecialistu.', // ours: that Enter, when the chat opened waiting for an answer
     // ours (issue 37): the spec fixes no text for a missing chat; 'Conversation not found' is only a
     // thrown message in the spec, and a member is told in Slovak, as soon as the device knows.
     notFound: 'Táto konverzácia neexistuje alebo k nej nemáte prístup.',

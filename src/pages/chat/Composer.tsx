@@ -27,7 +27,8 @@ function isQuotaError(err: unknown): boolean {
  * loading: the conversation is still being read from the device's store (a few hundred ms after a
  * reload on a busy phone, while the stored draft may already show). Typing goes on then (a keystroke
  * into a disabled textarea is lost), and a send asked for then goes once the conversation is known
- * to take it ('ready'); should it turn out closed or missing, the text stays in the composer.
+ * to take it ('ready', also after a 'waiting' for the AI's answer to an earlier question); should it
+ * turn out closed or missing, the text stays in the composer.
  */
 export type ComposerMode = 'ready' | 'loading' | 'waiting' | 'completed' | 'missing';
 
@@ -61,9 +62,8 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
   const hasContent = contentIn(value);
   const canSend = typeable && !sending && hasContent;
   // A send asked for while 'loading': the text it was asked with, sent when the mode turns 'ready'.
-  // `waiting` shows it (the button busy, a status for screen readers) so nobody wonders why the text stays.
-  const deferred = useRef<string | null>(null);
-  const [waiting, setWaiting] = useState(false);
+  // Shown (the button busy, a status for screen readers) so nobody wonders why the text stays.
+  const [pending, setPending] = useState<string | null>(null);
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -77,8 +77,7 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
   const send = async (text = value) => {
     if (!typeable || inFlight.current || !contentIn(text)) return;
     if (mode === 'loading') {
-      deferred.current = text;
-      setWaiting(true);
+      setPending(text);
       return;
     }
     inFlight.current = true;
@@ -98,13 +97,14 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
   };
 
   useEffect(() => {
-    const text = deferred.current;
-    if (mode === 'loading' || text === null) return;
-    deferred.current = null;
-    setWaiting(false);
-    if (mode === 'ready') void send(text);
+    // 'waiting' (the chat opened while the AI still answers an earlier question, R13) keeps it too:
+    // it goes once 'ready'. Closed or missing: nothing is sent, the text stays in the field.
+    if (mode === 'loading' || mode === 'waiting' || pending === null) return;
+    setPending(null);
+    if (mode === 'ready') void send(pending);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only the mode's change sends; `send` is this render's ('ready')
   }, [mode]);
+  const pendingNote = pending === null ? null : mode === 'waiting' ? sk.chat.sendAfterAnswer : sk.chat.sendWhenOpen;
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
@@ -114,6 +114,7 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
 
   return (
     <form
+      data-mode={mode}
       className="sticky bottom-0 flex items-end gap-2 border-t border-slate-200 bg-white px-2 py-2 pb-[calc(0.5rem+env(safe-area-inset-bottom))]"
       onSubmit={(e) => {
         e.preventDefault();
@@ -149,17 +150,17 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
         type="submit"
         disabled={!canSend}
         aria-label={sk.chat.send}
-        aria-busy={waiting || undefined}
-        title={waiting ? sk.chat.sendWhenOpen : undefined}
-        className={`focus-ring inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full bg-teal-700 text-white hover:bg-teal-800 disabled:cursor-not-allowed disabled:bg-slate-300${waiting ? ' animate-pulse motion-reduce:animate-none' : ''}`}
+        aria-busy={pendingNote !== null || undefined}
+        title={pendingNote ?? undefined}
+        className={`focus-ring inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full bg-teal-700 text-white hover:bg-teal-800 disabled:cursor-not-allowed disabled:bg-slate-300${pendingNote !== null ? ' animate-pulse motion-reduce:animate-none' : ''}`}
       >
         <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
           <path d="M4 12l16-8-6 16-2.5-6.5L4 12z" />
         </svg>
       </button>
-      {waiting && (
+      {pendingNote !== null && (
         <p role="status" className="sr-only">
-          {sk.chat.sendWhenOpen}
+          {pendingNote}
         </p>
       )}
     </form>

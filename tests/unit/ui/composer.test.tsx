@@ -127,6 +127,28 @@ describe('Composer', () => {
     expect(box().value).toBe('');
   });
 
+  it('loading, then waiting for the AI to answer an earlier question: the send asked for while loading goes once ready', async () => {
+    // Seen in a journey batch: the chat opened while the AI still answered another journey's question
+    // ('waiting' between 'loading' and 'ready'), and the Enter pressed while loading was dropped.
+    const onSend = vi.fn(() => Promise.resolve(true));
+    const { rerender } = render(<Harness onSend={onSend} mode="loading" initial="Ahoj" />);
+    await act(async () => {
+      fireEvent.keyDown(box(), { key: 'Enter' });
+    });
+    await act(async () => {
+      rerender(<Harness onSend={onSend} mode="waiting" initial="Ahoj" />);
+    });
+    expect(onSend).not.toHaveBeenCalled();
+    // The status says what it waits for now: the answer, not the chat's opening.
+    expect(screen.getByRole('status').textContent).toBe('Správa sa odošle po odpovedi špecialistu.');
+    await act(async () => {
+      rerender(<Harness onSend={onSend} mode="ready" initial="Ahoj" />);
+    });
+    expect(onSend).toHaveBeenCalledWith('Ahoj');
+    expect(box().value).toBe('');
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
   it('loading: a send asked for then is not made when the conversation turns out closed; the text stays', async () => {
     const onSend = vi.fn(() => Promise.resolve(true));
     const { rerender } = render(<Harness onSend={onSend} mode="loading" initial="Ahoj" />);
