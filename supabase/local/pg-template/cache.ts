@@ -11,7 +11,7 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile }
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort } from '../free-port.ts';
+import { onFreePort } from '../free-port.ts';
 import { migrate } from '../migrate.ts';
 import { startEmbeddedPostgres } from '../postgres.ts';
 import { alive } from '../process-registry.ts';
@@ -79,7 +79,7 @@ async function takeLock(lock: string): Promise<boolean> {
 async function build(cacheDir: string, key: string, opts: TemplateOptions): Promise<boolean> {
   const work = await mkdtemp(join(cacheDir, `.build-${key}-`));
   try {
-    const server = await startEmbeddedPostgres(work, await freePort(), opts.log ?? (() => undefined));
+    const server = await onFreePort((port) => startEmbeddedPostgres(work, port, opts.log ?? (() => undefined)));
     let builtAt: string;
     let walSegment: string;
     try {
