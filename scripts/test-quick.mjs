@@ -47,6 +47,10 @@ run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit', '--incrementa
 // Vitest: what a change can break. A changed file outside the product and its tests (docs, e2e, config)
 // imports into no Vitest file; a change to vitest.config.ts or a test helper reaches its files through
 // the graph like any other import.
+// The seeded fuzz runs a sample here (its first 24 seeds, ~15 s on an idle machine against ~125 s for
+// all 200): a change deep in sync/ reaches it through the graph, and the full 200 stay in `npm test`.
+// SYNC_FUZZ_SEEDS set by the caller wins.
+const fuzzSample = { SYNC_FUZZ_SEEDS: process.env.SYNC_FUZZ_SEEDS ?? '24' };
 const code = changed.filter((f) => /\.(ts|tsx|mjs|js|sql)$/.test(f) && !f.startsWith('e2e/') && !f.startsWith('docs/'));
 const tests = code.filter((f) => /\.test\.tsx?$/.test(f));
 const sources = code.filter((f) => !tests.includes(f));
@@ -54,8 +58,8 @@ if (code.some((f) => f.startsWith('supabase/migrations/') || f === 'supabase/see
   // A migration is read by every stack, not imported: the db group is what runs it.
   run('vitest db (a migration changed)', 'npx', ['vitest', 'run', '--project', 'db']);
 }
-if (tests.length) run(`vitest (${tests.length} changed test file(s))`, 'npx', ['vitest', 'run', ...tests]);
-if (sources.length) run(`vitest related (${sources.length} changed file(s))`, 'npx', ['vitest', 'related', '--run', '--passWithNoTests', ...sources]);
+if (tests.length) run(`vitest (${tests.length} changed test file(s))`, 'npx', ['vitest', 'run', ...tests], fuzzSample);
+if (sources.length) run(`vitest related (${sources.length} changed file(s))`, 'npx', ['vitest', 'related', '--run', '--passWithNoTests', ...sources], fuzzSample);
 if (!code.length) console.log('\nno product or test code changed: Vitest is skipped (npm test runs it all)');
 
 // Journeys a change touches: a changed journey, or one importing a changed helper of e2e/.
