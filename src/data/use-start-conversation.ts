@@ -1,20 +1,53 @@
 // Starts (or reopens) a conversation with a specialist through the engine, then opens it. Toasts per
 // user-area.md section 8: 'Pokračujeme v existujúcej konverzácii' when the server reopened an existing
 // one, 'Chyba' / 'Nepodarilo sa spustiť konverzáciu. Skúste to znova.' when it failed.
-import { useCallback } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { StartInput } from '../../sync/commands/start-conversation.ts';
+import type { SyncEngine } from '../../sync/engine.ts';
 import { toastError, toastSuccess } from '../lib/notify.ts';
 import { sk } from '../text/sk.ts';
-import { startWithDeadline } from './start-deadline.ts';
+import { START_GIVE_UP_MS, startWithDeadline } from './start-deadline.ts';
 import { useSyncEngine } from './sync-context.ts';
 
-export function useStartConversation(): (input: StartInput) => Promise<boolean> {
+/**
+ * The engine as it comes: a click on 'Chatovať' right after the page loads can come before the
+ * engine's code has loaded (the cards paint from the database opened early, sync-context.ts). That
+ * click waits for it, its button busy as for any start, rather than fail at once with 'Nepodarilo
+ * sa spustiť konverzáciu' (a clean-clone run of 2026-11-30 clicked 470 ms after the page's load and
+ * got that toast). It gives up as a start does, after START_GIVE_UP_MS.
+ */
+function useEngineWhenReady(): () => Promise<SyncEngine | null> {
   const engine = useSyncEngine();
+  const current = useRef(engine);
+  const waiters = useRef<((e: SyncEngine) => void)[]>([]);
+  useEffect(() => {
+    current.current = engine;
+    if (engine) for (const wake of waiters.current.splice(0)) wake(engine);
+  }, [engine]);
+  return useCallback(() => {
+    if (current.current) return Promise.resolve(current.current);
+    return new Promise<SyncEngine | null>((resolve) => {
+      const wake = (e: SyncEngine | null) => {
+        clearTimeout(timer);
+        resolve(e);
+      };
+      const timer = setTimeout(() => {
+        waiters.current = waiters.current.filter((w) => w !== wake);
+        resolve(null);
+      }, START_GIVE_UP_MS);
+      waiters.current.push(wake);
+    });
+  }, []);
+}
+
+export function useStartConversation(): (input: StartInput) => Promise<boolean> {
+  const engineReady = useEngineWhenReady();
   const navigate = useNavigate();
   return useCallback(
     async (input: StartInput) => {
       try {
+        const engine = await engineReady();
         if (!engine) throw new Error('sync engine not ready');
         const pending = await engine.commands.startConversation(input);
         // Gives up (and withdraws the request) rather than wait for the outbox's retries: the user
@@ -29,6 +62,6 @@ export function useStartConversation(): (input: StartInput) => Promise<boolean> 
         return false;
       }
     },
-    [engine, navigate],
+    [engineReady, navigate],
   );
 }

@@ -12,7 +12,7 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { sk } from '../../text/sk.ts';
 import { ChatHeader } from './ChatHeader.tsx';
 import { ChatNotice } from './ChatNotice.tsx';
-import type { ComposerMode } from './Composer.tsx';
+import { composerMode } from './composer-mode.ts';
 import { AttachmentComposer } from './attachments/AttachmentComposer.tsx';
 import { MessageList } from './MessageList.tsx';
 import { OlderHistoryNotice } from './OlderHistoryNotice.tsx';
@@ -57,7 +57,6 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   const aiTyping = useAiTyping(conversationId, conversation?.specialist?.isAi === true && (conversation.ownerState ?? 'ai') === 'ai');
   useMarkRead(engine, conversationId, list);
 
-  const completed = conversation !== undefined && conversation.status !== 'active';
   const offline = status.connection === 'offline';
   // Typing dots and 'Čaká sa na odpoveď…' only while an answer can come: the user's latest message
   // reached the server ('sent'), and the device is online. A failed or still-queued message gets no
@@ -74,17 +73,11 @@ function ChatScreen({ conversationId }: { conversationId: string }) {
   // screen says meanwhile comes from useMissingVerdict.
   const missing = loading && list !== undefined;
   const verdict = useMissingVerdict(conversationId, missing, status);
-  // No conversation locally: nothing to send into (item 7). While it is still being read, or may
-  // still arrive (the screen says 'Načítava sa…'), the text can be typed already (a draft shown first
-  // must not make the next keystrokes hit a disabled textarea and vanish) and a send waits for it
-  // (Composer's 'loading'); once it is known not to come (not found, not downloaded), 'missing'.
-  const arriving = !conversationRead || (loading && verdict === 'loading');
   // The conversation can be read from the database opened early, before the engine that sends has
   // loaded (SyncProvider): a send then would be refused (useChat's send needs the engine), so the
   // composer stays 'loading' until it is there. The online-only baseline sends without one.
   const canSend = ONLINE_ONLY || engine !== null;
-  const mode: ComposerMode =
-    conversation === undefined ? (arriving ? 'loading' : 'missing') : completed ? 'completed' : !canSend ? 'loading' : answering ? 'waiting' : 'ready';
+  const mode = composerMode({ conversation, conversationRead, verdict, canSend, answering });
   // Offline the header does not claim 'online' (only 'uzamknuté', which holds regardless).
   const shown = conversation ? chatPresence(conversation, list ?? [], Date.now()) : null;
   const presence = offline && shown !== 'locked' ? null : shown;

@@ -1,0 +1,35 @@
+// The composer's mode from what the device knows of the conversation (composerMode).
+import { describe, expect, it } from 'vitest';
+import { composerMode, type ComposerFacts } from '../../../src/pages/chat/composer-mode.ts';
+
+const active = { status: 'active' };
+const base: ComposerFacts = { conversation: active, conversationRead: true, verdict: 'loading', canSend: true, answering: false };
+
+describe('composerMode', () => {
+  it('ready, waiting while the AI answers, completed for a closed conversation', () => {
+    expect(composerMode(base)).toBe('ready');
+    expect(composerMode({ ...base, answering: true })).toBe('waiting');
+    expect(composerMode({ ...base, conversation: { status: 'completed' } })).toBe('completed');
+  });
+
+  it('loading while the engine that sends is not there yet', () => {
+    expect(composerMode({ ...base, canSend: false })).toBe('loading');
+  });
+
+  it('loading while the conversation row is not read, or read absent while it may still arrive', () => {
+    expect(composerMode({ ...base, conversation: undefined, conversationRead: false })).toBe('loading');
+    expect(composerMode({ ...base, conversation: undefined, verdict: 'loading' })).toBe('loading');
+  });
+
+  it("the messages' query answering before the conversation's is an arrival: 'loading', never 'missing'", () => {
+    // After the pull that brought both, the chat holds messages and no conversation row for a
+    // render: it is not missing, so its verdict stays 'loading' (useMissingVerdict) and a send
+    // asked for meanwhile is kept. A clean-clone run lost one when this was 'missing'.
+    expect(composerMode({ ...base, conversation: undefined, conversationRead: true, verdict: 'loading' })).toBe('loading');
+  });
+
+  it("missing once the chat knows it will not come: not found, or not downloaded (offline)", () => {
+    expect(composerMode({ ...base, conversation: undefined, verdict: 'not-found' })).toBe('missing');
+    expect(composerMode({ ...base, conversation: undefined, verdict: 'not-downloaded' })).toBe('missing');
+  });
+});
