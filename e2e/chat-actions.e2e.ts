@@ -365,6 +365,10 @@ test('typed and sent while the chat is still opening: nothing is lost, the send 
   await expect(composer(page)).toHaveValue('Hneď na začiatku');
   await expect(page.getByRole('status').filter({ hasText: 'Správa sa odošle, keď sa konverzácia načíta.' })).toBeAttached();
   await expect(page.getByRole('button', { name: 'Odoslať' })).toHaveAttribute('aria-busy', 'true');
+  // Phone only: the desktop width is the two-pane layout, whose switch remounts the chat (and with it
+  // the send waiting in the composer; its text stays in the field).
+  await expect(page.getByText('Správa sa odošle, keď sa konverzácia načíta.')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/chat-send-pending-phone.png`, animations: 'disabled' });
   release();
   await expect(bubble(page, 'Hneď na začiatku')).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
   await expect(composer(page)).toHaveValue('');

@@ -159,8 +159,11 @@ export function Composer({ value, onChange, onSend, mode, attach, attachments = 
         </svg>
       </button>
       {pendingNote !== null && (
-        <p role="status" className="sr-only">
-          {pendingNote}
+        // Shown, not only read out: the text stays in the field meanwhile, and without a word the
+        // member would think the Enter was lost. A caption above the bar, not in the row (the field
+        // keeps its width).
+        <p role="status" className="pointer-events-none absolute inset-x-0 bottom-full mb-1 flex justify-center px-2">
+          <span className="rounded-full border border-slate-200 bg-white px-3 py-1 text-xs text-slate-700 shadow-sm">{pendingNote}</span>
         </p>
       )}
     </form>
