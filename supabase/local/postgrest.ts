@@ -72,7 +72,9 @@ export async function startPostgrest(opts: {
   void exited.then(() => (dead = true));
   while (!ready && !dead && Date.now() < deadline) {
     try {
-      const res = await fetch(`${url}/`, { headers: { Accept: 'application/json' } });
+      // Bounded: a port taken by a listener that never answers HTTP would hold this probe (and the
+      // stack's start) for undici's 300 s headers timeout.
+      const res = await fetch(`${url}/`, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(2000) });
       // 200 (OpenAPI disabled answers 404 at root) means the schema cache is loaded and it serves.
       ready = res.status < 500;
       await res.body?.cancel();

@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { onFreePort, PortTakenError } from '../../supabase/local/free-port.ts';
 import { startEmbeddedPostgres } from '../../supabase/local/postgres.ts';
+import { startPostgrest } from '../../supabase/local/postgrest.ts';
 import { StartError } from '../../supabase/local/errors.ts';
 import { tempDirs } from '../helpers/temp-dirs.ts';
 
@@ -41,6 +42,14 @@ describe('a picked port taken before the child binds it', () => {
       await pg.stop();
     }
   });
+
+  it('PostgREST on a port a silent listener holds says so (PortTakenError) instead of waiting on it', async () => {
+    // The listener accepts and never answers: the readiness probe must not wait on it (undici's 300 s).
+    const taken = await takenPort();
+    await expect(
+      startPostgrest({ dbUri: 'postgres://authenticator:x@127.0.0.1:1/postgres', jwtSecret: 'x'.repeat(40), port: taken, log: () => undefined }),
+    ).rejects.toBeInstanceOf(PortTakenError);
+  }, 30_000); // an unbounded probe waited here until this bound ended it
 
   it('gives up after its tries with the last error, and never retries any other start error', async () => {
     let calls = 0;
