@@ -116,6 +116,10 @@ test('a PDF gets a file card, over 25 MB is refused in Slovak, a pasted image jo
   await page.screenshot({ path: `${SHOTS}/composer-previews-phone.png`, animations: 'disabled' });
   expect(await axeViolations(page), 'axe on a phone').toEqual([]);
   await page.setViewportSize(DESKTOP);
+  // The same chat in two panes, not a new page: the tray keeps its files and the caption typed.
+  await expect(page.getByTestId('two-pane')).toBeVisible();
+  await expect(drafts(page), 'the tray after the switch to two panes').toHaveCount(2);
+  await expect(page.getByRole('textbox', { name: 'Popis k brief.pdf (nepovinný)' })).toHaveValue('Zadanie kampane');
   await page.screenshot({ path: `${SHOTS}/composer-previews-desktop.png`, animations: 'disabled' });
   expect(await axeViolations(page), 'axe on a desktop').toEqual([]);
   await page.setViewportSize(PHONE);

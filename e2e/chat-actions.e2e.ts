@@ -5,7 +5,7 @@
 // shows as 'Koncept:' in the list. Screenshots to e2e/artifacts/screenshots (SHOTS_DIR), axe at rest.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { axeViolations } from './admin-defects-helpers.ts';
-import { PHONE, freshChat, rest } from './defects-helpers.ts';
+import { DESKTOP, PHONE, freshChat, rest } from './defects-helpers.ts';
 import { storedDrafts } from './sync-dump.ts';
 import { storeSession } from './stored-session.ts';
 
@@ -365,12 +365,18 @@ test('typed and sent while the chat is still opening: nothing is lost, the send 
   await expect(composer(page)).toHaveValue('Hneď na začiatku');
   await expect(page.getByRole('status').filter({ hasText: 'Správa sa odošle, keď sa konverzácia načíta.' })).toBeAttached();
   await expect(page.getByRole('button', { name: 'Odoslať' })).toHaveAttribute('aria-busy', 'true');
-  // Phone only: the desktop width is the two-pane layout, whose switch remounts the chat (and with it
-  // the send waiting in the composer; its text stays in the field).
   await expect(page.getByText('Správa sa odošle, keď sa konverzácia načíta.')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/chat-send-pending-phone.png`, animations: 'disabled' });
+  // A tablet turned, a window widened past 1024 px: the same address in two panes. The chat is not
+  // remounted (AppLayout's page key stays), so the send still waits, and says so (session 38 saw it
+  // forgotten here: the text stayed, the caption and the send went).
+  await page.setViewportSize(DESKTOP);
+  await expect(page.getByTestId('two-pane')).toBeVisible();
+  await expect(page.getByText('Správa sa odošle, keď sa konverzácia načíta.'), 'the send still waits after the switch').toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/chat-send-pending-desktop.png`, animations: 'disabled' });
   release();
   await expect(bubble(page, 'Hneď na začiatku')).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
+  await expect(bubble(page, 'Hneď na začiatku'), 'sent once').toHaveCount(1);
   await expect(composer(page)).toHaveValue('');
   await expect(page.getByRole('button', { name: 'Odoslať' })).not.toHaveAttribute('aria-busy', 'true');
   await context.close();

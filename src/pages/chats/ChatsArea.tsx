@@ -45,9 +45,10 @@ function rowOf(id: string): HTMLElement | null {
 }
 
 /**
- * One tree shape at both widths (on a phone the wrappers are `display: contents`). Crossing 1024 px
- * is still a new page (AppLayout's page key changes from the chat's path to /app/chats), so what is
- * open in the chat but not stored (its search, a reply quote) starts over then; drafts are stored.
+ * One tree shape at both widths (on a phone the wrappers are `display: contents`), and crossing
+ * 1024 px on the same address keeps AppLayout's page key, so the open chat is not remounted: what is
+ * open in it but not stored (a send waiting for the conversation, the tray's files, its search, a
+ * reply quote) stays. Drafts are stored anyway.
  */
 function Panes({ desktop }: { desktop: boolean }) {
   const openId = useMatch('/app/chats/:id')?.params.id ?? null;
