@@ -20,11 +20,13 @@ import { useSyncEngine } from './sync-context.ts';
 function useEngineWhenReady(): () => Promise<SyncEngine | null> {
   const engine = useSyncEngine();
   const current = useRef(engine);
-  const waiters = useRef<((e: SyncEngine) => void)[]>([]);
+  const waiters = useRef<((e: SyncEngine | null) => void)[]>([]);
   useEffect(() => {
     current.current = engine;
     if (engine) for (const wake of waiters.current.splice(0)) wake(engine);
   }, [engine]);
+  // Unmounted (the member left the page): nobody waits any more; this component no longer sees the engine come.
+  useEffect(() => () => waiters.current.splice(0).forEach((wake) => wake(null)), []);
   return useCallback(() => {
     if (current.current) return Promise.resolve(current.current);
     return new Promise<SyncEngine | null>((resolve) => {
@@ -41,24 +43,39 @@ function useEngineWhenReady(): () => Promise<SyncEngine | null> {
   }, []);
 }
 
+/**
+ * A member who leaves the page (the button's component unmounts) while a start waits has left the
+ * start too: one still waiting for the engine is not made at all, and one already asked of the server
+ * ends without pulling the member into the chat or toasting over the page they went to (the
+ * conversation, if made, is in their list).
+ */
 export function useStartConversation(): (input: StartInput) => Promise<boolean> {
   const engineReady = useEngineWhenReady();
   const navigate = useNavigate();
+  const left = useRef(false);
+  useEffect(() => {
+    left.current = false;
+    return () => {
+      left.current = true;
+    };
+  }, []);
   return useCallback(
     async (input: StartInput) => {
       try {
         const engine = await engineReady();
+        if (left.current) return false;
         if (!engine) throw new Error('sync engine not ready');
         const pending = await engine.commands.startConversation(input);
         // Gives up (and withdraws the request) rather than wait for the outbox's retries: the user
         // is at the button now, and must not be pulled into the chat later unasked.
         const outcome = await startWithDeadline(engine, pending.requestId, pending.done);
+        if (left.current) return true;
         if (!outcome.created) toastSuccess(sk.card.existingTitle, { description: sk.card.existing });
         await navigate(`/app/chats/${encodeURIComponent(outcome.conversationId)}`);
         return true;
       } catch (err) {
         console.warn('start-conversation:', err);
-        toastError(sk.toast.errorTitle, sk.card.startFailed);
+        if (!left.current) toastError(sk.toast.errorTitle, sk.card.startFailed);
         return false;
       }
     },
