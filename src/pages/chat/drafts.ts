@@ -4,7 +4,10 @@
 // update gate: a reload now would interrupt typing in an open composer, or lose a keystroke whose
 // save has not committed yet. A draft of a conversation not open is already safe in IndexedDB (the
 // chat shows it again after any reload), so it no longer holds an update back for days.
+// Files waiting in a composer's tray are not stored anywhere (the picked bytes live in this page
+// until their message is): a reload would drop them and their captions, so they hold it back too.
 const open = new Map<string, string>();
+const trays = new Map<string, number>();
 let saving = 0;
 
 /** The open composer of `conversationId` now shows `text`. */
@@ -18,13 +21,19 @@ export function forgetComposer(conversationId: string): void {
   open.delete(conversationId);
 }
 
+/** The tray of `conversationId`'s open composer now holds `files` files (0: empty, or the chat closed). */
+export function noteTray(conversationId: string, files: number): void {
+  if (files === 0) trays.delete(conversationId);
+  else trays.set(conversationId, files);
+}
+
 /** Counts a save until it settles (the update waits for it). */
 export function trackSave(save: Promise<void>): Promise<void> {
   saving++;
   return save.finally(() => saving--);
 }
 
-/** True while an open composer in this tab holds text, or a draft's save is still running. */
+/** True while an open composer in this tab holds text or files, or a draft's save is still running. */
 export function hasAnyDraft(): boolean {
-  return saving > 0 || open.size > 0;
+  return saving > 0 || open.size > 0 || trays.size > 0;
 }

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 // The service-worker update waits while anything would be lost to a reload: queued outbox entries
-// (a blocker the sync provider registers) or a half-typed draft.
+// (a blocker the sync provider registers), a half-typed draft, or files waiting in a composer's tray.
 import { afterEach, describe, expect, it } from 'vitest';
-import { forgetComposer, hasAnyDraft, noteComposer, trackSave } from '../../../src/pages/chat/drafts.ts';
+import { forgetComposer, hasAnyDraft, noteComposer, noteTray, trackSave } from '../../../src/pages/chat/drafts.ts';
 import { registerUpdateBlocker, updateIsSafe } from '../../../src/pwa/update-gate.ts';
 
 const cleanups: (() => void)[] = [];
@@ -37,6 +37,16 @@ describe('update gate', () => {
     expect(await updateIsSafe()).toBe(true);
     noteComposer('c2', 'Koncept');
     forgetComposer('c2');
+    expect(await updateIsSafe()).toBe(true);
+  });
+
+  it('blocks while files wait in a tray (they live only in the page), also with no text', async () => {
+    cleanups.push(registerUpdateBlocker(hasAnyDraft));
+    noteTray('c1', 2);
+    expect(await updateIsSafe()).toBe(false);
+    noteTray('c1', 1);
+    expect(await updateIsSafe()).toBe(false);
+    noteTray('c1', 0);
     expect(await updateIsSafe()).toBe(true);
   });
 
