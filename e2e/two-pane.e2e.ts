@@ -80,8 +80,18 @@ test('desktop: list and chat side by side, the open row marked, focus and search
   await expect(lucia).toHaveAttribute('aria-current', 'page');
   await page.screenshot({ path: `${SHOTS}/two-pane-hit-desktop.png` });
 
-  // A phone: each address is its own screen, as before.
+  // Narrowed on the same address (a window resized, a tablet turned): the phone's chat screen at
+  // once, the same chat not remounted, so the hit stays marked; no list, no navigation bar.
   await page.setViewportSize(PHONE);
+  await expect(page.getByTestId('two-pane')).toHaveCount(0);
+  await expect(page.getByRole('list', { name: 'Zoznam konverzácií' })).toHaveCount(0);
+  await expect(page.locator('[data-found="true"]')).toContainText('jesennej kampane');
+  await expect(page.locator('[data-found="true"]')).toBeInViewport();
+  await expect(page.getByRole('navigation', { name: 'Hlavná navigácia' })).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: 'Správa' })).toBeInViewport();
+  await page.screenshot({ path: `${SHOTS}/two-pane-narrowed-phone.png` });
+
+  // A phone: each address is its own screen, as before.
   await page.goto(`/app/chats/${luciaId}`);
   await expect(page.getByText('Posielam návrh jesennej kampane na schválenie.')).toBeVisible();
   await expect(page.getByTestId('two-pane')).toHaveCount(0);
