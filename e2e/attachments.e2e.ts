@@ -123,6 +123,26 @@ test('a PDF gets a file card, over 25 MB is refused in Slovak, a pasted image jo
   await page.screenshot({ path: `${SHOTS}/composer-previews-desktop.png`, animations: 'disabled' });
   expect(await axeViolations(page), 'axe on a desktop').toEqual([]);
   await page.setViewportSize(PHONE);
+
+  // A reload with files in the tray asks first (they live only in this page); 'stay' keeps them.
+  const asked = page.waitForEvent('dialog', { timeout: 10_000 });
+  void page.evaluate(() => location.reload()).catch(() => undefined);
+  const dialog = await asked;
+  expect(dialog.type()).toBe('beforeunload');
+  await dialog.dismiss();
+  await expect(drafts(page), 'the tray after staying').toHaveCount(2);
+  // With the tray empty nothing asks: the text is a stored draft.
+  await page.getByRole('button', { name: 'Odstrániť prílohu brief.pdf' }).click();
+  await page.getByRole('button', { name: 'Odstrániť prílohu snimka.png' }).click();
+  await expect(drafts(page)).toHaveCount(0);
+  const prompts: string[] = [];
+  page.on('dialog', (d) => {
+    prompts.push(d.type());
+    void d.accept();
+  });
+  await page.reload();
+  await expect(composer(page)).toBeEnabled();
+  expect(prompts, 'no prompt with an empty tray').toEqual([]);
 });
 
 test('the camera button opens the camera on a touch device', async ({ page, baseURL }) => {

@@ -39,9 +39,18 @@ export function AttachmentComposer({ conversationId, value, onChange, onSend, sh
   const dragging = useFileDrop(dropTarget, draft.add, open);
 
   const { items, removeSent } = draft;
-  // The update gate (drafts.ts): files in the tray exist only in this page, so a reload waits for them.
+  // Files in the tray exist only in this page: the update gate waits for them (drafts.ts), and a
+  // reload or a closed tab asks first (the browser's own 'Leave site?' prompt; the text needs none,
+  // it is stored as a draft).
   useEffect(() => noteTray(conversationId, items.length), [conversationId, items.length]);
   useEffect(() => () => noteTray(conversationId, 0), [conversationId]);
+  const holdsFiles = items.length > 0;
+  useEffect(() => {
+    if (!holdsFiles) return;
+    const ask = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [holdsFiles]);
   const send = useCallback(
     async (text: string): Promise<boolean> => {
       if (items.length === 0) return onSend(text);
