@@ -124,13 +124,18 @@ test('a PDF gets a file card, over 25 MB is refused in Slovak, a pasted image jo
   expect(await axeViolations(page), 'axe on a desktop').toEqual([]);
   await page.setViewportSize(PHONE);
 
-  // A reload with files in the tray asks first (they live only in this page); 'stay' keeps them.
+  // Back to the list: the chat's tray waits there with its files (they live only in this page), so a
+  // reload asks first, and 'stay' keeps them; the chat opened again shows them, caption and all.
+  await page.getByRole('link', { name: 'Späť' }).click();
+  await expect(page).toHaveURL(/\/app\/chats$/);
   const asked = page.waitForEvent('dialog', { timeout: 10_000 });
   void page.evaluate(() => location.reload()).catch(() => undefined);
   const dialog = await asked;
   expect(dialog.type()).toBe('beforeunload');
   await dialog.dismiss();
-  await expect(drafts(page), 'the tray after staying').toHaveCount(2);
+  await page.getByTestId('conversation-row').first().click();
+  await expect(drafts(page), 'the tray after leaving the chat and coming back').toHaveCount(2);
+  await expect(page.getByRole('textbox', { name: 'Popis k brief.pdf (nepovinný)' })).toHaveValue('Zadanie kampane');
   // With the tray empty nothing asks: the text is a stored draft.
   await page.getByRole('button', { name: 'Odstrániť prílohu brief.pdf' }).click();
   await page.getByRole('button', { name: 'Odstrániť prílohu snimka.png' }).click();

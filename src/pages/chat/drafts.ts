@@ -21,10 +21,20 @@ export function forgetComposer(conversationId: string): void {
   open.delete(conversationId);
 }
 
-/** The tray of `conversationId`'s open composer now holds `files` files (0: empty, or the chat closed). */
+/** The browser's own 'Leave site?' prompt (the text needs none: it is a stored draft). */
+const askBeforeLeaving = (e: BeforeUnloadEvent) => e.preventDefault();
+
+/**
+ * The tray of `conversationId` (open, or kept after its chat closed: attachments/kept-trays.ts) now
+ * holds `files` files. While any tray holds files, a reload or a closed tab asks first.
+ */
 export function noteTray(conversationId: string, files: number): void {
+  const before = trays.size;
   if (files === 0) trays.delete(conversationId);
   else trays.set(conversationId, files);
+  if (typeof window === 'undefined') return;
+  if (before === 0 && trays.size > 0) window.addEventListener('beforeunload', askBeforeLeaving);
+  if (before > 0 && trays.size === 0) window.removeEventListener('beforeunload', askBeforeLeaving);
 }
 
 /** Counts a save until it settles (the update waits for it). */

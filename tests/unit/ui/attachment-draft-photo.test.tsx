@@ -4,13 +4,19 @@
 // engine as picked, marked `prepare`, so the engine prepares it before any upload; a PDF or a GIF
 // goes as picked, unmarked (a GIF keeps its animation).
 import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const toasts = vi.hoisted(() => [] as string[]);
 vi.mock('../../../src/lib/notify.ts', () => ({ toastError: (t: string) => toasts.push(t) }));
 const { AttachmentTray } = await import('../../../src/pages/chat/attachments/AttachmentTray.tsx');
 import { useAttachmentDraft } from '../../../src/pages/chat/attachments/use-attachment-draft.ts';
 import { cameraPhoto } from '../../helpers/camera-photo.ts';
+
+/** A conversation of its own per test: a tray closed with files is kept under its chat (kept-trays.ts). */
+let chat = '';
+beforeEach(() => {
+  chat = crypto.randomUUID();
+});
 
 afterEach(cleanup);
 const urls = new Map<string, Blob | MediaSource>();
@@ -27,7 +33,7 @@ beforeAll(() => {
 
 describe('useAttachmentDraft', () => {
   it('R12.13 a picked photo is ready at once, handed over as picked and marked for the engine to prepare; other files unmarked', async () => {
-    const { result } = renderHook(() => useAttachmentDraft());
+    const { result } = renderHook(() => useAttachmentDraft(chat));
     const photo = new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe1, 1, 2, 3])], 'IMG_1.jpg', { type: 'image/jpeg' });
     const pdf = new File(['%PDF-1.4'], 'zmluva.pdf', { type: 'application/pdf' });
     const gif = new File(['GIF89a'], 'smiech.gif', { type: 'image/gif' });
@@ -43,7 +49,7 @@ describe('useAttachmentDraft', () => {
   });
 
   it('R12.14 a camera JPEG’s tray item gets its EXIF thumbnail as the preview, handed to the engine with the photo’s upright size; the tray’s lightbox opens the photo', async () => {
-    const { result } = renderHook(() => useAttachmentDraft());
+    const { result } = renderHook(() => useAttachmentDraft(chat));
     const camera = cameraPhoto({ width: 200, height: 150, orientation: 6 });
     const photo = new File([camera.bytes], 'IMG_0002.jpg', { type: 'image/jpeg' });
     act(() => result.current.add([photo]));
@@ -57,7 +63,7 @@ describe('useAttachmentDraft', () => {
   });
 
   it('an image whose preview the browser cannot decode (HEIC in Chromium) leaves the tray with the Slovak toast', () => {
-    const { result } = renderHook(() => useAttachmentDraft());
+    const { result } = renderHook(() => useAttachmentDraft(chat));
     const heic = new File([new Uint8Array([0, 0, 0, 24, 0x66, 0x74, 0x79, 0x70])], 'IMG_2.HEIC', { type: 'image/heic' });
     const pdf = new File(['%PDF-1.4'], 'zmluva.pdf', { type: 'application/pdf' });
     act(() => result.current.add([heic, pdf]));

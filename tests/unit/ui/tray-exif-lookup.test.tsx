@@ -8,6 +8,12 @@ import { act, cleanup, render, renderHook, screen } from '@testing-library/react
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PhotoPreview } from '../../../src/pages/chat/attachments/exif-preview.ts';
 
+/** A conversation of its own per test: a tray closed with files is kept under its chat (kept-trays.ts). */
+let chat = '';
+beforeEach(() => {
+  chat = crypto.randomUUID();
+});
+
 const lookups = vi.hoisted(() => [] as { file: Blob; answer: (p: PhotoPreview | null) => void }[]);
 vi.mock('../../../src/pages/chat/attachments/exif-preview.ts', () => ({
   exifPreview: (file: Blob) => new Promise<PhotoPreview | null>((answer) => lookups.push({ file, answer })),
@@ -43,7 +49,7 @@ const previewOf = (): PhotoPreview => ({ blob: new Blob([new Uint8Array([0xff, 0
 
 describe('R12.15 the tray does not wait for the EXIF look-up', () => {
   it('R12.15 a picked JPEG is in the tray and ready to send before its look-up answers, with a placeholder; the preview fills it in, the caption typed meanwhile kept', async () => {
-    const { result } = renderHook(() => useAttachmentDraft());
+    const { result } = renderHook(() => useAttachmentDraft(chat));
     const photo = jpeg('IMG_0003.jpg');
     act(() => result.current.add([photo]));
     // At once: before R12.15 the item joined only once the look-up had answered.
@@ -72,7 +78,7 @@ describe('R12.15 the tray does not wait for the EXIF look-up', () => {
   });
 
   it('R12.15 a JPEG without an EXIF thumbnail shows the picked photo once the look-up answered none', async () => {
-    const { result } = renderHook(() => useAttachmentDraft());
+    const { result } = renderHook(() => useAttachmentDraft(chat));
     const photo = jpeg('bez-exif.jpg');
     act(() => result.current.add([photo]));
     expect(result.current.items[0]!.thumbUrl).toBeNull();
@@ -83,7 +89,7 @@ describe('R12.15 the tray does not wait for the EXIF look-up', () => {
   });
 
   it('R12.15 an item sent before its look-up answered goes as picked, without a preview; the late answer is dropped and its URLs revoked', async () => {
-    const { result } = renderHook(() => useAttachmentDraft());
+    const { result } = renderHook(() => useAttachmentDraft(chat));
     const photo = jpeg('IMG_0004.jpg');
     act(() => result.current.add([photo]));
     const [item] = result.current.items;

@@ -34,23 +34,14 @@ interface AttachmentComposerProps {
 
 export function AttachmentComposer({ conversationId, value, onChange, onSend, showSending, mode, dropTarget }: AttachmentComposerProps) {
   const engine = useSyncEngine();
-  const draft = useAttachmentDraft();
+  const draft = useAttachmentDraft(conversationId);
   const open = mode === 'ready';
   const dragging = useFileDrop(dropTarget, draft.add, open);
 
   const { items, removeSent } = draft;
-  // Files in the tray exist only in this page: the update gate waits for them (drafts.ts), and a
-  // reload or a closed tab asks first (the browser's own 'Leave site?' prompt; the text needs none,
-  // it is stored as a draft).
+  // Files in the tray exist only in this page: the update gate waits for them, and a reload or a
+  // closed tab asks first (drafts.ts). Closed with files, the chat keeps them (kept-trays.ts).
   useEffect(() => noteTray(conversationId, items.length), [conversationId, items.length]);
-  useEffect(() => () => noteTray(conversationId, 0), [conversationId]);
-  const holdsFiles = items.length > 0;
-  useEffect(() => {
-    if (!holdsFiles) return;
-    const ask = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener('beforeunload', ask);
-    return () => window.removeEventListener('beforeunload', ask);
-  }, [holdsFiles]);
   const send = useCallback(
     async (text: string): Promise<boolean> => {
       if (items.length === 0) return onSend(text);

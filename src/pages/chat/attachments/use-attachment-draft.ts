@@ -3,7 +3,7 @@
 // picked, marked `prepare`: its own bubble shows it at once and the engine prepares it (downscaled,
 // upright, EXIF/GPS stripped) before anything is uploaded (R12.13; bench row 14a: preparing here,
 // before the bubble existed, cost seconds on a phone). Other files go as picked. Object URLs for the
-// previews live as long as their item and are revoked when it goes (removed, sent, or the chat closed).
+// previews live as long as their item and are revoked when it goes (removed, sent, or its kept tray dropped: kept-trays.ts).
 // A JPEG's tray preview is its EXIF thumbnail when it has one (R12.14, exif-preview.ts). R12.15: the
 // item joins the tray at once, ready to send, with a placeholder; the look-up fills it in when it
 // answers (the preview, else the picked photo). A send never waits for it: an item sent before it
@@ -14,6 +14,7 @@ import { sk } from '../../../text/sk.ts';
 import { isImage, isReencodedImage, MAX_ATTACHMENTS, mediaTypeOf, refusalOf, type Refusal } from './limits.ts';
 import type * as ExifPreviewModule from './exif-preview.ts';
 import { readPhotoHead } from './photo-head.ts';
+import { keepTray, revokeItem, takeTray, trayGeneration, updateKeptItem } from './kept-trays.ts';
 import type { AttachmentFileInput } from './send-attachments.ts';
 
 export interface DraftAttachment {
@@ -80,26 +81,29 @@ async function lookedUp(item: DraftAttachment): Promise<DraftAttachment> {
   return { ...item, file: { ...file, preview: preview.blob, ...size }, fullUrl: URL.createObjectURL(file.blob), thumbUrl: URL.createObjectURL(preview.blob) };
 }
 
-function revoke(item: DraftAttachment): void {
-  if (item.thumbUrl) URL.revokeObjectURL(item.thumbUrl);
-  if (item.fullUrl) URL.revokeObjectURL(item.fullUrl);
-}
+const revoke = revokeItem;
 
-export function useAttachmentDraft(): AttachmentDraft {
-  const [items, setItems] = useState<DraftAttachment[]>([]);
+/**
+ * The tray of `conversationId`'s composer. It starts with what the chat held when it was last closed
+ * (kept-trays.ts) and, closed with files in it, leaves them there: nothing picked or captioned is lost
+ * by opening another chat in between. Sent or removed items are gone for good.
+ */
+export function useAttachmentDraft(conversationId: string): AttachmentDraft {
+  const [items, setItems] = useState<DraftAttachment[]>(() => takeTray(conversationId));
+  const [since] = useState(trayGeneration);
   const current = useRef(items);
   current.current = items;
   // Items removed or sent (R12.15: a look-up answering after that is dropped, its URLs revoked).
   const gone = useRef(new Set<string>());
 
   const alive = useRef(true);
-  useEffect(
-    () => () => {
+  useEffect(() => {
+    alive.current = true;
+    return () => {
       alive.current = false;
-      current.current.forEach(revoke);
-    },
-    [],
-  );
+      keepTray(conversationId, current.current, since);
+    };
+  }, [conversationId, since]);
 
   const update = useCallback((id: string, next: (item: DraftAttachment) => DraftAttachment) => {
     setItems((list) => list.map((item) => (item.id === id ? next(item) : item)));
@@ -151,13 +155,15 @@ export function useAttachmentDraft(): AttachmentDraft {
       // still in the tray when it answers (R12.15: sent or removed meanwhile, the answer is dropped).
       for (const item of accepted.filter((i) => looksUpPreview(i.file))) {
         void lookedUp(item).then((next) => {
-          if (!alive.current || gone.current.has(item.id)) return revoke(next);
+          if (gone.current.has(item.id)) return revoke(next);
+          // The chat closed meanwhile: its kept item takes the answer, if it is still kept.
+          if (!alive.current) return updateKeptItem(conversationId, next) ? undefined : revoke(next);
           // The caption typed meanwhile stays.
           setItems((list) => list.map((i) => (i.id === item.id ? { ...next, caption: i.caption } : i)));
         });
       }
     },
-    [],
+    [conversationId],
   );
 
   const setCaption = useCallback((id: string, caption: string) => update(id, (item) => ({ ...item, caption })), [update]);
