@@ -43,7 +43,7 @@ export function trackSave(save: Promise<void>): Promise<void> {
   return save.finally(() => saving--);
 }
 
-/** True while an open composer in this tab holds text or files, or a draft's save is still running. */
+/** True while an open composer in this tab holds text, a tray (open or kept) holds files, or a draft's save is still running. */
 export function hasAnyDraft(): boolean {
   return saving > 0 || open.size > 0 || trays.size > 0;
 }

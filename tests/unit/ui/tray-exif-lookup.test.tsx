@@ -104,4 +104,23 @@ describe('R12.15 the tray does not wait for the EXIF look-up', () => {
     expect(late).toHaveLength(2);
     expect(late.every((u) => revoked.has(u))).toBe(true);
   });
+
+  it('a look-up answering after its chat closed fills in the kept item (kept-trays.ts): the chat opened again shows the preview and the caption', async () => {
+    const first = renderHook(() => useAttachmentDraft(chat));
+    act(() => first.result.current.add([jpeg('IMG_0005.jpg')]));
+    const [item] = first.result.current.items;
+    act(() => first.result.current.setCaption(item!.id, 'Plagát'));
+    first.unmount(); // another chat opened before the look-up answered
+    const made = urls.size;
+    await act(async () => (await lookup(0)).answer(previewOf()));
+    const late = [...urls.keys()].slice(made);
+    expect(late).toHaveLength(2);
+    expect(late.some((u) => revoked.has(u)), 'the kept item holds the late preview').toBe(false);
+
+    const again = renderHook(() => useAttachmentDraft(chat));
+    expect(again.result.current.items).toHaveLength(1);
+    const [back] = again.result.current.items;
+    expect(back).toMatchObject({ id: item!.id, caption: 'Plagát', thumbUrl: late[1] });
+    expect(back!.file!.preview).toBeInstanceOf(Blob);
+  });
 });

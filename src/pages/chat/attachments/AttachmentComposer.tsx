@@ -3,7 +3,7 @@
 // turns text and files into messages (plan-messages.ts) through the engine's attachment outbox
 // (send-attachments.ts). Nothing is lost: files leave the tray only once their message is stored,
 // the text only once every message is (Composer clears it on `true`); a refusal is said in Slovak.
-import { useCallback, useEffect, type RefObject } from 'react';
+import { useCallback, type RefObject } from 'react';
 import { correlationKey } from '../../../../sync/merge/message.ts';
 import { attachmentEntry } from '../../../../sync/commands/send-with-attachments.ts';
 import type { ChatData } from '../../../data/use-chat.ts';
@@ -11,7 +11,6 @@ import { useSyncEngine } from '../../../data/sync-context.ts';
 import { toastError } from '../../../lib/notify.ts';
 import { sk } from '../../../text/sk.ts';
 import { Composer, type ComposerMode } from '../Composer.tsx';
-import { noteTray } from '../drafts.ts';
 import { AttachButtons } from './AttachButtons.tsx';
 import { AttachmentTray } from './AttachmentTray.tsx';
 import { planMessages } from './plan-messages.ts';
@@ -39,9 +38,6 @@ export function AttachmentComposer({ conversationId, value, onChange, onSend, sh
   const dragging = useFileDrop(dropTarget, draft.add, open);
 
   const { items, removeSent } = draft;
-  // Files in the tray exist only in this page: the update gate waits for them, and a reload or a
-  // closed tab asks first (drafts.ts). Closed with files, the chat keeps them (kept-trays.ts).
-  useEffect(() => noteTray(conversationId, items.length), [conversationId, items.length]);
   const send = useCallback(
     async (text: string): Promise<boolean> => {
       if (items.length === 0) return onSend(text);

@@ -14,6 +14,7 @@ import { sk } from '../../../text/sk.ts';
 import { isImage, isReencodedImage, MAX_ATTACHMENTS, mediaTypeOf, refusalOf, type Refusal } from './limits.ts';
 import type * as ExifPreviewModule from './exif-preview.ts';
 import { readPhotoHead } from './photo-head.ts';
+import { noteTray } from '../drafts.ts';
 import { keepTray, revokeItem, takeTray, trayGeneration, updateKeptItem } from './kept-trays.ts';
 import type { AttachmentFileInput } from './send-attachments.ts';
 
@@ -81,8 +82,6 @@ async function lookedUp(item: DraftAttachment): Promise<DraftAttachment> {
   return { ...item, file: { ...file, preview: preview.blob, ...size }, fullUrl: URL.createObjectURL(file.blob), thumbUrl: URL.createObjectURL(preview.blob) };
 }
 
-const revoke = revokeItem;
-
 /**
  * The tray of `conversationId`'s composer. It starts with what the chat held when it was last closed
  * (kept-trays.ts) and, closed with files in it, leaves them there: nothing picked or captioned is lost
@@ -104,6 +103,9 @@ export function useAttachmentDraft(conversationId: string): AttachmentDraft {
       keepTray(conversationId, current.current, since);
     };
   }, [conversationId, since]);
+  // Files in the tray exist only in this page: the update gate waits for them, and a reload or a
+  // closed tab asks first (drafts.ts); closed with files, keepTray goes on counting them.
+  useEffect(() => noteTray(conversationId, items.length), [conversationId, items.length]);
 
   const update = useCallback((id: string, next: (item: DraftAttachment) => DraftAttachment) => {
     setItems((list) => list.map((item) => (item.id === id ? next(item) : item)));
@@ -113,7 +115,7 @@ export function useAttachmentDraft(conversationId: string): AttachmentDraft {
     const set = new Set(ids);
     for (const id of ids) gone.current.add(id);
     setItems((list) => {
-      list.filter((item) => set.has(item.id)).forEach(revoke);
+      list.filter((item) => set.has(item.id)).forEach(revokeItem);
       return list.filter((item) => !set.has(item.id));
     });
   }, []);
@@ -155,9 +157,9 @@ export function useAttachmentDraft(conversationId: string): AttachmentDraft {
       // still in the tray when it answers (R12.15: sent or removed meanwhile, the answer is dropped).
       for (const item of accepted.filter((i) => looksUpPreview(i.file))) {
         void lookedUp(item).then((next) => {
-          if (gone.current.has(item.id)) return revoke(next);
+          if (gone.current.has(item.id)) return revokeItem(next);
           // The chat closed meanwhile: its kept item takes the answer, if it is still kept.
-          if (!alive.current) return updateKeptItem(conversationId, next) ? undefined : revoke(next);
+          if (!alive.current) return updateKeptItem(conversationId, next) ? undefined : revokeItem(next);
           // The caption typed meanwhile stays.
           setItems((list) => list.map((i) => (i.id === item.id ? { ...next, caption: i.caption } : i)));
         });
