@@ -41,7 +41,9 @@ export async function startTestStack(
     dataDir,
     destroy: async () => {
       await stack.stop();
-      if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true });
+      // Retried: a full run once failed here with ENOTEMPTY (a file still being written into the
+      // directory while rm walked it; which writer is not known yet).
+      if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   });
 }
