@@ -57,8 +57,21 @@ test('with two tabs open, a draft in either holds the update back; then both rel
     await expect(composerTwo).toHaveValue(draft);
 
     // Clearing the draft lets the waiting version activate: each tab reloads once into build b.
+    const heldBefore = await refusals();
     await composerTwo.fill('');
-    await expect.poll(() => buildOf(one), { timeout: 30_000 }).toBe('b');
+    // Tab one's reload failed to come in 30 s once (a full run beside other work, 2026-11-30; passed on
+    // the retry): the failure now says whether tab two still refused, or never answered, and what
+    // either gate sees.
+    await expect(async () => {
+      const build = await buildOf(one);
+      if (build === 'b') return;
+      const held = await refusals().catch(() => -1);
+      throw new Error(
+        `tab one on build '${build}'; refusals ${held} (${heldBefore} before the clear); ` +
+          `tab one's ${await gateState(one)}; tab two's ${await gateState(two)}; ` +
+          `tab two's composer '${await composerTwo.inputValue().catch(() => '?')}'`,
+      );
+    }).toPass({ timeout: 30_000 });
     await expect.poll(() => buildOf(two), { timeout: 30_000 }).toBe('b');
     expect(loads).toEqual({ one: 1, two: 1 });
     // No reload loop in either tab: nothing is left that could reload them.
