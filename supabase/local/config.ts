@@ -48,6 +48,15 @@ export interface StackConfig {
    * (LEGACY_API_KEYS=false turns them off, as the dashboard's "disable legacy API keys" does).
    */
   legacyApiKeys: boolean;
+  /**
+   * bcrypt cost of the password hashes auth writes. Unset: 10, GoTrue's (bcrypt.DefaultCost;
+   * supabase/auth internal/crypto/password.go GenerateFromPassword). The test stacks set 4
+   * (bcrypt.MinCost), as GoTrue's own tests do (internal/api/api_test.go and
+   * internal/models/user_test.go: `crypto.PasswordHashCost = crypto.QuickHashCost`). Deliberately not
+   * read from the environment: a hosted project has no such setting, so `npm start` always hashes as
+   * hosted does. A comparison takes the cost stored in the hash, whatever this says.
+   */
+  passwordHashCost?: number;
   /** Seconds a rotated refresh token may still be presented to get its current child (GoTrue default 10). */
   refreshReuseIntervalSec: number;
   logLevel: 'quiet' | 'info' | 'debug';

@@ -6,8 +6,34 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { readConfig, type StackConfig } from '../../supabase/local/config.ts';
 import { startStack, type RunningStack, type StartOptions } from '../../supabase/local/stack.ts';
+
+const QUICK_HASH_COST = 4;
+/** The seed's demo users (supabase/seed.sql, the password main.ts prints). */
+const SEEDED_USERS = ['demo@poradna.test', 'admin@poradna.test', 'druhy@poradna.test'];
+const SEEDED_PASSWORD = 'poradna123';
+
+/**
+ * The seed hashes its users' password at GoTrue's cost 10 (the template copies that); a test stack
+ * hashes them again at the quick cost, so the journeys' sign-ins as the demo users are cheap too.
+ * Only hashes still at 10 are touched: a password a test changed since was hashed at the quick cost
+ * and stays (no comparison here: three at cost 10 would cost a start ~0.2 CPU-s).
+ */
+async function quickSeededHashes(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `update auth.users set encrypted_password = extensions.crypt($1, extensions.gen_salt('bf', $3))
+        where email = any($2) and encrypted_password like '$2_$10$%'`,
+      [SEEDED_PASSWORD, SEEDED_USERS, QUICK_HASH_COST],
+    );
+  } finally {
+    await client.end();
+  }
+}
 
 export interface TestStack extends RunningStack {
   dataDir: string;
@@ -32,11 +58,17 @@ export async function startTestStack(
     // The demo responder answers without its thinking pause (R13.6): tests that wait for many
     // replies do not pay 600 ms each. The e2e suite stack asks for the shipped pause.
     aiDemoThinkMs: 0,
+    // bcrypt at its least cost, as GoTrue's own tests hash (supabase/auth internal/api/api_test.go:
+    // crypto.PasswordHashCost = crypto.QuickHashCost, bcrypt.MinCost): a hash or comparison costs
+    // ~1.5 ms of CPU instead of ~75 (bcryptjs at 10), and the suite makes ~1,000 of them (issue 42).
+    // The rules tested (length, 72 bytes, the unknown address's dummy comparison) do not depend on it.
+    passwordHashCost: QUICK_HASH_COST,
     ...overrides,
   };
   const logs: string[] = [];
   const pgTemplate = process.env.TEST_PG_TEMPLATE !== '0';
   const stack = await startStack(config, { log: (l) => logs.push(l), pgTemplate, ...opts });
+  if (config.seed && config.passwordHashCost === QUICK_HASH_COST) await quickSeededHashes(stack.databaseUrl);
   return Object.assign(stack, {
     dataDir,
     destroy: async () => {

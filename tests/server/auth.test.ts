@@ -1,6 +1,7 @@
 // /auth/v1 contract through the unmodified supabase-js: sign-up, password sign-in, user, logout
 // scopes, admin API, and bad input (malformed JSON, missing, expired and forged JWTs).
 import { SignJWT, decodeJwt } from 'jose';
+import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { anonClient, serviceClient, uniqueEmail } from '../helpers/clients.ts';
 import { signUpConfirmed } from '../helpers/signup.ts';
@@ -76,6 +77,26 @@ describe('sign-up and password sign-in', () => {
     const unknown = await client.auth.signInWithPassword({ email: uniqueEmail('nobody'), password: PASSWORD });
     expect(unknown.error).toMatchObject({ status: 400, code: 'invalid_credentials' });
     expect(unknown.error?.message).toBe(wrong.error?.message);
+  });
+
+  it("a test stack hashes at bcrypt's quick cost, the seeded demo users too, and they sign in", async () => {
+    // tests/helpers/stack.ts (issue 42), as GoTrue's own tests; `npm start` keeps cost 10
+    // (tests/unit/stack/password-cost.test.ts).
+    const { email } = await signedUp();
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ email: string; cost: string }>(
+        `select email, substring(encrypted_password from 5 for 2) as cost from auth.users where email = any($1) order by email`,
+        [[email, 'demo@poradna.test', 'admin@poradna.test']],
+      );
+      expect(rows.map((r) => r.cost)).toEqual(['04', '04', '04']);
+    } finally {
+      await db.end();
+    }
+    const demo = await anonClient(stack).auth.signInWithPassword({ email: 'demo@poradna.test', password: 'poradna123' });
+    expect(demo.error).toBeNull();
+    expect(demo.data.user?.email).toBe('demo@poradna.test');
   });
 
   it('updates metadata and refuses an unchanged password with same_password', async () => {

@@ -27,13 +27,13 @@ export function parseBanDuration(raw: string): Date | null {
   return new Date(Date.now() + ms);
 }
 
-export async function readAdminAttrs(body: Json): Promise<AdminAttrs> {
+export async function readAdminAttrs(body: Json, hashCost?: number): Promise<AdminAttrs> {
   const email = str(body, 'email');
   const password = str(body, 'password');
   const ban = str(body, 'ban_duration');
   return {
     email: email === undefined ? undefined : normalizeEmail(email),
-    passwordHash: password === undefined ? undefined : await hashPassword(checkPassword(password)),
+    passwordHash: password === undefined ? undefined : await hashPassword(checkPassword(password), hashCost),
     emailConfirm: bool(body, 'email_confirm'),
     userMeta: obj(body, 'user_metadata'),
     appMeta: obj(body, 'app_metadata'),

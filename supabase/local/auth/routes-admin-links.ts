@@ -36,7 +36,7 @@ export function adminLinkRoutes(app: Hono, { deps }: Services): void {
     const email = normalizeEmail(str(body, 'email'));
     const password = str(body, 'password');
     if (type === 'signup' && password === undefined) throw validationFailed('Password is required for signup links');
-    const passwordHash = password === undefined ? undefined : await hashPassword(checkPassword(password));
+    const passwordHash = password === undefined ? undefined : await hashPassword(checkPassword(password), deps.config.passwordHashCost);
     const redirectTo = redirectFor(deps, c.req.query('redirect_to') ?? str(body, 'redirect_to') ?? str(body, 'redirectTo'));
     const result = await withTxNewEmail(deps.pool, async (db) => {
       const user = await userForLink(db, type, email, body, passwordHash);

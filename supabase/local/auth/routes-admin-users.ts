@@ -36,7 +36,7 @@ export function adminUserRoutes(app: Hono, { deps }: Services): void {
 
   app.post('/admin/users', async (c) => {
     const body = await readBody(c);
-    const attrs = await readAdminAttrs(body);
+    const attrs = await readAdminAttrs(body, deps.config.passwordHashCost);
     if (!attrs.email) throw validationFailed('Unable to validate email address: invalid format');
     const email = attrs.email;
     const user = await withTxNewEmail(deps.pool, async (db) => {
@@ -62,7 +62,7 @@ export function adminUserRoutes(app: Hono, { deps }: Services): void {
 
   app.put('/admin/users/:id', async (c) => {
     const body = await readBody(c);
-    const attrs = await readAdminAttrs(body);
+    const attrs = await readAdminAttrs(body, deps.config.passwordHashCost);
     // An e-mail change may take an address another request registered meanwhile.
     const user = await withTxNewEmail(deps.pool, async (db) => {
       const found = await findUserById(db, c.req.param('id'));

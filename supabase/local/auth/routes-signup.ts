@@ -60,7 +60,7 @@ export function signupRoutes(app: Hono, { deps, limits }: Services): void {
     const pkce = readPkce(body);
     const autoconfirm = deps.config.mailerAutoconfirm;
     const redirectTo = redirectFor(deps, c.req.query('redirect_to'));
-    const hash = await hashPassword(password);
+    const hash = await hashPassword(password, deps.config.passwordHashCost);
     type Outcome = { session: SessionJson } | { user: UserJson; link?: IssuedLink };
     let outcome: Outcome;
     try {

@@ -44,7 +44,7 @@ async function passwordGrant(c: Context, { deps }: Services, body: Json) {
   if (!rawEmail) throw validationFailed(body.phone !== undefined ? 'Phone logins are disabled' : 'missing email or phone');
   const email = rawEmail.trim().toLowerCase();
   const user = await findUserByEmail(deps.pool, email);
-  const ok = await passwordMatches(password, user?.encrypted_password ?? null);
+  const ok = await passwordMatches(password, user?.encrypted_password ?? null, deps.config.passwordHashCost);
   if (!ok || !user) throw invalidCredentials();
   if (isBanned(user)) throw badRequest('user_banned', 'User is banned');
   if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');

@@ -48,11 +48,11 @@ export function userRoutes(app: Hono, { deps, limits }: Services): void {
     if (password !== undefined) {
       checkPassword(password);
       if (!recent && !nonce) throw badRequest('reauthentication_needed', 'Password update requires reauthentication');
-      if (await passwordMatches(password, user.encrypted_password)) {
+      if (await passwordMatches(password, user.encrypted_password, deps.config.passwordHashCost)) {
         throw unprocessable('same_password', 'New password should be different from the old password.');
       }
     }
-    const hash = password === undefined ? undefined : await hashPassword(password);
+    const hash = password === undefined ? undefined : await hashPassword(password, deps.config.passwordHashCost);
     let mails: Mail[] = [];
     let wrongNonce = false;
     const updated = await withTx(deps.pool, async (db) => {
