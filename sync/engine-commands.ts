@@ -11,6 +11,7 @@ import { requestSpecialist } from './commands/request-specialist.ts';
 import { retryMessage } from './commands/retry-message.ts';
 import { sendMessage } from './commands/send-message.ts';
 import { saveDraft } from './commands/draft.ts';
+import { keepDraftFiles, loadDraftFiles, removeDraftFiles, updateDraftFile } from './commands/draft-files.ts';
 import { clearDraftAhead, clearSentDraftAhead, loadDraft, writeDraftAhead } from './commands/draft-ahead.ts';
 import { ensureFirstConversation, startConversation } from './commands/start-conversation.ts';
 import { againAfterLoss } from './commands/after-loss.ts';
@@ -75,5 +76,9 @@ export function bindCommands(b: CommandBinding): SyncCommands {
       });
     },
     loadDraft: (conversationId) => loadDraft(db, b.stopped() ? null : b.markers, userId, conversationId),
+    keepDraftFiles: (files) => againAfterLoss(db, ctx, (c) => keepDraftFiles(c, files)),
+    updateDraftFile: (id, patch) => againAfterLoss(db, ctx, (c) => updateDraftFile(c, id, patch)),
+    removeDraftFiles: (ids) => againAfterLoss(db, ctx, (c) => removeDraftFiles(c, ids)),
+    loadDraftFiles: (conversationId) => loadDraftFiles(ctx, conversationId),
   };
 }

@@ -3,6 +3,8 @@ import type { SendMessageInput, SentHandle } from './send-message.ts';
 import type { PendingStart, StartInput } from './start-conversation.ts';
 import type { PendingRequest, RequestSpecialistInput } from './request-specialist.ts';
 import type { SendWithAttachmentsInput } from './send-with-attachments.ts';
+import type { LocalDraftFile } from '../model/local-types.ts';
+import type { DraftFilePatch } from './draft-files.ts';
 
 export interface SyncCommands {
   /** Stores the message (sending) and queues it; null when ignored (blank text, completed conversation). */
@@ -26,4 +28,12 @@ export interface SyncCommands {
   saveDraft(conversationId: string, text: string): Promise<void>;
   /** R16.4: the composer's text when the chat opens: the newer of the stored draft and the write-ahead copy ('' for none). */
   loadDraft(conversationId: string): Promise<string>;
+  /** R16.5: files added to a composer's tray are kept with their captions. */
+  keepDraftFiles(files: readonly LocalDraftFile[]): Promise<void>;
+  /** R16.5: a kept file's caption or look-up answer; false when it is no longer kept. */
+  updateDraftFile(id: string, patch: DraftFilePatch): Promise<boolean>;
+  /** R16.5: files removed from the tray. */
+  removeDraftFiles(ids: readonly string[]): Promise<void>;
+  /** R16.5: a conversation's tray when its chat opens, in order. */
+  loadDraftFiles(conversationId: string): Promise<LocalDraftFile[]>;
 }

@@ -66,6 +66,8 @@ export interface SendWithAttachmentsInput {
   files: AttachmentFileInput[];
   /** As sendMessage's: a UUID the caller chose, else a fresh one. */
   correlationId?: string;
+  /** R16.5: the kept tray files these are; they leave the tray in the transaction that stores the message. */
+  trayIds?: readonly string[];
 }
 
 function check(files: AttachmentFileInput[]): void {
@@ -150,7 +152,7 @@ export async function sendWithAttachments(ctx: CommandContext, input: SendWithAt
   const gate = ctx.writeGate?.();
   if (gate) await gate;
   const { db } = ctx;
-  const written = await db.transaction('rw', [...db.syncTables, ...db.attachmentTables], async () => {
+  const written = await db.transaction('rw', [...db.syncTables, ...db.attachmentTables, db.draftFiles], async () => {
     // R12.16: a caller's id must be new here (bulkPut below would overwrite another message's blobs).
     if ((await db.attachmentBlobs.where('id').anyOf(ids).count()) > 0) throw new Error('an attachment id is already stored');
     const w = await writeOptimisticMessage(db, {
@@ -169,6 +171,7 @@ export async function sendWithAttachments(ctx: CommandContext, input: SendWithAt
       db.attachmentUploads.bulkPut(uploads.map((u) => ({ ...u, messageKey }))),
       db.attachmentBlobs.bulkPut(blobs.map((b) => ({ ...b, messageKey }))),
       db.attachmentJobs.put({ messageKey, conversationId: input.conversationId, correlationId, text, attachmentIds: ids, state: 'uploading', error: null, createdAt: ctx.now() }),
+      db.draftFiles.bulkDelete([...(input.trayIds ?? [])]),
     ]);
     return w;
   });

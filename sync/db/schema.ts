@@ -10,6 +10,8 @@
 // v6  index on conversations.unreadCount: the app badge (R11.5) reads only conversations with unread
 //     messages, and its live query is not re-run by writes that leave a count at 0 (issue 19)
 // v7  the attachment outbox (R12, issue 38): jobs per message, uploads and blobs per object
+// v8  composer drafts (R16.1)
+// v9  files waiting in a composer's tray, with their captions (R16.5)
 import { Dexie, type DexieOptions, type EntityTable, type Table, type Transaction } from 'dexie';
 import type {
   CommandResult,
@@ -19,6 +21,7 @@ import type {
   LocalReadCursor,
   LocalSpecialist,
   LocalDraft,
+  LocalDraftFile,
   LocalTyping,
   MetaRow,
 } from '../model/local-types.ts';
@@ -109,6 +112,8 @@ export const STORE_VERSIONS: readonly StoreVersion[] = [
   },
   // R16.1 (issue 40): composer drafts, one per conversation; dropped with the database (R1.11).
   { version: 8, stores: { drafts: 'conversationId' } },
+  // R16.5: the tray's files, by item id and by conversation; dropped with the database (R1.11).
+  { version: 9, stores: { draftFiles: 'id, conversationId' } },
 ];
 
 export const SCHEMA_VERSION = STORE_VERSIONS[STORE_VERSIONS.length - 1]!.version;
@@ -128,6 +133,8 @@ export class SyncDb extends Dexie {
   attachmentBlobs!: EntityTable<AttachmentBlobRow, 'id'>;
   /** R16.1: not among syncTables (no merge touches it); a send's transaction adds it (R16.2). */
   drafts!: EntityTable<LocalDraft, 'conversationId'>;
+  /** R16.5: not among syncTables either; a file send's transaction adds it. */
+  draftFiles!: EntityTable<LocalDraftFile, 'id'>;
   /** R1.12: told every write to the outbox and the conversations (db/write-watch.ts); the engine's send-watch.ts. */
   writeListener: WriteListener | null = null;
 

@@ -120,6 +120,34 @@ export interface LocalAccount {
   specialistsMode: string | null;
 }
 
+/**
+ * R16.5: a file waiting in the composer's tray of one conversation, with its caption: kept like the
+ * text (R16.1), so a reload, a closed app or another chat opened in between loses none of it.
+ */
+export interface LocalDraftFile {
+  /** The tray item's id (the page's). */
+  id: string;
+  conversationId: string;
+  /** The tray's order: ascending. */
+  position: number;
+  /** The name as picked. */
+  name: string;
+  kind: 'image' | 'file';
+  /** The picked bytes, as they will be handed to sendWithAttachments. */
+  blob: Blob;
+  /** MIME type (the picked file's, as the page read it). */
+  type: string;
+  /** R12.13: an image the engine prepares when it is sent. */
+  prepare: boolean;
+  caption: string;
+  /** R12.14's EXIF preview once its look-up answered (null: none found, or not answered yet). */
+  preview: Blob | null;
+  width: number | null;
+  height: number | null;
+  /** The look-up answered (a photo to prepare whose look-up had not is looked up again when the chat opens). */
+  lookedUp: boolean;
+}
+
 /** R16.1: the composer's unsent text of one conversation (issue 40). */
 export interface LocalDraft {
   conversationId: string;
