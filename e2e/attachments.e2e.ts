@@ -124,30 +124,34 @@ test('a PDF gets a file card, over 25 MB is refused in Slovak, a pasted image jo
   expect(await axeViolations(page), 'axe on a desktop').toEqual([]);
   await page.setViewportSize(PHONE);
 
-  // Back to the list: the chat's tray waits there with its files (they live only in this page), so a
-  // reload asks first, and 'stay' keeps them; the chat opened again shows them, caption and all.
-  await page.getByRole('link', { name: 'Späť' }).click();
-  await expect(page).toHaveURL(/\/app\/chats$/);
-  const asked = page.waitForEvent('dialog', { timeout: 10_000 });
-  void page.evaluate(() => location.reload()).catch(() => undefined);
-  const dialog = await asked;
-  expect(dialog.type()).toBe('beforeunload');
-  await dialog.dismiss();
-  await page.getByTestId('conversation-row').first().click();
-  await expect(drafts(page), 'the tray after leaving the chat and coming back').toHaveCount(2);
-  await expect(page.getByRole('textbox', { name: 'Popis k brief.pdf (nepovinný)' })).toHaveValue('Zadanie kampane');
-  // With the tray empty nothing asks: the text is a stored draft.
-  await page.getByRole('button', { name: 'Odstrániť prílohu brief.pdf' }).click();
-  await page.getByRole('button', { name: 'Odstrániť prílohu snimka.png' }).click();
-  await expect(drafts(page)).toHaveCount(0);
+  // R16.5: the tray's files are kept on the device with the draft. Back to the list and a reload: no
+  // 'Leave site?' prompt (nothing would be lost), and the chat opened again shows both files, the
+  // caption and the pasted image's preview (its bytes came back from IndexedDB).
   const prompts: string[] = [];
   page.on('dialog', (d) => {
     prompts.push(d.type());
     void d.accept();
   });
+  await page.getByRole('link', { name: 'Späť' }).click();
+  await expect(page).toHaveURL(/\/app\/chats$/);
+  await page.reload();
+  await page.getByTestId('conversation-row').first().click();
+  await expect(drafts(page), 'the tray after a reload').toHaveCount(2);
+  await expect(drafts(page).nth(0)).toContainText('brief.pdf');
+  await expect(drafts(page).nth(1)).toContainText('snimka.png');
+  await expect(page.getByRole('textbox', { name: 'Popis k brief.pdf (nepovinný)' })).toHaveValue('Zadanie kampane');
+  await expect
+    .poll(() => drafts(page).nth(1).locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { message: 'the pasted image (40 × 30) after the reload' })
+    .toBe(40);
+  await page.screenshot({ path: `${SHOTS}/composer-tray-after-reload-phone.png`, animations: 'disabled' });
+  // Removed, they are gone for good: a reload brings nothing back.
+  await page.getByRole('button', { name: 'Odstrániť prílohu brief.pdf' }).click();
+  await page.getByRole('button', { name: 'Odstrániť prílohu snimka.png' }).click();
+  await expect(drafts(page)).toHaveCount(0);
   await page.reload();
   await expect(composer(page)).toBeEnabled();
-  expect(prompts, 'no prompt with an empty tray').toEqual([]);
+  await expect(drafts(page)).toHaveCount(0);
+  expect(prompts, 'no prompt: the tray is kept, the text is a stored draft').toEqual([]);
 });
 
 test('the camera button opens the camera on a touch device', async ({ page, baseURL }) => {

@@ -77,11 +77,6 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       active = false;
       unblock();
       stopSearch();
-      // Files left in closed chats' trays were this user's in this account (kept-trays.ts; imported
-      // here, not statically: the list's first paint does not carry the chat's code, bench row 8a).
-      import('../pages/chat/attachments/kept-trays.ts')
-        .then((m) => m.dropKeptTrays())
-        .catch((err: unknown) => console.warn('kept trays:', err));
       setEarly(null);
       const stopping = created;
       setEngine((current) => (current === stopping ? null : current));

@@ -4,8 +4,9 @@
 // update gate: a reload now would interrupt typing in an open composer, or lose a keystroke whose
 // save has not committed yet. A draft of a conversation not open is already safe in IndexedDB (the
 // chat shows it again after any reload), so it no longer holds an update back for days.
-// Files waiting in a composer's tray are not stored anywhere (the picked bytes live in this page
-// until their message is): a reload would drop them and their captions, so they hold it back too.
+// Files waiting in a composer's tray are kept in the database too (R16.5, use-attachment-draft.ts);
+// only a file not kept yet (picked before the engine had loaded, or its save failed) lives in this
+// page alone: a reload would drop it, so it holds an update back and a reload asks first.
 const open = new Map<string, string>();
 const trays = new Map<string, number>();
 let saving = 0;
@@ -25,8 +26,8 @@ export function forgetComposer(conversationId: string): void {
 const askBeforeLeaving = (e: BeforeUnloadEvent) => e.preventDefault();
 
 /**
- * The tray of `conversationId` (open, or kept after its chat closed: attachments/kept-trays.ts) now
- * holds `files` files. While any tray holds files, a reload or a closed tab asks first.
+ * The tray of `conversationId` now holds `files` files that are not kept in the database yet. While
+ * any tray holds such files, an update waits and a reload or a closed tab asks first.
  */
 export function noteTray(conversationId: string, files: number): void {
   const before = trays.size;
@@ -43,7 +44,7 @@ export function trackSave(save: Promise<void>): Promise<void> {
   return save.finally(() => saving--);
 }
 
-/** True while an open composer in this tab holds text, a tray (open or kept) holds files, or a draft's save is still running. */
+/** True while an open composer in this tab holds text, a tray holds files not kept yet, or a draft's save is still running. */
 export function hasAnyDraft(): boolean {
   return saving > 0 || open.size > 0 || trays.size > 0;
 }

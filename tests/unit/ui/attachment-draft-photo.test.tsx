@@ -12,7 +12,7 @@ const { AttachmentTray } = await import('../../../src/pages/chat/attachments/Att
 import { useAttachmentDraft } from '../../../src/pages/chat/attachments/use-attachment-draft.ts';
 import { cameraPhoto } from '../../helpers/camera-photo.ts';
 
-/** A conversation of its own per test: a tray closed with files is kept under its chat (kept-trays.ts). */
+/** A conversation of its own per test (R16.5 keeps a tray per conversation, with an engine). */
 let chat = '';
 beforeEach(() => {
   chat = crypto.randomUUID();

@@ -118,6 +118,11 @@ describe('R12.17 the sending bubble of a message with files paints before its st
           asked.push(input);
           return new Promise((_, reject) => (refuse = reject));
         },
+        // R16.5's kept tray (tests/unit/ui/tray-kept.test.tsx): nothing kept before, every write taken.
+        loadDraftFiles: () => Promise.resolve([]),
+        keepDraftFiles: () => Promise.resolve(),
+        updateDraftFile: () => Promise.resolve(true),
+        removeDraftFiles: () => Promise.resolve(),
       },
     } as unknown as SyncEngine;
     const shown: { key: string; text: string; payload: unknown }[] = [];
@@ -145,6 +150,9 @@ describe('R12.17 the sending bubble of a message with files paints before its st
     const [sent] = asked;
     expect(shown).toEqual([{ key: correlationKey(sent!.correlationId!), text: 'Brief', payload: { attachments: sent!.files.map((f) => attachmentEntry(f, f.id!)) } }]);
     expect(sent!.files[0]!.id).toMatch(/^[0-9a-f-]{36}$/);
+    // R16.5: the tray's kept file leaves the database in the send's own transaction.
+    expect(sent!.trayIds).toHaveLength(1);
+    expect(sent!.trayIds![0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(forgotten).toEqual([]);
     // The device is full: the bubble goes, the Slovak reason shows, the file and the text stay.
     await act(async () => refuse(new AttachmentRefusedError('quota', TEXT_ATTACH_QUOTA)));

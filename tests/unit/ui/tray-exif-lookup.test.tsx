@@ -4,11 +4,12 @@
 // answers. A send never waits for it: an item sent (or removed) before it answered goes without a
 // preview and the late answer is dropped, its object URLs revoked. The look-up is held here by the
 // test (a promise it settles), so nothing is timed.
-import { act, cleanup, render, renderHook, screen } from '@testing-library/react';
+import { Blob as NodeBlob, File as NodeFile } from 'node:buffer';
+import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PhotoPreview } from '../../../src/pages/chat/attachments/exif-preview.ts';
 
-/** A conversation of its own per test: a tray closed with files is kept under its chat (kept-trays.ts). */
+/** A conversation of its own per test (R16.5 keeps a tray per conversation, with an engine). */
 let chat = '';
 beforeEach(() => {
   chat = crypto.randomUUID();
@@ -21,6 +22,9 @@ vi.mock('../../../src/pages/chat/attachments/exif-preview.ts', () => ({
 vi.mock('../../../src/lib/notify.ts', () => ({ toastError: () => undefined }));
 const { AttachmentTray } = await import('../../../src/pages/chat/attachments/AttachmentTray.tsx');
 const { useAttachmentDraft } = await import('../../../src/pages/chat/attachments/use-attachment-draft.ts');
+const { tray, trayEngine } = await import('./tray-engine.tsx');
+const { hasAnyDraft } = await import('../../../src/pages/chat/drafts.ts');
+const { freshDb } = await import('../sync/helpers/local-db.ts');
 
 afterEach(cleanup);
 const urls = new Map<string, Blob | MediaSource>();
@@ -105,22 +109,33 @@ describe('R12.15 the tray does not wait for the EXIF look-up', () => {
     expect(late.every((u) => revoked.has(u))).toBe(true);
   });
 
-  it('a look-up answering after its chat closed fills in the kept item (kept-trays.ts): the chat opened again shows the preview and the caption', async () => {
-    const first = renderHook(() => useAttachmentDraft(chat));
-    act(() => first.result.current.add([jpeg('IMG_0005.jpg')]));
+  it('R16.5 a look-up answering after its chat closed is kept with the file: the chat opened again shows the preview and the caption, and asks no look-up again', async () => {
+    const { db } = await freshDb();
+    const engine = { current: trayEngine(db) };
+    const first = tray(chat, engine);
+    // Node's File: fake-indexeddb keeps it (jsdom's comes back empty).
+    const photo = new NodeFile([new Uint8Array([0xff, 0xd8, 0xff, 0xe1, 1, 2, 3])], 'IMG_0005.jpg', { type: 'image/jpeg' }) as unknown as File;
+    act(() => first.result.current.add([photo]));
     const [item] = first.result.current.items;
     act(() => first.result.current.setCaption(item!.id, 'Plagát'));
+    await waitFor(() => expect(hasAnyDraft()).toBe(false));
     first.unmount(); // another chat opened before the look-up answered
     const made = urls.size;
-    await act(async () => (await lookup(0)).answer(previewOf()));
+    const preview = new NodeBlob([new Uint8Array([0xff, 0xd8, 9])], { type: 'image/jpeg' }) as unknown as Blob;
+    await act(async () => (await lookup(0)).answer({ blob: preview, width: 3000, height: 4000 }));
+    // The closed chat shows nothing: the answer's URLs go, the answer itself is kept with the file.
     const late = [...urls.keys()].slice(made);
     expect(late).toHaveLength(2);
-    expect(late.some((u) => revoked.has(u)), 'the kept item holds the late preview').toBe(false);
+    expect(late.every((u) => revoked.has(u))).toBe(true);
+    await waitFor(async () => expect((await db.draftFiles.get(item!.id))?.lookedUp).toBe(true));
 
-    const again = renderHook(() => useAttachmentDraft(chat));
-    expect(again.result.current.items).toHaveLength(1);
+    const again = tray(chat, engine);
+    await waitFor(() => expect(again.result.current.items).toHaveLength(1));
     const [back] = again.result.current.items;
-    expect(back).toMatchObject({ id: item!.id, caption: 'Plagát', thumbUrl: late[1] });
-    expect(back!.file!.preview).toBeInstanceOf(Blob);
+    expect(back).toMatchObject({ id: item!.id, caption: 'Plagát' });
+    expect(back!.file).toMatchObject({ name: 'IMG_0005.jpg', prepare: true, width: 3000, height: 4000 });
+    expect(new Uint8Array(await (urls.get(back!.thumbUrl!) as Blob).arrayBuffer())).toEqual(new Uint8Array([0xff, 0xd8, 9]));
+    expect(lookups).toHaveLength(1);
+    again.unmount();
   });
 });

@@ -40,7 +40,7 @@ describe('update gate', () => {
     expect(await updateIsSafe()).toBe(true);
   });
 
-  it('blocks while files wait in a tray (they live only in the page), also with no text', async () => {
+  it('blocks while files not kept yet wait in a tray (R16.5: only those live in the page alone), also with no text', async () => {
     cleanups.push(registerUpdateBlocker(hasAnyDraft));
     noteTray('c1', 2);
     expect(await updateIsSafe()).toBe(false);

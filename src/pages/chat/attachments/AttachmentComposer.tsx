@@ -1,8 +1,9 @@
 // The composer with attachments (issue 38): the tray of waiting files above the text field, the
 // attach buttons in it, files dropped onto or pasted into the chat (`dropTarget`), and the send that
 // turns text and files into messages (plan-messages.ts) through the engine's attachment outbox
-// (send-attachments.ts). Nothing is lost: files leave the tray only once their message is stored,
-// the text only once every message is (Composer clears it on `true`); a refusal is said in Slovak.
+// (send-attachments.ts). Nothing is lost: files leave the tray only once their message is stored
+// (their kept copies, R16.5, in that very transaction), the text only once every message is
+// (Composer clears it on `true`); a refusal is said in Slovak.
 import { useCallback, type RefObject } from 'react';
 import { correlationKey } from '../../../../sync/merge/message.ts';
 import { attachmentEntry } from '../../../../sync/commands/send-with-attachments.ts';
@@ -64,7 +65,9 @@ export function AttachmentComposer({ conversationId, value, onChange, onSend, sh
             async (files) => {
               const forget = showSending(correlationKey(correlationId), message.text, { attachments: files.map((f) => attachmentEntry(f, f.id!)) });
               try {
-                return await sendAttachments(engine, { conversationId, text: message.text, files, correlationId });
+                // R16.5: the tray's kept files leave it in the transaction that stores their message.
+                const trayIds = message.files.map((f) => f.id);
+                return await sendAttachments(engine, { conversationId, text: message.text, files, correlationId, trayIds });
               } catch (err) {
                 forget();
                 throw err;
