@@ -1,7 +1,7 @@
 // Safe updates (issue 8): a new build served by a restarted stack updates the app exactly once, and
 // only after the message queued offline is delivered and the half-typed draft is gone; a file in the
-// composer's tray is kept on the device (R16.5) and is there after the update. Two builds of the app (marker a and b on <html data-build>) are made once, then
-// served in turn on one DATA_DIR.
+// composer's tray is kept on the device (R16.5) and is there after the update. Two builds of the app
+// (marker a and b on <html data-build>) are made once, then served in turn on one DATA_DIR.
 import { rm } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { startTestStack } from '../tests/helpers/stack.ts';

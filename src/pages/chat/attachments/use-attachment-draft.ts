@@ -95,8 +95,11 @@ function revokeItem(item: DraftAttachment): void {
   if (item.fullUrl) URL.revokeObjectURL(item.fullUrl);
 }
 
-/** R16.5: the row that keeps `item` (its file is always set once it is in the tray). */
-function rowOf(conversationId: string, item: DraftAttachment, lookedUp: boolean): LocalDraftFile {
+/**
+ * R16.5: the row that keeps `item` (its file is always set once it is in the tray). A photo waiting for
+ * its look-up is the one item with neither a thumbnail nor the need of none (R12.15's placeholder).
+ */
+function rowOf(conversationId: string, item: DraftAttachment): LocalDraftFile {
   const f = item.file!;
   return {
     id: item.id,
@@ -111,7 +114,7 @@ function rowOf(conversationId: string, item: DraftAttachment, lookedUp: boolean)
     preview: f.preview ?? null,
     width: f.width ?? null,
     height: f.height ?? null,
-    lookedUp,
+    lookedUp: !looksUpPreview(f) || item.thumbUrl !== null,
   };
 }
 
@@ -203,7 +206,7 @@ export function useAttachmentDraft(conversationId: string): AttachmentDraft {
     if (!engine) return;
     let live = true;
     const early = current.current.filter((i) => unkept.current.has(i.id));
-    keep(engine, early.map((i) => rowOf(conversationId, i, !looksUpPreview(i.file) || i.thumbUrl !== null)));
+    keep(engine, early.map((i) => rowOf(conversationId, i)));
     engine.commands.loadDraftFiles(conversationId).then((rows) => {
       if (!live) return;
       const shown = new Set(current.current.map((i) => i.id));
@@ -227,7 +230,7 @@ export function useAttachmentDraft(conversationId: string): AttachmentDraft {
       // then are they gone with the screen.
       const e = engineRef.current;
       const left = current.current.filter((i) => pending.has(i.id));
-      if (e) keep(e, left.map((i) => rowOf(conversationId, i, !looksUpPreview(i.file) || i.thumbUrl !== null)));
+      if (e) keep(e, left.map((i) => rowOf(conversationId, i)));
       noteTray(conversationId, 0);
       // React's StrictMode (development) mounts again at once: URLs still shown are not revoked then.
       const shown = current.current;
@@ -298,7 +301,7 @@ export function useAttachmentDraft(conversationId: string): AttachmentDraft {
       for (const item of accepted) unkept.current.add(item.id);
       countUnkept();
       setItems((list) => [...list, ...accepted]);
-      if (engineRef.current) keep(engineRef.current, accepted.map((i) => rowOf(conversationId, i, !looksUpPreview(i.file))));
+      if (engineRef.current) keep(engineRef.current, accepted.map((i) => rowOf(conversationId, i)));
       for (const item of accepted.filter((i) => looksUpPreview(i.file))) lookUp(item);
     },
     [conversationId, countUnkept, keep, lookUp],
