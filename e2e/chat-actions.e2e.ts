@@ -26,20 +26,48 @@ async function device(browser: Browser, baseURL: string, phone: boolean): Promis
   return { context, page: await context.newPage() };
 }
 
+/** The browsers' time zone (playwright.config.ts `timezoneId`; contexts made here inherit it). */
+const ZONE = 'Europe/Bratislava';
+
+/** The instant `ZONE`'s day that holds `t` began (exact across a daylight-saving change). */
+function zoneDayStart(t: number): number {
+  const wall = (x: number) => {
+    const p = Object.fromEntries(
+      new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
+        .formatToParts(x)
+        .map((part) => [part.type, Number(part.value)]),
+    ) as Record<string, number>;
+    return { day: Date.UTC(p['year']!, p['month']! - 1, p['day']), at: Date.UTC(p['year']!, p['month']! - 1, p['day'], p['hour'], p['minute'], p['second']) };
+  };
+  const { day } = wall(t);
+  // The zone's offset at a moment is its wall clock minus the moment; the day's start is its wall
+  // midnight minus the offset there (asked twice: the offset at t may not be the one at midnight).
+  const offsetAt = (x: number) => wall(x).at - (x - (x % 1000));
+  const guess = day - offsetAt(t);
+  return day - offsetAt(guess);
+}
+
 /**
  * The times of `count` messages today, all at least a minute before now, so the chat's greeting (written
  * by freshChat, now) stays its newest message whatever the hour: `at(daysAgo, i)` is the i-th of them,
- * `daysAgo` days back. They start at 00:00:30 local, a minute apart, closer together when the day is
- * younger than that (a run at 00:07 UTC placed today's 30 messages up to 00:30, after the greeting, and
- * the chat no longer opened on it: session 33). The first two minutes after midnight are waited out.
+ * `daysAgo` days back. Days are the browsers' (`ZONE`), as the day separators show them: this process
+ * runs in UTC, and its own midnight put an hour of 'today' on the wrong side of the page's. They start
+ * at 00:00:30 a minute apart, closer together when the day is younger than that (a run at 00:07 placed
+ * today's 30 messages up to 00:30, after the greeting, and the chat no longer opened on it: session
+ * 33). The first two minutes of the day are waited out, and the journey's time limit grows by that
+ * wait (a run at 00:00 UTC ran out of its 60 s waiting: session 41).
  */
 async function todayBeforeNow(count: number): Promise<(daysAgo: number, i: number) => string> {
-  const midnight = () => new Date(new Date().setHours(0, 0, 0, 0)).getTime();
-  const young = Date.now() - midnight();
-  if (young < 120_000) await new Promise((r) => setTimeout(r, 120_000 - young));
-  const start = midnight() + 30_000;
+  const young = Date.now() - zoneDayStart(Date.now());
+  if (young < 120_000) {
+    test.info().setTimeout(test.info().timeout + (120_000 - young));
+    await new Promise((r) => setTimeout(r, 120_000 - young));
+  }
+  const today = zoneDayStart(Date.now());
+  const start = today + 30_000;
   const step = Math.min(60_000, Math.floor((Date.now() - 60_000 - start) / count));
-  return (daysAgo, i) => new Date(start - daysAgo * DAY + i * step).toISOString();
+  // Each day's own start (noon of that day, then back to its midnight): a day of 23 or 25 hours moves nothing.
+  return (daysAgo, i) => new Date(zoneDayStart(today - daysAgo * DAY + DAY / 2) + 30_000 + i * step).toISOString();
 }
 
 /** A chat with messages of three days (two days ago, yesterday, today just after midnight). */
