@@ -87,7 +87,8 @@ export async function countGateRefusals(page: Page): Promise<() => Promise<numbe
     const w = window as unknown as { gateRefusals: number; gateAsks: number };
     w.gateRefusals = 0;
     w.gateAsks = 0;
-    new BroadcastChannel('poradna-update-gate').onmessage = (e: MessageEvent<{ type?: string; safe?: boolean }>) => {
+    new BroadcastChannel('poradna-update-gate').onmessage = (e: MessageEvent<{ type?: string; safe?: boolean; ask?: string }>) => {
+      if (e.data.ask?.startsWith('diag-')) return; // gateState's own question and its answers
       if (e.data.type === 'safe' && e.data.safe === false) w.gateRefusals++;
       // The page's own gate asking (heard here: a channel object hears every other object of its name).
       if (e.data.type === 'safe?') w.gateAsks++;
@@ -127,7 +128,23 @@ export function gateState(page: Page): Promise<string> {
         const { key, attempts, lastError, claim } = e as { key: string; attempts: number; lastError: string | null; claim?: unknown };
         return JSON.stringify({ key, attempts, lastError, claim });
       });
-      return `${worker}; outbox: ${shown.length ? shown.join(', ') : 'empty'}`;
+      // Every open tab's own answer, asked as a tab's gate asks (src/pwa/tab-gate.ts): whether the asking
+      // tab itself says "not safe" (so it never asks the others) or is safe and asks.
+      const answers = await new Promise<boolean[]>((resolve) => {
+        const ask = `diag-${Math.random()}`;
+        const heard: boolean[] = [];
+        const ch = new BroadcastChannel('poradna-update-gate');
+        ch.onmessage = (e: MessageEvent<{ type?: string; ask?: string; safe?: boolean }>) => {
+          if (e.data.type === 'safe' && e.data.ask === ask) heard.push(e.data.safe === true);
+        };
+        ch.postMessage({ type: 'safe?', ask });
+        setTimeout(() => {
+          ch.close();
+          resolve(heard);
+        }, 1600);
+      });
+      const said = answers.length ? answers.map((a) => (a ? 'safe' : 'not safe')).join(', ') : 'none';
+      return `${worker}; outbox: ${shown.length ? shown.join(', ') : 'empty'}; the tabs' answers now: ${said}`;
     })
     .then(async (state) => `${state}; asked the other tabs ${await gateAsks(page)} times`)
     .catch((e: Error) => `state not readable: ${e.message}`);

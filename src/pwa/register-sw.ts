@@ -21,17 +21,27 @@ export function registerServiceWorker(opts: RegisterOptions = {}): void {
   if (!('serviceWorker' in navigator) || !import.meta.env.PROD) return;
   const gate = openTabGate(updateIsSafe);
   const wb = new Workbox('/sw.js', { scope: '/' });
-  let waiting = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let controlled = navigator.serviceWorker.controller !== null;
 
+  // Asks again every RECHECK_MS for as long as a version waits, whatever happened before: a tab that
+  // refused may be safe now, an activate message that did not take is sent again, and an error (a
+  // lock query, the registration) ends one round, never the loop. (It used to stop after posting
+  // activate, or on an error, so a waiting version could sit until the next reload: pwa-update-tabs
+  // once saw tab one, its outbox empty, ask the other tabs 0 times in 30 s; session 41.) Whether a
+  // version waits is asked of the registration, not remembered from workbox-window's 'waiting':
+  // workbox-window follows only the first update it did not start itself (it drops its updatefound
+  // listener after one: workbox-window src/Workbox.ts, _onUpdateFound), so a tab open across two
+  // deploys would never hear of the second.
   const tryActivate = async () => {
-    if (!waiting) return;
-    if (await gate.allTabsSafe()) {
+    clearTimeout(timer);
+    try {
+      const waiting = (await navigator.serviceWorker.getRegistration('/'))?.waiting;
+      if (!waiting) return;
       // The message goes to the waiting worker itself (the controlling one cannot skip its waiting).
-      const reg = await navigator.serviceWorker.getRegistration('/');
-      reg?.waiting?.postMessage({ type: SW_MESSAGES.activate });
-      return;
+      if (await gate.allTabsSafe()) waiting.postMessage({ type: SW_MESSAGES.activate });
+    } catch {
+      // asked again below
     }
     clearTimeout(timer);
     timer = setTimeout(() => void tryActivate(), RECHECK_MS);
@@ -40,10 +50,7 @@ export function registerServiceWorker(opts: RegisterOptions = {}): void {
   wb.addEventListener('installed', (e) => {
     if (!e.isUpdate && !controlled) opts.onOfflineReady?.();
   });
-  wb.addEventListener('waiting', () => {
-    waiting = true;
-    void tryActivate();
-  });
+  wb.addEventListener('waiting', () => void tryActivate());
   // A controller change reloads only a page that already had a controller: the first install claims
   // the page without replacing any code. (workbox-window's isUpdate is fixed at register time, so a
   // page first claimed in this session would never reload for a later update.)
@@ -59,6 +66,17 @@ export function registerServiceWorker(opts: RegisterOptions = {}): void {
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') void wb.update();
   });
-  void wb.register();
+  // Every version found later, by this tab or another: the registration's own event (see tryActivate).
+  void wb
+    .register()
+    .then((reg) =>
+      reg?.addEventListener('updatefound', () => {
+        const sw = reg.installing;
+        sw?.addEventListener('statechange', () => {
+          if (sw.state === 'installed') void tryActivate();
+        });
+      }),
+    )
+    .catch(() => undefined);
   void navigator.storage?.persist?.().catch(() => false);
 }
