@@ -1,0 +1,72 @@
+// A new build whose first install failed (its precache cut short, as a flaky mobile network leaves
+// it) is still applied when the browser finds it again, without the member reloading the app. The
+// update gate learns of every version from the service-worker registration itself: workbox-window
+// follows only the first update a page did not start, so before session 41 this tab stayed on the
+// old build until it was reloaded by hand (src/pwa/register-sw.ts).
+import { cp, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startTestStack } from '../tests/helpers/stack.ts';
+import { launchProfile, signInControlled } from './pwa-helpers.ts';
+import { buildOf, noReloadPending, twoBuilds } from './pwa-update-helpers.ts';
+
+/** Starts recording the states of every worker the registration installs from now on. */
+async function recordInstalls(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(async () => {
+    const w = window as unknown as { installStates: string[] };
+    w.installStates = [];
+    const reg = await navigator.serviceWorker.getRegistration('/');
+    reg?.addEventListener('updatefound', () => {
+      const sw = reg.installing;
+      sw?.addEventListener('statechange', () => w.installStates.push(sw.state));
+    });
+  });
+  return () => page.evaluate(() => (window as unknown as { installStates: string[] }).installStates).catch(() => []);
+}
+
+const lookForUpdate = (page: Page) => page.evaluate(async () => void (await (await navigator.serviceWorker.getRegistration('/'))?.update().catch(() => undefined)));
+
+test('a build whose first install failed is applied when it is found again, without a reload by hand', async () => {
+  test.setTimeout(180_000);
+  const { root, webA, webB, dataDir, profile } = await twoBuilds('poradna-upd3-');
+  // Build b with one precached chunk missing: its worker's install fails (workbox-precaching refuses a 404).
+  const broken = join(root, 'web-b-broken');
+  await cp(webB, broken, { recursive: true });
+  const chunk = (await readdir(join(broken, 'assets'))).find((f) => /^ChatPage-.*\.js$/.test(f));
+  expect(chunk, 'a chat page chunk in build b').toBeTruthy();
+  await rm(join(broken, 'assets', chunk!));
+
+  let stack = await startTestStack({ webDir: webA }, { dataDir });
+  const context = await launchProfile(profile, stack.url);
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await signInControlled(page);
+    expect(await buildOf(page)).toBe('a');
+    let loads = 0;
+    page.on('load', () => loads++);
+    const installs = await recordInstalls(page);
+
+    // Build b is deployed, but its install fails: the worker ends redundant and nothing waits.
+    const port = stack.port;
+    await stack.stop();
+    stack = await startTestStack({ webDir: broken, port }, { dataDir });
+    await lookForUpdate(page);
+    await expect.poll(installs, { timeout: 30_000, message: 'the first install of build b fails' }).toContain('redundant');
+    expect(await page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration('/'))?.waiting)).toBe(false);
+    expect(await buildOf(page)).toBe('a');
+
+    // The complete build b is served; the browser finds it again (its periodic or visibility check).
+    await stack.stop();
+    stack = await startTestStack({ webDir: webB, port }, { dataDir });
+    await lookForUpdate(page);
+    // Nothing is unsent and no composer holds text: the new version activates, one reload into b.
+    await expect.poll(() => buildOf(page), { timeout: 30_000, message: 'the page runs build b' }).toBe('b');
+    expect(loads).toBe(1);
+    await noReloadPending(page);
+    expect(loads).toBe(1);
+  } finally {
+    await context.close();
+    await stack.stop();
+    await rm(root, { recursive: true, force: true });
+  }
+});
