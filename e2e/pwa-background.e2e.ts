@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { dispatchSync, launchProfile, openFirstChat, ownBubble, registrationId, sendFromComposer, serverCount, signInControlled, syncTags } from './pwa-helpers.ts';
+import { recordWorkerLog } from './worker-diagnostics.ts';
 import { expectOwnBubbleOnce } from './chat-helpers.ts';
 
 test('a message queued offline in a closed tab is delivered by Background Sync, once, with no app tab open', async ({ baseURL }) => {
@@ -15,6 +16,7 @@ test('a message queued offline in a closed tab is delivered by Background Sync, 
   const profile = await mkdtemp(join(tmpdir(), 'poradna-bg-'));
   const context = await launchProfile(profile, origin);
   try {
+    const workerLog = recordWorkerLog(context);
     const page = context.pages()[0] ?? (await context.newPage());
     await signInControlled(page);
     const chatPath = await openFirstChat(page);
@@ -39,8 +41,9 @@ test('a message queued offline in a closed tab is delivered by Background Sync, 
     expect(context.pages().filter((p) => p.url().startsWith(origin))).toHaveLength(0);
 
     // A second sync event finds nothing to send; the next open shows the message as sent, once.
+    const empty = workerLog.ended('empty');
     await dispatchSync(cdp, origin, reg);
-    await blank.waitForTimeout(2000);
+    await expect.poll(() => workerLog.ended('empty')).toBeGreaterThan(empty);
     expect(await serverCount(origin, text)).toBe(1);
     const again = await context.newPage();
     await again.goto(chatPath);
@@ -59,6 +62,7 @@ test('a sync event while the tab is open and flushing stores the message once', 
   const profile = await mkdtemp(join(tmpdir(), 'poradna-bg2-'));
   const context = await launchProfile(profile, origin);
   try {
+    const workerLog = recordWorkerLog(context);
     const page = context.pages()[0] ?? (await context.newPage());
     await signInControlled(page);
     await openFirstChat(page);
@@ -75,7 +79,9 @@ test('a sync event while the tab is open and flushing stores the message once', 
       await expect(ownBubble(page, t)).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
       await expect.poll(() => serverCount(origin, t), { timeout: 10_000 }).toBe(1);
     }
-    await page.waitForTimeout(4000); // longer than the worker's look-again interval
+    // Every event the worker got (the two dispatched, and Chromium's own on the way online) has ended.
+    await expect.poll(() => workerLog.ended(), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => workerLog.running(), { timeout: 20_000 }).toBe(0);
     for (const t of texts) expect(await serverCount(origin, t)).toBe(1);
     for (const t of texts) await expectOwnBubbleOnce(page, t);
   } finally {

@@ -176,8 +176,19 @@ self.addEventListener('activate', (event) => {
 (self as EventTarget).addEventListener('sync', (e) => {
   const event = e as SyncEvent;
   if (event.tag !== OUTBOX_SYNC_TAG) return;
-  // A rejection (entries still waiting) makes the browser retry the event later.
-  event.waitUntil(backgroundFlush(navigator.locks));
+  // A rejection (entries still waiting) makes the browser retry the event later. Each event's start
+  // and outcome go to the worker's console: the only trace of work no page watches.
+  const started = Date.now();
+  console.debug('Background Sync: started');
+  event.waitUntil(
+    backgroundFlush(navigator.locks).then(
+      (outcome) => console.info(`Background Sync: ${outcome} in ${Date.now() - started} ms`),
+      (err: unknown) => {
+        console.warn(`Background Sync: failed in ${Date.now() - started} ms:`, err);
+        throw err;
+      },
+    ),
+  );
 });
 
 /** Every window of this origin, also those this worker does not control yet. */
