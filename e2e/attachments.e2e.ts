@@ -135,6 +135,9 @@ test('a PDF gets a file card, over 25 MB is refused in Slovak, a pasted image jo
   await page.getByRole('link', { name: 'Späť' }).click();
   await expect(page).toHaveURL(/\/app\/chats$/);
   await page.reload();
+  // The list names the waiting files after 'Koncept:' (R16.5; no text was typed: a PDF and an image).
+  await expect(page.getByTestId('row-snippet').first()).toHaveText('Koncept: 2 prílohy');
+  await page.screenshot({ path: `${SHOTS}/list-draft-files-phone.png`, animations: 'disabled' });
   await page.getByTestId('conversation-row').first().click();
   await expect(drafts(page), 'the tray after a reload').toHaveCount(2);
   await expect(drafts(page).nth(0)).toContainText('brief.pdf');

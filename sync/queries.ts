@@ -3,7 +3,7 @@
 import { Dexie } from 'dexie';
 import { ASSISTANT_SPECIALIST_ID, UNREAD_BADGE_CAP } from './model/constants.ts';
 import type { SyncDb } from './db/schema.ts';
-import type { FeedMeta, LocalAccount, LocalDraft, LocalConversation, LocalMessage, LocalSpecialist, LocalTyping, ReferenceMeta } from './model/local-types.ts';
+import type { FeedMeta, FilesSummary, LocalAccount, LocalDraft, LocalDraftFile, LocalConversation, LocalMessage, LocalSpecialist, LocalTyping, ReferenceMeta } from './model/local-types.ts';
 import { compareConversations } from './model/ordering.ts';
 import { conversationMessages } from './db/summary-store.ts';
 
@@ -156,6 +156,23 @@ export async function serverClockOffset(db: SyncDb): Promise<number> {
 /** R16.1: every conversation's draft (the list's 'Koncept: …'); a few rows, one per conversation typed in. */
 export function drafts(db: SyncDb): Promise<LocalDraft[]> {
   return db.drafts.toArray();
+}
+
+/**
+ * R16.5: every conversation whose tray keeps files, with what the list says of them (R2.10's
+ * summary, in the tray's order); the list's 'Koncept:' names them when the draft has no text.
+ */
+export async function draftTrays(db: SyncDb): Promise<{ conversationId: string; files: FilesSummary }[]> {
+  const byConversation = new Map<string, LocalDraftFile[]>();
+  await db.draftFiles.each((f) => {
+    const list = byConversation.get(f.conversationId);
+    if (list) list.push(f);
+    else byConversation.set(f.conversationId, [f]);
+  });
+  return [...byConversation].map(([conversationId, files]) => {
+    const first = files.reduce((a, b) => (b.position < a.position ? b : a));
+    return { conversationId, files: { count: files.length, images: files.filter((f) => f.kind === 'image').length, name: first.name || null } };
+  });
 }
 
 /** R16.1: one conversation's draft text, '' when none. */

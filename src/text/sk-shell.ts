@@ -82,6 +82,11 @@ export const skShell = {
     restore: 'Obnoviť',
     unknownSpecialist: 'Neznámy špecialista',
     noMessages: 'No messages yet',
+    // ours (R2.10, R16.5): a row whose message or draft has files and no text names them
+    photo: 'Fotka',
+    file: 'Súbor',
+    photos: (n: number) => (n <= 4 ? `${n} fotky` : `${n} fotiek`),
+    attachments: (n: number) => (n <= 4 ? `${n} prílohy` : `${n} príloh`),
   },
   chatActions: {
     draft: 'Koncept:',

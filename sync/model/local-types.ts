@@ -58,6 +58,15 @@ export interface LocalLastMessage {
   text: string;
   direction: string;
   createdAt: string;
+  /** R2.10: its attachments, for a row whose message has files and no text (absent: none). */
+  files?: FilesSummary;
+}
+
+/** R2.10: what a list row says of files: how many, how many are images, the first one's name. */
+export interface FilesSummary {
+  count: number;
+  images: number;
+  name: string | null;
 }
 
 /** R14.1 the conversation's owner: the AI answers, a human was asked for, or a human answers. */

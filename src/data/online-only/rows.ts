@@ -1,6 +1,7 @@
 // Server rows (PostgREST JSON) into the same Local* shapes the screens render, through the sync
 // engine's own pure parsers and merges, so both builds draw identical bubbles and rows.
 import { mergeConversation } from '../../../sync/merge/conversation.ts';
+import { lastMessageOf } from '../../../sync/merge/summary.ts';
 import { fromRemoteMessage, messageKeyOf } from '../../../sync/merge/message.ts';
 import { laterOf } from '../../../sync/model/ordering.ts';
 import { parseConversation, parseMessage } from '../../../sync/receive/parse-remote.ts';
@@ -16,6 +17,5 @@ export function localConversation(row: unknown, last: unknown): LocalConversatio
   const c = mergeConversation(parseConversation(row), undefined, null)!;
   if (last === undefined || last === null) return c;
   const m = localMessage(last);
-  const lastMessage = { key: m.key, id: m.serverId, text: m.text, direction: m.direction, createdAt: m.createdAt };
-  return { ...c, lastMessage, sortAt: laterOf(c.lastMessageAt, m.createdAt) ?? c.createdAt };
+  return { ...c, lastMessage: lastMessageOf(m), sortAt: laterOf(c.lastMessageAt, m.createdAt) ?? c.createdAt };
 }

@@ -4,7 +4,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useMatch, useSearchParams } from 'react-router-dom';
 import type { LocalConversation } from '../../../sync/model/local-types.ts';
-import { drafts } from '../../../sync/queries.ts';
+import { draftTrays, drafts } from '../../../sync/queries.ts';
 import { markAfterPaint } from '../../data/perf-marks.ts';
 import { useSyncQuery } from '../../data/use-sync-query.ts';
 import { DESKTOP_QUERY, useMedia } from '../../lib/use-media.ts';
@@ -40,6 +40,9 @@ export function ConversationList({ conversations, archived, onToggleArchive }: C
   // Issue 40: a conversation with an unsent draft shows it as its snippet ('Koncept: …').
   const draftRows = useSyncQuery((db) => drafts(db), [])?.value;
   const draftOf = new Map(draftRows?.map((d) => [d.conversationId, d.text]));
+  // R16.5: a tray's files, named after 'Koncept:' when the draft has no text.
+  const trayRows = useSyncQuery((db) => draftTrays(db), [])?.value;
+  const trayOf = new Map(trayRows?.map((t) => [t.conversationId, t.files]));
   // Issue 40: on a desktop the open chat sits beside the list; its row is marked, and links keep the search.
   const openId = useMatch('/app/chats/:id')?.params.id;
   const kept = keptListQuery(useSearchParams()[0], useMedia(DESKTOP_QUERY));
@@ -65,7 +68,7 @@ export function ConversationList({ conversations, archived, onToggleArchive }: C
             className="absolute left-0 top-0 w-full"
             style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
           >
-            <ConversationRow conversation={c} archived={archived} onToggleArchive={onToggleArchive} first={item.index === 0} draft={draftOf.get(c.id)} open={c.id === openId} query={kept} />
+            <ConversationRow conversation={c} archived={archived} onToggleArchive={onToggleArchive} first={item.index === 0} draft={draftOf.get(c.id)} draftFiles={trayOf.get(c.id)} open={c.id === openId} query={kept} />
           </div>
         );
       })}

@@ -1,7 +1,7 @@
 // One conversation in the list: avatar, name, status, time, unread badge and a two-line snippet,
 // linking to the chat; swiping or dragging left reveals 'Archivovať' ('Obnoviť' when archived).
 import { Link } from 'react-router-dom';
-import type { LocalConversation } from '../../../sync/model/local-types.ts';
+import type { FilesSummary, LocalConversation } from '../../../sync/model/local-types.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { SwipeableRow } from '../../components/SwipeableRow.tsx';
@@ -9,6 +9,7 @@ import { UnreadBadge } from '../../components/UnreadBadge.tsx';
 import { formatRelativeTime } from '../../lib/relative-time.ts';
 import { plainSnippet } from '../../lib/snippet.ts';
 import { skShell as sk } from '../../text/sk-shell.ts';
+import { filesSnippet } from './files-snippet.ts';
 import { OwnerRowLabel } from './OwnerRowLabel.tsx';
 
 interface ConversationRowProps {
@@ -19,6 +20,8 @@ interface ConversationRowProps {
   first?: boolean;
   /** The conversation's unsent draft (issue 40): shown instead of the last message, after 'Koncept:'. */
   draft?: string | undefined;
+  /** R16.5: the files kept in this conversation's tray; named after 'Koncept:' when the draft has no text. */
+  draftFiles?: FilesSummary | undefined;
   /** Issue 40: this conversation is open beside the list (desktop two-pane): aria-current="page". */
   open?: boolean;
   /** Issue 40: the list's search kept in the chat's address (list-params.ts keptListQuery), or ''. */
@@ -28,11 +31,12 @@ interface ConversationRowProps {
 /** Element Timing reports text painted in an element with this attribute (bench/README.md). */
 const FIRST_ROW_TIMING: Record<string, string> = { elementtiming: 'first-row' };
 
-export function ConversationRow({ conversation: c, archived, onToggleArchive, first = false, draft, open = false, query = '' }: ConversationRowProps) {
+export function ConversationRow({ conversation: c, archived, onToggleArchive, first = false, draft, draftFiles, open = false, query = '' }: ConversationRowProps) {
   const name = c.specialist?.name?.trim() || sk.chats.unknownSpecialist;
   const time = c.lastMessage?.createdAt ?? c.lastMessageAt ?? c.createdAt;
-  const draftSnippet = draft ? plainSnippet(draft) : '';
-  const snippet = plainSnippet(c.lastMessage?.text ?? '') || sk.chats.noMessages;
+  const draftSnippet = (draft ? plainSnippet(draft) : '') || filesSnippet(draftFiles);
+  // R2.10: a message of files without text names them; 'No messages yet' is for a conversation with none.
+  const snippet = plainSnippet(c.lastMessage?.text ?? '') || filesSnippet(c.lastMessage?.files) || sk.chats.noMessages;
   return (
     <SwipeableRow actionLabel={archived ? sk.chats.restore : sk.chats.archive} onAction={() => onToggleArchive(c.id)}>
       <Link

@@ -13,7 +13,7 @@ import type { LocalDraftFile } from '../../../sync/model/local-types.ts';
 import { sendMessage } from '../../../sync/commands/send-message.ts';
 import { deleteUserDb, openUserDb } from '../../../sync/db/open.ts';
 import type { SyncDb } from '../../../sync/db/schema.ts';
-import { drafts, draftText, messages } from '../../../sync/queries.ts';
+import { drafts, draftText, draftTrays, messages } from '../../../sync/queries.ts';
 import { commandContext, freshDb } from './helpers/local-db.ts';
 import { FakeServer } from './helpers/fake-server.ts';
 
@@ -110,6 +110,17 @@ describe('R16.5 the tray kept in the database', () => {
     // A file no longer kept takes no late update (sent or removed meanwhile).
     expect(await updateDraftFile({ db }, 'a', { caption: 'neskoro' })).toBe(false);
     expect(await db.draftFiles.get('a')).toBeUndefined();
+  });
+
+  it('R16.5 the list: per conversation its tray files counted, images told apart, the first in tray order named', async () => {
+    expect(await draftTrays(db)).toEqual([]);
+    await keepDraftFiles({ db }, [row({ id: 'b', position: 2, name: 'IMG_1.jpg', kind: 'image', type: 'image/jpeg' }), row({ id: 'a', position: 1 })]);
+    await keepDraftFiles({ db }, [row({ id: 'x', position: 0, conversationId: 'other', name: 'IMG_2.jpg', kind: 'image', type: 'image/jpeg' })]);
+    const trays = new Map((await draftTrays(db)).map((t) => [t.conversationId, t.files]));
+    expect(trays.get(convId)).toEqual({ count: 2, images: 1, name: 'brief.pdf' });
+    expect(trays.get('other')).toEqual({ count: 1, images: 1, name: 'IMG_2.jpg' });
+    await removeDraftFiles({ db }, ['a', 'b']);
+    expect((await draftTrays(db)).map((t) => t.conversationId)).toEqual(['other']);
   });
 
   it('R16.5 kept files are dropped with the account database (R1.11)', async () => {
