@@ -12,6 +12,7 @@
 // v7  the attachment outbox (R12, issue 38): jobs per message, uploads and blobs per object
 // v8  composer drafts (R16.1)
 // v9  files waiting in a composer's tray, with their captions (R16.5)
+// v10 a stored summary whose last message has no text learns that message's files (R2.10); no index
 import { Dexie, type DexieOptions, type EntityTable, type Table, type Transaction } from 'dexie';
 import type {
   CommandResult,
@@ -28,6 +29,7 @@ import type {
 import type { OutboxEntry } from '../send/outbox.ts';
 import type { AttachmentBlobRow, AttachmentJobRow, AttachmentUploadRow } from '../attachments/rows.ts';
 import { writeWatchMiddleware, type WriteListener } from './write-watch.ts';
+import { filesSummary } from '../merge/summary.ts';
 
 export const DB_PREFIX = 'poradna-sync-';
 
@@ -58,6 +60,24 @@ async function upgradeToV5(tx: Transaction): Promise<void> {
     delete e.nextAttemptAt;
     e.claim = null;
   });
+}
+
+/**
+ * v9 → v10: R2.10. Summaries stored before carry no `files`, so a conversation whose last message is
+ * a photo or a document without text would read 'No messages yet' until its next change. Only rows
+ * whose last message has no text are looked at; each reads that one message.
+ */
+async function upgradeToV10(tx: Transaction): Promise<void> {
+  const bare = (await tx
+    .table('conversations')
+    .filter((c: LocalConversation) => c.lastMessage !== null && c.lastMessage.text === '' && c.lastMessage.files === undefined)
+    .toArray()) as LocalConversation[];
+  for (const c of bare) {
+    const last = c.lastMessage!;
+    const message = (await tx.table('messages').get(last.key)) as LocalMessage | undefined;
+    const files = message ? filesSummary(message.payload) : undefined;
+    if (files) await tx.table('conversations').update(c.id, { lastMessage: { ...last, files } });
+  }
 }
 
 export const STORE_VERSIONS: readonly StoreVersion[] = [
@@ -114,6 +134,8 @@ export const STORE_VERSIONS: readonly StoreVersion[] = [
   { version: 8, stores: { drafts: 'conversationId' } },
   // R16.5: the tray's files, by item id and by conversation; dropped with the database (R1.11).
   { version: 9, stores: { draftFiles: 'id, conversationId' } },
+  // R2.10: the list's summaries learn their last message's files.
+  { version: 10, stores: {}, upgrade: upgradeToV10 },
 ];
 
 export const SCHEMA_VERSION = STORE_VERSIONS[STORE_VERSIONS.length - 1]!.version;

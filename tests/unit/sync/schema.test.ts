@@ -35,4 +35,29 @@ describe('local store', () => {
     await db.results.put({ id: 'r', ok: true, conversationId: 'c', created: true, error: null, at: 0 });
     db.close();
   });
+
+  it('R2.10 a version 9 summary whose last message is files without text learns them; others are left as they were', async () => {
+    const idb = { indexedDB: new IDBFactory(), IDBKeyRange };
+    const v9 = new SyncDb(dbNameFor('u'), dexieOptions(idb), 9);
+    await v9.open();
+    const last = (key: string, text: string) => ({ key, id: key, text, direction: 'specialist', createdAt: '2026-12-01T10:00:00.000000Z' });
+    await v9.table('conversations').bulkPut([
+      { id: 'photo', lastMessage: last('s:p', '') },
+      { id: 'text', lastMessage: last('s:t', 'Ahoj') },
+      { id: 'empty', lastMessage: last('s:e', '') },
+      { id: 'none', lastMessage: null },
+    ]);
+    await v9.table('messages').bulkPut([
+      { key: 's:p', conversationId: 'photo', orderKey: 'a', state: 'sent', text: '', payload: { attachments: [{ id: 'x', file_type: 'image', name: 'IMG_1.jpg' }] } },
+      { key: 's:t', conversationId: 'text', orderKey: 'a', state: 'sent', text: 'Ahoj', payload: { attachments: [{ id: 'y', file_type: 'file', name: 'a.pdf' }] } },
+      { key: 's:e', conversationId: 'empty', orderKey: 'a', state: 'sent', text: '', payload: null },
+    ]);
+    v9.close();
+    const db = await openUserDb('u', idb);
+    expect((await db.conversations.get('photo'))?.lastMessage?.files).toEqual({ count: 1, images: 1, name: 'IMG_1.jpg' });
+    expect((await db.conversations.get('text'))?.lastMessage).toEqual(last('s:t', 'Ahoj'));
+    expect((await db.conversations.get('empty'))?.lastMessage).toEqual(last('s:e', ''));
+    expect((await db.conversations.get('none'))?.lastMessage).toBeNull();
+    db.close();
+  });
 });
