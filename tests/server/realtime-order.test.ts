@@ -140,7 +140,14 @@ describe('realtime delivery order', () => {
       await holder.query('select pg_advisory_lock($1)', [HOLD_KEY]);
       await insert(held, ux, 'x-held');
       await insert(fast, uy, 'y-fast');
-      const [gotY] = await firstChanges(y, 'y gets its change while x\'s check is held');
+      const [gotY] = await firstChanges(y, 'y gets its change while x\'s check is held').catch(async (err: unknown) => {
+        // Failed once in a clean-clone run (session 42): say what the check connections were doing
+        // (waiting on the held lock, or busy elsewhere) and what the realtime server logged.
+        const checks = await holder
+          .query(`select state, wait_event_type, wait_event, left(query, 100) as query from pg_stat_activity where application_name = 'poradna-realtime-rls'`)
+          .then((r) => r.rows as unknown[], (e: unknown) => String(e));
+        throw new Error(`${err instanceof Error ? err.message : String(err)}\ncheck connections: ${JSON.stringify(checks)}\nx got: ${JSON.stringify(received(x))}\nserver log: ${JSON.stringify(serverLog.slice(-20))}`, { cause: err });
+      });
       expect(gotY!.label).toBe('y-fast');
       expect(received(x)).toEqual([]);
     } finally {
