@@ -49,7 +49,7 @@ async function insert(owner: string, n: number, label = 'x'): Promise<string> {
 
 /** A realtime server of its own on a free port, against the shared stack's database. */
 async function privateRealtime(
-  opts: { idleTimeoutMs?: number } = {},
+  opts: { idleTimeoutMs?: number; listenerAppName?: string } = {},
 ): Promise<{ base: string; close(): Promise<void> }> {
   const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 4 });
   const rt: RealtimeServer = await createRealtimeServer({
@@ -404,18 +404,19 @@ describe('realtime postgres_changes', () => {
   });
 
   it('comes back after its LISTEN connection is killed', async () => {
-    // A private server, so killing its listener cannot disturb tests running on the shared stack.
-    const listeners = async () =>
+    // A private server, so killing its listener cannot disturb tests running on the shared stack; its
+    // LISTEN connection has a name of its own, so another file's realtime server that starts meanwhile
+    // (realtime-order's, beside in the same run) is never the one killed.
+    const appName = `poradna-realtime-listener-${randomUUID().slice(0, 8)}`;
+    const mine = async () =>
       (
         await table.db.query<{ pid: number }>(
-          `select pid from pg_stat_activity
-           where application_name = 'poradna-realtime-listener' and query ilike 'listen%' and state = 'idle'`,
+          `select pid from pg_stat_activity where application_name = $1 and query ilike 'listen%' and state = 'idle'`,
+          [appName],
         )
       ).rows.map((r) => r.pid);
-    const others = await listeners();
-    const rt = await privateRealtime();
+    const rt = await privateRealtime({ listenerAppName: appName });
     try {
-      const mine = async () => (await listeners()).filter((p) => !others.includes(p));
       const before = await waitFor(async () => ((await mine()).length ? mine() : undefined), 'its listener');
       expect(before).toHaveLength(1);
       const l = listen(await client(tokenA, {}, rt.base), table.name, 'INSERT', `owner=eq.${userA}`);

@@ -8,6 +8,8 @@ export interface RealtimeDeps {
   pool: pg.Pool;
   /** Superuser connection string, for the dedicated LISTEN connection. */
   databaseUrl: string;
+  /** Tests: the LISTEN connection's application_name, to tell this server's from others on one database. */
+  listenerAppName?: string;
   /** The signing key is optional so tests can run a realtime server on the legacy secret alone. */
   keys: Omit<StackKeys, 'signingKey'> & VerifyingKeys & { legacyDisabled?: boolean };
   log: (line: string) => void;

@@ -13,6 +13,8 @@ export interface ListenerOptions {
   onNotification: (payload: string) => void;
   onUp: (reconnected: boolean) => void;
   onDown: () => void;
+  /** The connection's application_name (default LISTENER_APP_NAME); tests tell their server's apart by it. */
+  appName?: string;
 }
 
 const MIN_DELAY = 250;
@@ -38,7 +40,7 @@ export class Listener {
     if (this.stopped) return;
     const client = new pg.Client({
       connectionString: this.opts.databaseUrl,
-      application_name: LISTENER_APP_NAME,
+      application_name: this.opts.appName ?? LISTENER_APP_NAME,
       keepAlive: true,
     });
     let lost = false;

@@ -92,6 +92,7 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
   janitor.unref();
   const listener = new Listener({
     databaseUrl: deps.databaseUrl,
+    ...(deps.listenerAppName ? { appName: deps.listenerAppName } : {}),
     log,
     onNotification: (payload) => {
       const notice = parseBroadcastNotice(payload);
