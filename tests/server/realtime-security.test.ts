@@ -122,7 +122,18 @@ describe('realtime DELETE events (issue 16 item 6, issue 17 item 3)', () => {
     expect((await subscribe(ownCh)).status).toBe('SUBSCRIBED');
     expect((await subscribe(spyCh)).status).toBe('SUBSCRIBED');
 
-    await db.query('delete from public.messages where id = $1', [messageId]);
+    // As every message writer does, the conversation is locked first (private.lock_conversation):
+    // a bare delete locked the message, then its account's counter (the tombstone), the opposite
+    // order to a worker marking the message read, and once got 'deadlock detected' (session 42).
+    await db.query('begin');
+    try {
+      await db.query('select private.lock_conversation($1)', [a.conversationId]);
+      await db.query('delete from public.messages where id = $1', [messageId]);
+      await db.query('commit');
+    } catch (err) {
+      await db.query('rollback');
+      throw err;
+    }
     const e = await waitFor(() => own[0], "A's delete event");
     expect(e.eventType).toBe('DELETE');
     expect(e.old).toEqual({ id: messageId }); // the key only, as Supabase sends with RLS on
