@@ -9,7 +9,7 @@
 // own); 13c for Poradňa alone, since the baseline never shows an answer grow past its first piece.
 import { resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../e2e/playwright.config.ts';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../e2e/playwright.config.ts';
 import { startAiProviderDouble, type AiProviderDouble } from '../tests/doubles/ai-provider.ts';
 import { startTestStack } from '../tests/helpers/stack.ts';
 import { median, p50p95 } from './stats.ts';
@@ -92,7 +92,7 @@ async function oneAnswer(page: Page, ai: AiProviderDouble, run: number, wantLast
 async function measureBuild(webDir: string, runs: number, wantLast: boolean, log: (s: string) => void): Promise<Sample[]> {
   const ai = await startAiProviderDouble();
   const stack = await startTestStack({ webDir, logLevel: 'quiet', ai: { baseUrl: ai.url, apiKey: 'bench-key', model: 'bench-model' } });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
   try {
     const script = await (await fetch(`${stack.url}/env.js`)).text();
     const announced = /"supabaseUrl"\s*:\s*"([^"]+)"/.exec(script)?.[1];

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../e2e/playwright.config.ts';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../e2e/playwright.config.ts';
 import { BENCH_PASSWORD } from './generate.ts';
 
 export type Profile = 'loopback' | 'offline' | 'mobile';
@@ -32,7 +32,7 @@ export interface Client {
 export async function openClient(name: string, baseUrl: string): Promise<Client> {
   const dir = await mkdtemp(join(tmpdir(), `poradna-bench-${name}-`));
   const context = await chromium.launchPersistentContext(dir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_EXECUTABLE,
     args: CHROMIUM_ARGS,
     viewport: { width: 360, height: 640 },
     locale: 'sk-SK',

@@ -124,10 +124,11 @@ export async function bundleRows(dist = 'dist'): Promise<BenchRow[]> {
  */
 export async function measureInChromium(dist: string, executablePath: string): Promise<{ beforePaint: number; total: number; files: string[] }> {
   const { chromium } = await import('playwright-core');
-  const { CHROMIUM_ARGS } = await import('../e2e/playwright.config.ts');
+  const { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } = await import('../e2e/playwright.config.ts');
   const { startTestStack } = await import('../tests/helpers/stack.ts');
   const stack = await startTestStack({ seed: true, webDir: resolve(dist) });
-  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  // The wrapper (e2e/chromium.sh) starts `executablePath` with Playwright's and our feature switches merged.
+  const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS, env: { ...process.env, CHROMIUM_PATH: executablePath } });
   try {
     // Sign in once to get a real session, then start over in a fresh context with only that session.
     const first = await browser.newContext({ baseURL: stack.url, serviceWorkers: 'block' });

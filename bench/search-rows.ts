@@ -6,7 +6,7 @@
 // throttles the same way.
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../e2e/playwright.config.ts';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../e2e/playwright.config.ts';
 import { MOBILE } from './browser.ts';
 import type { LibraryFigures } from './search-libs.ts';
 import type { BenchRow } from './table.ts';
@@ -18,7 +18,7 @@ async function bundle(): Promise<string> {
 
 export async function measureInBrowser(count: number, rounds: number, cpuRate = MOBILE.cpuRate): Promise<Record<'flexsearch' | 'minisearch', LibraryFigures>> {
   const code = await bundle();
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
   try {
     const out = {} as Record<'flexsearch' | 'minisearch', LibraryFigures>;
     for (const lib of ['flexsearch', 'minisearch'] as const) {

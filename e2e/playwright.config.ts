@@ -1,11 +1,34 @@
 // Playwright journeys in Debian Chromium (never a downloaded browser) against a throwaway local stack.
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 
 // E2E_COVERAGE=1 (issue 42): V8 coverage of every page the journeys open, for scripts/e2e-coverage.mjs.
 // Loaded only then, so the default run does no extra work (e2e/coverage-collect.ts says why here).
 if (process.env.E2E_COVERAGE) await import('./coverage-collect.ts');
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+// The omnibox's WebUI popup is switched off: new headless Chromium (156) builds it for every window, two
+// chrome://omnibox-popup pages in a renderer of their own beside each journey's page, and they cost
+// more than the page's own renderer: a context that signs in and opens a chat took 7.3-8.4 CPU-s of
+// Chromium with them and 5.1-5.5 without (issue 42, session 43, docs/TESTING.md). Nothing of the web
+// platform changes; the browser's own address bar is never shown headless.
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
+];
+// What Playwright launches: Debian Chromium (/usr/bin/chromium, or $CHROMIUM_PATH) through e2e/chromium.sh,
+// which merges Playwright's own --disable-features list with the one above (Chromium keeps only the
+// last of a switch given twice, so passed as is ours would drop Playwright's), and run as root starts
+// it without CAP_SYS_NICE, so it stays at the nice level `npm test` gives the journeys instead of
+// raising its threads to -8. Code that starts Chromium itself, without Playwright's switches
+// (scripts/lighthouse), may start the binary directly.
+export const CHROMIUM_EXECUTABLE = fileURLToPath(new URL('./chromium.sh', import.meta.url));
 
 export default defineConfig({
   testDir: '.',
@@ -37,6 +60,6 @@ export default defineConfig({
     // there is no retry, so a failure keeps the trace of its one run.
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS },
   },
 });

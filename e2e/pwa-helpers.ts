@@ -1,13 +1,13 @@
 // Shared steps of the PWA journeys: a persistent Chromium profile, signing in until the service worker
 // controls the page, the server's count of a message (service key), and CDP's view of the worker.
 import { chromium, expect, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS } from './playwright.config.ts';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './playwright.config.ts';
 import { signIn } from './defects-helpers.ts';
 
 /** A phone-sized persistent profile (a device); `env`: the browser process's environment, when it needs its own. */
 export async function launchProfile(profile: string, baseURL: string, env?: Record<string, string | undefined>): Promise<BrowserContext> {
   return chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_EXECUTABLE,
     args: CHROMIUM_ARGS,
     baseURL,
     viewport: { width: 360, height: 640 },

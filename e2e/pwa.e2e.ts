@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { signIn } from './defects-helpers.ts';
-import { CHROMIUM_ARGS } from './playwright.config.ts';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './playwright.config.ts';
 
 async function waitForControl(page: Page): Promise<string> {
   await page.evaluate(async () => {
@@ -48,7 +48,7 @@ test('the service worker controls the app and a cold offline reload renders the 
 test('the manifest is installable', async ({ baseURL }) => {
   const profile = await mkdtemp(join(tmpdir(), 'poradna-pwa-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_EXECUTABLE,
     args: CHROMIUM_ARGS,
     ...(baseURL ? { baseURL } : {}),
   });

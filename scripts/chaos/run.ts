@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../../e2e/playwright.config.ts';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../e2e/playwright.config.ts';
 import { freePort } from '../../supabase/local/free-port.ts';
 import { createPeople, readServerState } from './accounts.ts';
 import { ChaosContext } from './browser.ts';
@@ -47,7 +47,7 @@ async function main(): Promise<number> {
   const stackPort = await freePort();
   const proxy = await startFaultProxy({ upstreamPort: stackPort, seed: opts.seed, faults: { ...DEFAULT_FAULTS, hangRate: opts.hangRate } });
   const stack = new StackProcess({ dataDir, port: stackPort, webDir, publicUrl: proxy.url, log });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
   const contexts: ChaosContext[] = [];
   let report: ChaosReport | undefined;
   const cleanup = async () => {
