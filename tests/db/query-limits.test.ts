@@ -49,7 +49,9 @@ describe('query limits', () => {
     expect(errorOf(r).code).toBe('57014');
     expect(errorOf(r).message).toMatch(/statement timeout/);
     // 8 s plus slack for a loaded test machine; without the timeout 10^9 rows take many minutes.
-    expect(elapsed).toBeLessThan(30_000);
+    // 9-14 s alone; 17 and 55 s in session 43's run on a machine where every first touch of memory was
+    // three times slower (the timer counts wall time, the cancel then waits for the backend's turn).
+    expect(elapsed).toBeLessThan(120_000);
 
     const after = await rest(member.caller, 'GET', `conversations?select=id&id=eq.${conversationId}`);
     expect(after.status).toBe(200);
