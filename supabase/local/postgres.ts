@@ -224,10 +224,12 @@ export async function startEmbeddedPostgres(
           reject(new StartError(`PostgreSQL did not start from ${pgDir}: ${tail.find((l) => /FATAL|ERROR/.test(l)) ?? tail.at(-1) ?? 'no output'}`));
       });
     });
-    // After start-up only problems are worth showing.
+    // After start-up only problems are worth showing. A deadlock too: PostgreSQL aborts one of the two
+    // transactions (SQLSTATE 40P01, which PostgREST answers with 500), and only its log's DETAIL names
+    // both processes and their statements (session 42 met one in a test and could not tell whose).
     child.stderr?.on('data', (b: Buffer) => {
       const text = b.toString();
-      if (/PANIC|FATAL: {2}(?!terminating connection due to administrator|the database system is shutting down)/.test(text)) log(text.trim());
+      if (/PANIC|FATAL: {2}(?!terminating connection due to administrator|the database system is shutting down)|ERROR: {2}deadlock detected/.test(text)) log(text.trim());
     });
     return { child, exited };
   };
