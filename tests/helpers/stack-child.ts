@@ -19,8 +19,9 @@ const stack = await startTestStack(req.overrides, {
   // PostgREST's own error lines (log level 'error': each answer it gave a 5xx, with PostgreSQL's
   // error) go to stderr, so a server error a test sees says its cause in the run's output (a 500
   // for send_message to a missing conversation was seen once under CI load, session 35, unexplained).
+  // PostgreSQL's deadlock reports too (both processes and their statements: supabase/local/postgres.ts).
   log: (line: string) => {
-    if (line.startsWith('postgrest: ')) console.error(`[stack ${process.pid}] ${line}`);
+    if (line.startsWith('postgrest: ') || line.includes('deadlock detected')) console.error(`[stack ${process.pid}] ${line}`);
   },
   ...(req.dataDir ? { dataDir: req.dataDir } : {}),
   ...(req.deliveries
