@@ -26,8 +26,7 @@ export const CHROMIUM_ARGS = [
 // which merges Playwright's own --disable-features list with the one above (Chromium keeps only the
 // last of a switch given twice, so passed as is ours would drop Playwright's), and run as root starts
 // it without CAP_SYS_NICE, so it stays at the nice level `npm test` gives the journeys instead of
-// raising its threads to -8. Code that starts Chromium itself, without Playwright's switches
-// (scripts/lighthouse), may start the binary directly.
+// raising its threads to -8. Lighthouse's Chromium, started without Playwright, goes through it too.
 export const CHROMIUM_EXECUTABLE = fileURLToPath(new URL('./chromium.sh', import.meta.url));
 
 export default defineConfig({

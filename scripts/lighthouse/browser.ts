@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { chromium, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../../e2e/playwright.config.ts';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../e2e/playwright.config.ts';
 
 export interface LighthouseBrowser {
   port: number;
@@ -109,11 +109,12 @@ export async function measureInFreshChromium<T>(
 
 export async function withChromium<T>(baseUrl: string, profile: string, fn: (b: LighthouseBrowser) => Promise<T>): Promise<T> {
   const port = await freePort();
-  const proc = spawn(
-    process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, '--lang=sk-SK', 'about:blank'],
-    { stdio: 'ignore' },
-  );
+  // Through the journeys' wrapper like every other Chromium of the suite: it keeps the nice level it
+  // is given instead of raising its threads to -8 as root (e2e/chromium.sh).
+  const proc = spawn(CHROMIUM_EXECUTABLE, [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, '--lang=sk-SK', 'about:blank'], {
+    stdio: 'ignore',
+    env: { ...process.env, CHROMIUM_PATH: process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
+  });
   try {
     await waitForDevtools(port, proc);
     return await fn({
