@@ -24,6 +24,18 @@ export interface SeedResult {
   faults: Record<string, number>;
   typed: number;
   healMs: number;
+  /** Set by a caller that stopped waiting for the seed (it may still be running). */
+  held?: true;
+}
+
+/**
+ * Where a running seed is, for a caller that gives up on it (fuzz.test.ts's per-seed bound): the
+ * phase, since when, and the operations so far (the last one, in the steps, is the one awaited).
+ */
+export interface SeedProgress {
+  phase: 'set-up' | 'steps' | 'heal' | 'delivery check' | 'stop';
+  since: number;
+  ops: string[];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -141,25 +153,36 @@ async function heal(db: pg.Pool, w: World, deadlineMs: number): Promise<string[]
   }
 }
 
-export async function runSeed(db: pg.Pool, stack: FuzzStack, seed: number, opts: { ops?: number; healMs?: number } = {}): Promise<SeedResult> {
+export async function runSeed(
+  db: pg.Pool,
+  stack: FuzzStack,
+  seed: number,
+  opts: { ops?: number; healMs?: number; progress?: SeedProgress } = {},
+): Promise<SeedResult> {
   const t0 = Date.now();
+  const progress = opts.progress ?? { phase: 'set-up', since: t0, ops: [] };
+  const phase = (p: SeedProgress['phase']) => Object.assign(progress, { phase: p, since: Date.now() });
   const w = await setUp(db, stack, seed);
+  progress.ops = w.log;
   const problems: string[] = [];
   let healMs = -1;
   try {
+    phase('steps');
     const n = opts.ops ?? 16 + w.r.int(14);
     for (let i = 0; i < n; i++) {
       const t = Date.now();
       await step(db, w, seed, i);
       if (Date.now() - t > 1000) w.log[w.log.length - 1] += ` [${Date.now() - t} ms]`;
     }
-    const healStart = Date.now();
+    const healStart = phase('heal').since;
     problems.push(...(await heal(db, w, opts.healMs ?? 45_000)));
     healMs = Date.now() - healStart;
+    phase('delivery check');
     problems.push(...(await deliveryProblems(db, w.typed))); // invariants 1 and 2
   } catch (err) {
     problems.push(`threw: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   } finally {
+    phase('stop');
     await Promise.all(w.clients.map((c) => c.stop().catch(() => undefined)));
   }
   const faults = sumStats(w.clients.map((c) => c.net));
