@@ -1,6 +1,6 @@
 // State and actions of /admin/accounts/{id}/settings: the load (not found, failure → toast and back
 // to the list), and each change applied optimistically, rolled back on error, then reloaded.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { admin } from '../../text/admin.ts';
 import { adminError, adminSuccess } from '../lib/toasts.ts';
@@ -13,10 +13,16 @@ export function useAccountSettings(accountId: string) {
   const navigate = useNavigate();
   const [state, setState] = useState<LoadState>({ kind: 'loading' });
   const [saving, setSaving] = useState(false);
+  // Each change counts here. A reload shows what it read only if no change began while it was on the
+  // way: else it would put back the state from before that change (an admin who ticked a specialist
+  // and at once unticked it saw the tick return with the first change's reload, CI session 44).
+  const changes = useRef(0);
 
   const reload = useCallback(async () => {
+    const at = changes.current;
     try {
       const data = await loadSettings(accountId);
+      if (changes.current !== at) return;
       setState(data ? { kind: 'ready', data } : { kind: 'missing' });
     } catch (err) {
       console.error('account settings:', err);
@@ -36,6 +42,7 @@ export function useAccountSettings(accountId: string) {
   const mutate = async (optimistic: SettingsData, call: () => Promise<void>, ok: string, failed: string): Promise<boolean> => {
     if (!data) return false;
     const previous = data;
+    changes.current++;
     setSaving(true);
     setState({ kind: 'ready', data: optimistic });
     try {
