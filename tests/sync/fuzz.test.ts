@@ -5,7 +5,7 @@
 // test group; each makes its own two accounts. A failing seed prints its operations; pin it in PINNED.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type pg from 'pg';
-import { runSeed, type FuzzStack, type SeedProgress, type SeedResult } from './helpers/fuzz-run.ts';
+import { HEAL_MS, runSeed, type FuzzStack, type SeedProgress, type SeedResult } from './helpers/fuzz-run.ts';
 import { pool } from './helpers/server-db.ts';
 
 const SEEDS = Number(process.env.SYNC_FUZZ_SEEDS ?? 200);
@@ -28,15 +28,15 @@ afterAll(async () => {
 });
 
 /**
- * A seed takes 1–7 s alone and up to ~100 s on a slow machine under the whole suite's load; its healing
- * has its own 45 s bound. One that has not ended after SEED_LIMIT_MS is waiting for something that
- * will not come: it is reported failed with where it stood and what the database and the stack were
- * doing, and its lane goes on. CI once had all five batches reach their 600 s with nothing to say why
- * (stop 57, on a head whose fuzz passed in 1,460 s on an equally slow machine): either a seed held, or
- * a batch slower than its bound whose seeds, never cancelled, then ran beside the next batch's and
- * made it slower too. The first now says so; the second has three times the slowest batch seen.
+ * A seed takes 1–7 s alone and up to ~170 s in the first minutes of a run on a slow machine (session
+ * 44: 100 s of operations, then healing); healing has its own bound (HEAL_MS). One that has not ended
+ * after SEED_LIMIT_MS is waiting for something that will not come: it is reported failed with where
+ * it stood and what the database and the stack were doing, and its lane goes on. CI once had all five
+ * batches reach their 600 s with nothing to say why (stop 57, on a head whose fuzz passed in 1,460 s
+ * on an equally slow machine): either a seed held, or a batch slower than its bound whose seeds,
+ * never cancelled, then ran beside the next batch's and made it slower too. The first now says so.
  */
-const SEED_LIMIT_MS = Number(process.env.SYNC_FUZZ_SEED_LIMIT_MS ?? 240_000);
+const SEED_LIMIT_MS = Number(process.env.SYNC_FUZZ_SEED_LIMIT_MS ?? HEAL_MS + 270_000);
 
 async function whatHeldIt(seed: number, progress: SeedProgress, t0: number): Promise<SeedResult> {
   const problems = [`did not end within ${SEED_LIMIT_MS / 1000} s: in ${progress.phase} for ${Math.round((Date.now() - progress.since) / 1000)} s`];
@@ -116,8 +116,9 @@ describe('fuzz: several clients, faulty network, restarts', () => {
     const seeds = Array.from({ length: Math.min(BATCH, FROM + SEEDS - start) }, (_, i) => start + i);
     it(`invariants 1-5 hold for seeds ${seeds[0]}..${seeds[seeds.length - 1]}`, async () => {
       expect(report(await runAll(seeds))).toEqual([]);
-      // Three times the slowest batch seen in a green run on a slow machine (409 s, session 43): a seed
-      // that waits for something that will not come is caught by SEED_LIMIT_MS, not here.
-    }, 1_200_000);
+      // No bound of the property: the slowest batch seen took 653 s (session 44, the run's first
+      // minutes on a slow machine); a seed that waits for something that will not come is caught by
+      // SEED_LIMIT_MS, not here.
+    }, 2_400_000);
   }
 });
