@@ -1,0 +1,67 @@
+// The fuzz's per-seed bound (tests/sync/helpers/seed-lanes.ts): a seed that never ends is reported
+// with where it stood and what the stack was doing, and the rest of its batch is not started, so a
+// batch fails within its own bound saying why (stop 57's CI: five batches ran into their bound with
+// nothing said).
+import { describe, expect, it } from 'vitest';
+import type { SeedProgress, SeedResult } from '../../sync/helpers/fuzz-run.ts';
+import { runLanes } from '../../sync/helpers/seed-lanes.ts';
+
+const done = (seed: number, ms = 0): Promise<SeedResult> =>
+  new Promise((r) => setTimeout(() => r({ seed, ok: true, problems: [], ops: [`op of ${seed}`], ms, faults: {}, typed: 1, healMs: 0 }), ms));
+
+describe('fuzz seed lanes', () => {
+  it('a seed that never ends is reported held with its phase, the awaited step and the diagnosis; no later seed starts', async () => {
+    const started: number[] = [];
+    const t0 = Date.now();
+    const { results, notStarted } = await runLanes([1, 2, 3, 4, 5, 6], {
+      parallel: 2,
+      limitMs: 150,
+      run: (seed: number, progress: SeedProgress) => {
+        started.push(seed);
+        if (seed !== 2) return done(seed, 100);
+        Object.assign(progress, { phase: 'steps', since: Date.now() });
+        progress.ops.push('u1 send 7a', 'u3 archive 14a0');
+        return new Promise<SeedResult>(() => {}); // waits for something that will not come
+      },
+      diagnose: async () => ['database: 1 busy connections'],
+    });
+    const heldSeed = results.find((r) => r.seed === 2)!;
+    expect(heldSeed).toMatchObject({ ok: false, held: true, ops: ['u1 send 7a', 'u3 archive 14a0'] });
+    expect(heldSeed.problems[0]).toMatch(/^did not end within 0\.15 s: in steps for 0 s$/);
+    expect(heldSeed.problems.slice(1)).toEqual(['awaiting: u3 archive 14a0', 'database: 1 busy connections']);
+    // Lane 1 ran seed 1 (0–100 ms), then seed 3 (100–200 ms) while seed 2 held lane 2; seed 2 was given
+    // up on at 150 ms, so lane 1 ended after seed 3 and seeds 4–6 never started.
+    expect(started).toEqual([1, 2, 3]);
+    expect(results.filter((r) => r.ok).map((r) => r.seed)).toEqual([1, 3]);
+    expect(notStarted).toEqual([4, 5, 6]);
+    expect(Date.now() - t0).toBeLessThan(5_000); // ended at the seed's bound, not the held seed's end (never)
+  });
+
+  it('seeds that end are returned as they ran, every one of them, with nothing left unstarted', async () => {
+    const { results, notStarted } = await runLanes([1, 2, 3, 4, 5], {
+      parallel: 3,
+      limitMs: 5_000,
+      run: (seed) => done(seed, 5 * seed),
+      diagnose: async () => {
+        throw new Error('not asked when nothing is held');
+      },
+    });
+    expect(results.map((r) => r.seed).sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(results.every((r) => r.ok && r.held === undefined)).toBe(true);
+    expect(notStarted).toEqual([]);
+  });
+
+  it('a failed diagnosis is said, not thrown, and a seed held in set-up names no awaited step', async () => {
+    const { results } = await runLanes([9], {
+      parallel: 1,
+      limitMs: 50,
+      run: () => new Promise<SeedResult>(() => {}),
+      diagnose: async () => {
+        throw new Error('connection refused');
+      },
+    });
+    expect(results).toHaveLength(1);
+    expect(results[0]!.problems[0]).toMatch(/^did not end within 0\.05 s: in set-up for 0 s$/);
+    expect(results[0]!.problems.slice(1)).toEqual(['diagnosis failed: Error: connection refused']);
+  });
+});
