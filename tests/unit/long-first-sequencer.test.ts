@@ -1,6 +1,6 @@
 // tests/helpers/long-first-sequencer.ts: the longest Vitest files start first (issue 42).
 import { describe, expect, it } from 'vitest';
-import { longFirst } from '../helpers/long-first-sequencer.ts';
+import { environmentOf, longFirst, together } from '../helpers/long-first-sequencer.ts';
 
 describe('long files first', () => {
   it('moves the listed files to the front in the list order and keeps every other file in place', () => {
@@ -17,5 +17,17 @@ describe('long files first', () => {
   it('matches a whole path segment, not a file that merely ends alike', () => {
     const order = [{ moduleId: '/r/tests/sync/not-fuzz.test.ts' }, { moduleId: '/r/tests/sync/fuzz.test.ts' }];
     expect(longFirst(order, ['fuzz.test.ts']).map((f) => f.moduleId)).toEqual(['/r/tests/sync/fuzz.test.ts', '/r/tests/sync/not-fuzz.test.ts']);
+  });
+
+  it('puts the files one shared worker can run next to each other, each key in the order of its first file', () => {
+    const order = ['unit:jsdom:a', 'unit:node:b', 'unit:jsdom:c', 'unit:node:d', 'unit:jsdom:e', 'db:node:f'];
+    expect(together(order, (f) => f.split(':').slice(0, 2).join(':'))).toEqual(['unit:jsdom:a', 'unit:jsdom:c', 'unit:jsdom:e', 'unit:node:b', 'unit:node:d', 'db:node:f']);
+  });
+
+  it('reads a file’s environment as Vitest does: its docblock, else the project’s, else node', () => {
+    expect(environmentOf('// @vitest-environment jsdom\nimport x from "y";', 'node')).toBe('jsdom');
+    expect(environmentOf('/**\n * @jest-environment happy-dom\n */', undefined)).toBe('happy-dom');
+    expect(environmentOf('import x from "y";', 'jsdom')).toBe('jsdom');
+    expect(environmentOf('import x from "y";', undefined)).toBe('node');
   });
 });
