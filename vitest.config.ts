@@ -123,7 +123,14 @@ const stackGroup = { globalSetup: ['tests/helpers/global-stack.ts'], testTimeout
 // a file's own stack, sockets and servers are stopped in its afterAll, and its spies restored. Vitest
 // never hands a worker to another project (isEqualRunner), so `inject('stack')` read at import stays
 // the project's. A file that keeps state in a module, stubs a global or reads the environment at
-// import does not belong in these projects. Files of other projects still get a process each.
+// import does not belong in these projects. `server-configured` shares its worker too (session 45): its
+// files are the server and db files above (push-security aside, which keeps only tests/db/helpers.ts's
+// pool and a fake push service it closes in its afterAll), and what it adds keeps no state in the worker:
+// `inject('configured')` is read per call and is the project's own; the stacks that startAttackStack
+// starts in the worker, with Chatwoot and the AI provider configured, stop their workers, timers and
+// exit listener on destroy; push dispatch's module-level breaker is keyed by endpoint (the fake push
+// services' random ports) and its agents only pool connections. Files of the other projects still get a
+// process each.
 const shareWorker = { isolate: false };
 
 // The unit files share their worker too (issue 42, session 33: the group took 73 CPU-s and 61 s alone with a
@@ -151,6 +158,7 @@ const configuredAttacks = {
   include: ATTACKS_CONFIGURED,
   testNamePattern: ATTACK_TESTS,
   ...stackGroup,
+  ...shareWorker,
   globalSetup: ['tests/helpers/global-stack-configured.ts'],
 };
 
