@@ -14,9 +14,6 @@ import LongFirstSequencer from './tests/helpers/long-first-sequencer.ts';
 // more than they compute (one worker left a 2-core machine at load 0.4), so WORKERS files run at once
 // across all groups. Every file on a shared stack isolates itself with fresh users and rows; a file that
 // changes what all users of a stack see, or that measures time, is kept apart:
-//   server-push-settings  push-security sets private.push_settings.delay_seconds (one row for the whole
-//                         database) to 0 and back: on the shared stack, push-read-states' queued
-//                         notifications would be sent meanwhile. Its own stack (its own globalSetup).
 //   timing                files whose property is a bound in time that load moves (TIMING below): in a
 //                         group of their own (sequence.groupOrder 1: Vitest runs each group only after
 //                         the one before has ended — groupSpecs in vitest's cli-api), TIMING_WORKERS side
@@ -37,7 +34,6 @@ import LongFirstSequencer from './tests/helpers/long-first-sequencer.ts';
 // 33 and 34). VITEST_WORKERS=1 runs one file at a time.
 const WORKERS = Number(process.env.VITEST_WORKERS ?? 2);
 
-const PUSH_SETTINGS = ['tests/server/push-security.test.ts'];
 // Files whose property is a bound in time (enumeration timing; a heartbeat against an idle limit; joins
 // per second; a drain within 2 s of reconnect rather than after a 12.8–30 s back-off; a hung part cut
 // within its timeout): `npm test` runs this project alone, after every other step has ended, on a
@@ -123,7 +119,13 @@ const stackGroup = { globalSetup: ['tests/helpers/global-stack.ts'], testTimeout
 // a file's own stack, sockets and servers are stopped in its afterAll, and its spies restored. Vitest
 // never hands a worker to another project (isEqualRunner), so `inject('stack')` read at import stays
 // the project's. A file that keeps state in a module, stubs a global or reads the environment at
-// import does not belong in these projects. Files of other projects still get a process each.
+// import does not belong in these projects. `server-configured` shares its worker too (session 45): its
+// files are server and db files, and what the project adds keeps no state in the worker:
+// `inject('configured')` is read per call and is the project's own; the stacks that startAttackStack
+// starts in the worker, with Chatwoot and the AI provider configured, stop their workers, timers and
+// exit listener on destroy; push dispatch's module-level breaker is keyed by endpoint (the fake push
+// services' random ports) and its agents only pool connections. Files of the other projects still get a
+// process each.
 const shareWorker = { isolate: false };
 
 // The unit files share their worker too (issue 42, session 33: the group took 73 CPU-s and 61 s alone with a
@@ -151,6 +153,7 @@ const configuredAttacks = {
   include: ATTACKS_CONFIGURED,
   testNamePattern: ATTACK_TESTS,
   ...stackGroup,
+  ...shareWorker,
   globalSetup: ['tests/helpers/global-stack-configured.ts'],
 };
 
@@ -190,9 +193,8 @@ export default defineConfig({
       // Files that replace a module or a global: a process each (UNIT_MOCKS above).
       { test: { name: 'unit-mocks', include: UNIT_MOCKS.length ? UNIT_MOCKS : ['tests/unit/no-such-file'], environment: 'node', testTimeout: 30_000 } },
       {
-        test: { name: 'server', include: ['tests/server/**/*.test.ts'], exclude: [...PUSH_SETTINGS, ...TIMING, ...TIMING_WIDE], ...stackGroup, ...shareWorker },
+        test: { name: 'server', include: ['tests/server/**/*.test.ts'], exclude: [...TIMING, ...TIMING_WIDE], ...stackGroup, ...shareWorker },
       },
-      { test: { name: 'server-push-settings', include: PUSH_SETTINGS, ...stackGroup } },
       { test: configuredAttacks },
       // Both timing projects in one group: one pool of TIMING_WORKERS for their files (Vitest refuses two
       // maxWorkers in one group), each project on its own shared stack, as realtime.test kills its

@@ -188,12 +188,15 @@ describe('R10 Web Push: attacks are refused', () => {
     } finally {
       stored.release();
     }
-    await db().query('update private.push_settings set delay_seconds = 0');
     try {
       const msg = await one<{ id: string }>(
         `insert into public.messages (conversation_id, text, direction, source) values ($1, 'Ahoj', 'specialist', 'chatwoot') returning id`,
         [conv.conversation_id],
       );
+      // Due now: this message's notification only, not private.push_settings.delay_seconds, the one row
+      // every user of the shared stack is notified by (push-read-states' queued notifications wait on it).
+      await db().query('update public.push_notifications set due_at = now() where message_id = $1', [msg.id]);
+      await db().query(`select pg_notify('push_notifications', $1)`, [msg.id]);
       const deliveries = await until(async () => {
         if ((listener?.connections() ?? 0) > 0) return 'the server connected to 127.0.0.11:443';
         const r = await rows<{ endpoint: string; status: string; http_status: number | null }>(
@@ -209,7 +212,6 @@ describe('R10 Web Push: attacks are refused', () => {
       expect(listener?.connections() ?? 0).toBe(0);
       expect(fake.connections()).toBe(0);
     } finally {
-      await db().query('update private.push_settings set delay_seconds = 10');
       await listener?.close();
     }
   });
