@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { hasExif, hasGpsPointer, withGpsExif } from '../tests/helpers/jpeg-exif.ts';
 import { toast } from './admin-helpers.ts';
-import { axeViolations } from './admin-defects-helpers.ts';
+import { axeViolations } from './axe-helpers.ts';
 import { freshChat, PHONE } from './defects-helpers.ts';
 import { blobFacts, composer, drafts, openChat, pick, twoColourJpeg } from './attachment-helpers.ts';
 import { storeSession } from './stored-session.ts';
