@@ -4,7 +4,8 @@
 // the phone has no sideways scroll to reach the actions; no emoji glyphs; Slovak labels; turning
 // 'Default režim' off asks first and Cancel changes nothing.
 import { expect, test } from '@playwright/test';
-import { DESKTOP, PHONE, axeViolations, expectWithinViewport, glyphsInText, scrollsSideways, shoot, signInAdmin } from './admin-defects-helpers.ts';
+import { DESKTOP, PHONE, expectWithinViewport, glyphsInText, scrollsSideways, shoot, signInAdmin } from './admin-defects-helpers.ts';
+import { axeViolations } from './axe-helpers.ts';
 import { sql, toast } from './admin-helpers.ts';
 import { freshUser } from './defects-helpers.ts';
 import { ADMIN } from './admin-helpers.ts';

@@ -3,7 +3,8 @@
 // cold load (the super-admin check cannot finish, the admin chunks are not precached) and when the
 // connection drops on an open admin screen — and comes back by itself when the connection returns.
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN_SHOTS, DESKTOP, PHONE, axeViolations, glyphsInText, scrollsSideways, shoot, signInAdmin } from './admin-defects-helpers.ts';
+import { ADMIN_SHOTS, DESKTOP, PHONE, glyphsInText, scrollsSideways, shoot, signInAdmin } from './admin-defects-helpers.ts';
+import { axeViolations } from './axe-helpers.ts';
 
 test.use({ bypassCSP: true });
 

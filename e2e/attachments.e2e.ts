@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { hasExif, hasGpsPointer, withGpsExif } from '../tests/helpers/jpeg-exif.ts';
 import { toast } from './admin-helpers.ts';
-import { axeViolations } from './admin-defects-helpers.ts';
+import { axeViolations } from './axe-helpers.ts';
 import { freshChat, PHONE } from './defects-helpers.ts';
 import { blobFacts, composer, drafts, openChat, pick, twoColourJpeg } from './attachment-helpers.ts';
 import { storeSession } from './stored-session.ts';
@@ -112,10 +112,8 @@ test('a PDF gets a file card, over 25 MB is refused in Slovak, a pasted image jo
   await expect(drafts(page)).toHaveCount(2);
   await page.getByRole('textbox', { name: 'Popis k brief.pdf (nepovinný)' }).fill('Zadanie kampane');
 
-  // At rest with previews: axe clean on a phone and a desktop; screenshots of both. At rest means the
-  // 25 MB toast gone too: it leaves by itself after 5 s, and when that fell inside axe's run on a busy
-  // machine, axe measured its text mid-fade as too faint (CI, session 43's head).
-  await expect(toast(page, 'Súbor video.zip má viac ako 25 MB, nepriložil sa.')).toBeHidden({ timeout: 15_000 });
+  // At rest with previews: axe clean on a phone and a desktop; screenshots of both. The 25 MB toast
+  // may still be up: axe holds it still and judges it with the rest (e2e/axe-helpers.ts).
   await page.screenshot({ path: `${SHOTS}/composer-previews-phone.png`, animations: 'disabled' });
   expect(await axeViolations(page), 'axe on a phone').toEqual([]);
   await page.setViewportSize(DESKTOP);

@@ -4,7 +4,7 @@
 // newest with its count (an arrival never moves the view), and a draft that survives a reload and
 // shows as 'Koncept:' in the list. Screenshots to e2e/artifacts/screenshots (SHOTS_DIR), axe at rest.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { axeViolations } from './admin-defects-helpers.ts';
+import { axeViolations } from './axe-helpers.ts';
 import { DESKTOP, PHONE, freshChat, rest } from './defects-helpers.ts';
 import { storedDrafts } from './sync-dump.ts';
 import { storeSession } from './stored-session.ts';

@@ -2,7 +2,8 @@
 // them passed, its output box is reachable by keyboard; the accounts heading shows a count only once
 // it is known; deleting a user asks in the product's own dialog, not the browser's confirm().
 import { expect, type Page } from '@playwright/test';
-import { axeViolations, DESKTOP, PHONE, shoot } from './admin-defects-helpers.ts';
+import { DESKTOP, PHONE, shoot } from './admin-defects-helpers.ts';
+import { axeViolations } from './axe-helpers.ts';
 import { signInAdmin, sql, testAtOrigin as test, toast } from './admin-helpers.ts';
 import { freshUser } from './defects-helpers.ts';
 import { ADMIN } from './admin-helpers.ts';

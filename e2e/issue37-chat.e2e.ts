@@ -2,7 +2,7 @@
 // through the real stack in Debian Chromium, on a phone (390 × 844, touch) and where layout matters
 // also on a desktop (1440 × 900), with axe (WCAG 2 A/AA) on the screen at rest.
 import { expect, test, type Page } from '@playwright/test';
-import { axeViolations } from './admin-defects-helpers.ts';
+import { axeViolations } from './axe-helpers.ts';
 import { PHONE, freshChat, rest } from './defects-helpers.ts';
 import { storeSession } from './stored-session.ts';
 

@@ -2,7 +2,7 @@
 // reached the server, while online, and never over the latest messages and the composer — not for a
 // send the server refuses, nor for one queued offline (where 'Zapnúť' cannot work).
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { axeViolations } from './admin-defects-helpers.ts';
+import { axeViolations } from './axe-helpers.ts';
 import { PHONE, freshChat, rest } from './defects-helpers.ts';
 import { storeSession } from './stored-session.ts';
 
