@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { summarizeTimings, TIMINGS_DIR } from './test-timings.mjs';
 import { writeShardLists } from './e2e-shards.mjs';
+import { busyNow } from './busy-now.mjs';
 
 const only = process.argv.slice(2);
 const want = (step) => only.length === 0 || only.includes(step);
@@ -202,8 +203,12 @@ if (want('build') && want('e2e'))
 // (docs/TESTING.md).
 const vitestStep = () =>
   start('vitest', ...main('npx', ['vitest', 'run', '--project', '!timing*', '--reporter=default', '--reporter=json', `--outputFile.json=${TIMINGS_DIR}/vitest.json`]));
-const vitestTimingStep = () =>
-  start(beside ? 'vitest (timing, beside)' : 'vitest (timing, alone)', 'npx', ['vitest', 'run', '--project', 'timing*', '--reporter=default', '--reporter=json', `--outputFile.json=${TIMINGS_DIR}/vitest-timing.json`]);
+// The machine as the step starts (load, busiest processes over 1 s): its bounds assume nothing else runs,
+// and a drain near its bound (session 45: R9.1 1,700 ms of 2 s, the step alone) then says what else did.
+const vitestTimingStep = async () => {
+  console.log(`\n▷ before the timing step: ${await busyNow().catch((err) => `not read (${err.message})`)}`);
+  return start(beside ? 'vitest (timing, beside)' : 'vitest (timing, alone)', 'npx', ['vitest', 'run', '--project', 'timing*', '--reporter=default', '--reporter=json', `--outputFile.json=${TIMINGS_DIR}/vitest-timing.json`]);
+};
 const hasJourneys = existsSync('e2e') && readdirSync('e2e').some((f) => f.endsWith('.e2e.ts'));
 if (want('e2e') && hasJourneys) ensureBrowserPackages();
 // The browser steps: the journeys, then the short chaos run (scripts/chaos: 4 browser contexts of 2
