@@ -384,17 +384,24 @@ describe('realtime postgres_changes', () => {
   });
 
   it('keeps a socket with heartbeats alive and closes a silent one', async () => {
-    // The idle limit leaves room for event-loop stalls of a loaded machine (a 600 ms limit closed the
-    // heartbeating client too when the CI box was busy): 2 s against a 150 ms heartbeat.
-    const rt = await privateRealtime({ idleTimeoutMs: 2_000 });
+    // Both sides judge time, so both need room for event-loop stalls of a loaded machine. The server
+    // closes a socket silent for idleTimeoutMs (a 600 ms limit once closed the heartbeating client
+    // too). The client (phoenix's Socket.heartbeatTimeout) tears its own socket down when a
+    // heartbeat's reply is not handled within one heartbeat interval: a 150 ms interval did so in the
+    // timing step beside the hostile fuzz (session 45's CI, "CHANNEL_ERROR: heartbeat timeout").
+    // 1 s heartbeats against a 3 s limit leave the client 1 s of stall and the server 2 s.
+    const rt = await privateRealtime({ idleTimeoutMs: 3_000 });
     try {
       const silent = await RawSocket.open(realtimeUrl(rt.base, stack.anonKey));
-      const c = await client(tokenA, { heartbeatIntervalMs: 150 }, rt.base);
+      const c = await client(tokenA, { heartbeatIntervalMs: 1_000 }, rt.base);
       const l = listen(c, table.name, 'INSERT', `owner=eq.${userA}`);
       await subscribed(l);
-      await waitFor(() => silent.closed, 'silent socket closed', 8_000);
-      await new Promise((r) => setTimeout(r, 4_000)); // well past the idle timeout
+      await waitFor(() => silent.closed, 'silent socket closed', 10_000);
+      // The client has now lived about one idle limit; this takes it past two.
+      await new Promise((r) => setTimeout(r, 4_000));
       expect(c.realtime.isConnected()).toBe(true);
+      // Never closed and rejoined in between (a reconnect would also read as connected now).
+      expect(l.statuses).toEqual(['SUBSCRIBED']);
       await insert(userA, 80);
       await waitFor(() => l.events.length === 1, 'event after idle period');
       await c.removeAllChannels();
