@@ -62,10 +62,15 @@ export function runnerKey(f: TestSpecification): string {
   return `${f.project.name}\u0000${environmentOf(code, f.project.config.environment)}`;
 }
 
+/** The run's order: the long files first (longFirst), then the rest with each key's files together. */
+export function sequence<T extends { moduleId: string }>(order: T[], key: (f: T) => string, long: string[] = LONG_FIRST): T[] {
+  const ordered = longFirst(order, long);
+  const first = ordered.filter((f) => rankIn(long, f) >= 0).length;
+  return [...ordered.slice(0, first), ...together(ordered.slice(first), key)];
+}
+
 export default class LongFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const ordered = longFirst(await super.sort(files));
-    const long = ordered.filter((f) => rankIn(LONG_FIRST, f) >= 0).length;
-    return [...ordered.slice(0, long), ...together(ordered.slice(long), runnerKey)];
+    return sequence(await super.sort(files), runnerKey);
   }
 }
