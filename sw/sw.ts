@@ -201,13 +201,25 @@ self.addEventListener('push', (event) => {
   } catch {
     raw = null; // not JSON: handlePush ignores it
   }
+  // One line as it starts and one as it ends, as Background Sync writes: a journey's failure (or a
+  // developer's worker console) then tells a push that never reached the worker from one that did and
+  // showed nothing (push-notifications.e2e once saw two delivered pushes and no notification, and
+  // nothing said which).
+  const started = Date.now();
+  console.info('Push: started');
   event.waitUntil(
     handlePush(raw, {
       origin: self.location.origin,
       windows,
       show: (title, options) => self.registration.showNotification(title, options),
       badge: self.navigator,
-    }),
+    }).then(
+      (outcome) => console.info(`Push: ${outcome} in ${Date.now() - started} ms`),
+      (err: unknown) => {
+        console.warn(`Push: failed in ${Date.now() - started} ms:`, err);
+        throw err;
+      },
+    ),
   );
 });
 
