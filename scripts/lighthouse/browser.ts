@@ -115,6 +115,12 @@ export async function withChromium<T>(baseUrl: string, profile: string, fn: (b: 
     stdio: 'ignore',
     env: { ...process.env, CHROMIUM_PATH: process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
   });
+  // A journey that times out never reaches the finally below (Playwright abandons the test's promise
+  // and ends its worker), and Chromium, reparented to init, kept running with its debugging port open:
+  // session 46's timed-out Lighthouse journey left one behind for the rest of the run. The worker's
+  // exit takes it down.
+  const killOnExit = () => proc.kill('SIGKILL');
+  process.once('exit', killOnExit);
   try {
     await waitForDevtools(port, proc);
     return await fn({
@@ -147,5 +153,6 @@ export async function withChromium<T>(baseUrl: string, profile: string, fn: (b: 
     if (proc.exitCode === null) proc.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
     if (proc.exitCode === null) proc.kill('SIGKILL');
+    process.removeListener('exit', killOnExit);
   }
 }
