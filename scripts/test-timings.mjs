@@ -43,6 +43,31 @@ export function playwrightFiles(report) {
   return [...byFile.values()];
 }
 
+/**
+ * The seconds of a Vitest run with no file running, from its JSON report (the run's start and each
+ * file's first test to its last): before the first file (the groups' stacks starting, the first
+ * worker and its imports), and between files afterwards. A file's own time leaves out its worker's
+ * start, its imports and its environment, so these are where those costs show; 'one' is the seconds
+ * with exactly one file running.
+ */
+export function vitestIdle(report) {
+  const spans = report.testResults.map((t) => [(t.startTime - report.startTime) / 1000, (t.endTime - report.startTime) / 1000]).sort((a, b) => a[0] - b[0]);
+  if (spans.length === 0) return { beforeFirst: 0, between: 0, one: 0, end: 0 };
+  // Sweep the files' starts and ends in time order, counting how many run.
+  const events = spans.flatMap(([a, b]) => [[a, 1], [b, -1]]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  let running = 0;
+  let at = spans[0][0];
+  let between = 0;
+  let one = 0;
+  for (const [t, d] of events) {
+    if (running === 0) between += t - at;
+    else if (running === 1) one += t - at;
+    running += d;
+    at = t;
+  }
+  return { beforeFirst: spans[0][0], between, one, end: at };
+}
+
 const plain = (text) => String(text ?? '').replace(/\x1b\[[0-9;]*m/g, '');
 const firstLine = (text) => plain(text).split('\n').find((l) => l.trim()) ?? '';
 /**
@@ -142,6 +167,13 @@ export function summarizeTimings({ top = 10, dir = TIMINGS_DIR } = {}) {
     g.files += 1;
     g.seconds += f.seconds;
     groups.set(f.group, g);
+  }
+  const main = read(`${dir}/vitest.json`);
+  if (main?.data.testResults?.length) {
+    const idle = vitestIdle(main.data);
+    lines.push(
+      `  vitest: ${s(idle.beforeFirst)} before its first file, ${s(idle.between)} more with no file running and ${s(idle.one)} with one (worker starts, imports, environments), last file ended at ${s(idle.end)}`,
+    );
   }
   lines.push('  per group (sum of file times; files of one group may run side by side):');
   for (const [g, v] of [...groups].sort((a, b) => b[1].seconds - a[1].seconds))
