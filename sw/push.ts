@@ -106,13 +106,20 @@ export interface BadgeApi {
   clearAppBadge?(): Promise<void>;
 }
 
+/** How long a push waits for the badge at most: it is a hint, and a platform call that never answers
+ *  must not hold the push event open until the browser cancels it. */
+export const BADGE_WAIT_MS = 2_000;
+
 /** R11.5: the badge is the total unread; 0 clears it. Absent API (Firefox, iOS < 16.4): nothing. */
-export async function applyBadge(nav: BadgeApi, unread: number): Promise<void> {
+export async function applyBadge(nav: BadgeApi, unread: number, waitMs = BADGE_WAIT_MS): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    if (unread > 0) await nav.setAppBadge?.(unread);
-    else await nav.clearAppBadge?.();
+    const call = unread > 0 ? nav.setAppBadge?.(unread) : nav.clearAppBadge?.();
+    await Promise.race([call, new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
   } catch {
     /* a badge is a hint: never fail a push for it */
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -127,9 +134,16 @@ export interface PushDeps {
 export async function handlePush(raw: unknown, deps: PushDeps): Promise<'shown' | 'skipped-visible' | 'badge' | 'ignored'> {
   const p = parsePushPayload(raw, deps.origin);
   if (!p) return 'ignored';
-  if (p.unread !== null) await applyBadge(deps.badge, p.unread);
-  if (p.type === 'badge') return 'badge';
-  if (chatVisibleIn(await deps.windows(), p.conversationId)) return 'skipped-visible';
+  // The notification never waits for the badge: both start at once, and the push ends when both have.
+  const badge = p.unread === null ? undefined : applyBadge(deps.badge, p.unread);
+  if (p.type === 'badge') {
+    await badge;
+    return 'badge';
+  }
+  if (chatVisibleIn(await deps.windows(), p.conversationId)) {
+    await badge;
+    return 'skipped-visible';
+  }
   await deps.show(p.title, {
     body: p.body,
     ...(p.icon ? { icon: p.icon } : {}),
@@ -137,6 +151,7 @@ export async function handlePush(raw: unknown, deps: PushDeps): Promise<'shown' 
     renotify: false,
     data: { url: p.url, conversationId: p.conversationId },
   });
+  await badge;
   return 'shown';
 }
 

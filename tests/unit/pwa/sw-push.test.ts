@@ -1,7 +1,7 @@
 // The service worker's push handlers (sw/push.ts, sw/push-resubscribe.ts) with injected parts: what a
 // push shows, when it is skipped, the badge, where a click lands, and re-subscription (R11.x).
 import { describe, expect, it, vi, type Mock } from 'vitest';
-import { applyBadge, handleClick, handlePush, parsePushPayload, safeAppPath, type WindowLike } from '../../../sw/push.ts';
+import { applyBadge, BADGE_WAIT_MS, handleClick, handlePush, parsePushPayload, safeAppPath, type WindowLike } from '../../../sw/push.ts';
 import { resubscribe, type SubscriptionLike } from '../../../sw/push-resubscribe.ts';
 import type { MirroredSession } from '../../../sync/background/session-store.ts';
 
@@ -43,6 +43,25 @@ describe('push (R11.4, R11.5)', () => {
       data: { url: `/app/chats/${CID}`, conversationId: CID },
     });
     expect(badge.setAppBadge).toHaveBeenCalledWith(3);
+  });
+
+  it('shows the notification without waiting for the badge, and waits for a badge that never answers only so long', async () => {
+    vi.useFakeTimers();
+    try {
+      const { deps, show, badge } = pushDeps();
+      badge.setAppBadge.mockImplementation(() => new Promise<undefined>(() => {}));
+      const outcome = handlePush(msg(), deps);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(show).toHaveBeenCalledTimes(1);
+      let ended = false;
+      void outcome.then(() => (ended = true));
+      await vi.advanceTimersByTimeAsync(BADGE_WAIT_MS - 1);
+      expect(ended).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await outcome).toBe('shown');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('is skipped while a visible window shows that chat, but the badge still follows', async () => {
