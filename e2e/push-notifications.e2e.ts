@@ -107,6 +107,28 @@ function recordConsoles(context: BrowserContext): void {
   context.on('serviceworker', worker);
 }
 
+/**
+ * Chromium's own view of the pushes, for the failure dump: CDP's deliverPushMessage answers before
+ * the event is dispatched and drops its delivery status, so the trail records the worker's running
+ * state as it changes and Chromium's push-messaging record (the DevTools Application panel's
+ * BackgroundService events: the push received, dispatched, and how its event ended).
+ */
+async function recordWorkerStates(cdp: CDPSession): Promise<void> {
+  cdp.on('ServiceWorker.workerVersionUpdated', (e: { versions: { versionId: string; runningStatus: string; status: string }[] }) => {
+    for (const v of e.versions) note(`worker version ${v.versionId}: ${v.runningStatus}, ${v.status}`);
+  });
+  cdp.on('BackgroundService.backgroundServiceEventReceived', (e: { backgroundServiceEvent: { eventName: string; eventMetadata: { key: string; value: string }[] } }) => {
+    const meta = e.backgroundServiceEvent.eventMetadata.map((m) => `${m.key}=${m.value}`).join(', ');
+    note(`Chromium push record: ${e.backgroundServiceEvent.eventName}${meta ? ` (${meta})` : ''}`);
+  });
+  try {
+    await cdp.send('BackgroundService.startObserving', { service: 'pushMessaging' });
+    await cdp.send('BackgroundService.setRecording', { shouldRecord: true, service: 'pushMessaging' });
+  } catch (err) {
+    note(`BackgroundService not observed: ${String(err)}`);
+  }
+}
+
 const notifications = (page: Page) =>
   page.evaluate(async () => {
     const reg = await navigator.serviceWorker.getRegistration('/');
@@ -169,6 +191,7 @@ test('registers on open, the card turns it off and on, the badge counts unread, 
     const cdpPage = await context.newPage();
     const cdp = await context.newCDPSession(cdpPage);
     const regId = await registrationId(cdp, origin);
+    await recordWorkerStates(cdp);
     await page.close();
     expect(context.pages().filter((p) => p.url().startsWith(origin))).toHaveLength(0);
     await deliver(cdp, origin, regId, messagePush(chatId));
