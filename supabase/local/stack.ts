@@ -32,6 +32,7 @@ import { restProxy } from './gateway/rest-proxy.ts';
 import { functionsHost } from './gateway/functions-host.ts';
 import { devMailApp } from './gateway/dev-mail.ts';
 import { boundBodyIdle, serverTimeouts } from './gateway/slow-clients.ts';
+import { lingerAfterResponse } from './gateway/lingering-close.ts';
 import { envScript, staticWeb } from './gateway/static-web.ts';
 import { createStorage } from './storage/server.ts';
 import { startWorkers, type Workers } from './workers.ts';
@@ -182,6 +183,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
   // Slow clients (headers or a body a byte at a time) are cut as hosted's nginx cuts them.
   const server = createServer(serverTimeouts(config.httpTimeouts), (req, res) => {
     boundBodyIdle(req, res, config.httpTimeouts.bodyIdleMs);
+    lingerAfterResponse(req, res);
     if (handle) return handle(req, res);
     res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
     res.end(JSON.stringify({ code: 'PGRST000', message: 'Starting up, retry shortly', details: null, hint: null }));
@@ -333,7 +335,8 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       ready: () => ready,
       publicUrl,
     });
-    const listener = getRequestListener(app.fetch);
+    // An unread body is lingered over by lingerAfterResponse, not cut after 500 ms (gateway/lingering-close.ts).
+    const listener = getRequestListener(app.fetch, { autoCleanupIncoming: false });
     // /storage/v1 is answered before the gateway: its uploads pass the gateway's 1 MB body limit.
     const storage = await createStorage({ pool, keys, apiKeys: gatewayKeys, dataDir: config.dataDir });
     handle = (req, res) => (storage.owns(req.url) ? storage.handle(req, res) : void listener(req, res));

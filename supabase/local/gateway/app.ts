@@ -23,7 +23,9 @@ export interface GatewayParts {
 }
 
 function tooLarge(c: Context): Response {
-  // The rest of the body is never read: close the connection so a keep-alive client cannot reuse it.
+  // The rest of the body is never read: close the connection so a keep-alive client cannot reuse it
+  // (its next request would be read as this body). It closes after a lingering read of what is still
+  // arriving, never at once (gateway/lingering-close.ts).
   c.header('Connection', 'close');
   const path = c.req.path;
   if (path.startsWith('/rest/')) {

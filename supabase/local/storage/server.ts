@@ -63,14 +63,20 @@ export async function createStorage(opts: {
   app.notFound((c) => c.json(new StorageError(404, 'NotFound', 'Route not found').body(), 404));
   app.onError((err, c) => {
     if (err instanceof StorageError) {
-      if (err.status === 413) c.header('Connection', 'close');
+      // A refusal before the body has all arrived (a 413 from the declared length, a 400 for a missing
+      // one) closes the connection, so a keep-alive client never sends its next request into the
+      // unread body; it closes after a lingering read of the rest (gateway/lingering-close.ts).
+      const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+      if (err.status === 413 || incoming?.complete === false) c.header('Connection', 'close');
       return c.json(err.body(), err.status as 400);
     }
     console.error('storage error:', err);
     return c.json(new StorageError(500, 'InternalError', 'Internal Server Error').body(), 500);
   });
 
-  const listener = getRequestListener(app.fetch);
+  // A refused body is read and thrown away after the answer (gateway/lingering-close.ts), never cut
+  // after the listener's 500 ms: a client still sending would lose the 413 or 400 to a reset.
+  const listener = getRequestListener(app.fetch, { autoCleanupIncoming: false });
   return {
     owns: (url) => url === STORAGE_PREFIX || (url ?? '').startsWith(`${STORAGE_PREFIX}/`),
     handle: (req, res) => void listener(req, res),

@@ -1,0 +1,96 @@
+// Lingering close (supabase/local/gateway/lingering-close.ts): a refusal answered before the body has
+// arrived must reach a client that is still sending it, as it does through hosted's nginx. The client
+// here sends its body in pieces for ~2 s and reads nothing until it has sent all of it, as a busy
+// client does; closing the connection with the body unread made the kernel answer RST and the answer
+// was lost ('fetch failed: EPIPE' for storage's 413 and 400 in session 46's run).
+import { connect } from 'node:net';
+import { describe, expect, inject, it } from 'vitest';
+
+const stack = inject('stack');
+
+interface Outcome {
+  received: string;
+  errors: string[];
+  closedAfterMs: number | null;
+}
+
+/**
+ * Sends `head` with a declared body of `declared` bytes, then `sent` bytes of it in 64 KiB pieces 40 ms
+ * apart without reading; then reads for `readMs` and reports what arrived and whether the socket failed.
+ */
+function refusedWhileSending(head: string, declared: number, sent: number, readMs: number): Promise<Outcome> {
+  const u = new URL(stack.url);
+  return new Promise((resolve) => {
+    // Half-open allowed: the server's FIN after its answer does not close this side, so the third case
+    // sees when the server itself gives up on a body that stopped arriving.
+    const socket = connect({ port: Number(u.port), host: u.hostname, allowHalfOpen: true });
+    const errors: string[] = [];
+    let received = '';
+    let closedAt: number | null = null;
+    let doneSending = 0;
+    socket.pause();
+    socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+    socket.on('error', (err: NodeJS.ErrnoException) => errors.push(err.code ?? err.message));
+    socket.on('close', () => (closedAt = Date.now()));
+    socket.once('connect', () => void sendThenRead());
+    const sendThenRead = async () => {
+      socket.write(`${head}Content-Length: ${declared}\r\n\r\n`);
+      const piece = Buffer.alloc(64 * 1024, 0x20);
+      for (let n = 0; n < sent && !socket.destroyed; n += piece.length) {
+        socket.write(piece.subarray(0, Math.min(piece.length, sent - n)));
+        await new Promise((r) => setTimeout(r, 40));
+      }
+      doneSending = Date.now();
+      socket.resume();
+      setTimeout(() => {
+        socket.destroy();
+        resolve({ received, errors, closedAfterMs: closedAt === null ? null : closedAt - doneSending });
+      }, readMs);
+    };
+  });
+}
+
+const host = new URL(stack.url).host;
+
+describe('a refusal sent before the body has arrived reaches a client still sending it', () => {
+  it('the gateway’s 413 for a body over 1 MB, declared 3 MB and all of it sent', async () => {
+    const head = `POST /rest/v1/rpc/ensure_first_conversation HTTP/1.1\r\nHost: ${host}\r\napikey: ${stack.anonKey}\r\nContent-Type: application/json\r\n`;
+    const r = await refusedWhileSending(head, 3 * 1024 * 1024, 3 * 1024 * 1024, 500);
+    expect(r.errors).toEqual([]);
+    expect(r.received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(r.received).toContain('Request body is larger than 1 MB');
+  });
+
+  it('storage’s refusal of an upload before its body is read, declared 2 MB and all of it sent', async () => {
+    const head = `POST /storage/v1/object/attachments/x/y.pdf HTTP/1.1\r\nHost: ${host}\r\napikey: ${stack.anonKey}\r\nContent-Type: application/pdf\r\n`;
+    const r = await refusedWhileSending(head, 2 * 1024 * 1024, 2 * 1024 * 1024, 500);
+    expect(r.errors).toEqual([]);
+    expect(r.received).toMatch(/^HTTP\/1\.1 4\d\d /);
+  });
+
+  it('a body that stops arriving after the refusal is read for 5 s more, then the connection is given up (nginx lingering_timeout)', async () => {
+    const u = new URL(stack.url);
+    const socket = connect({ port: Number(u.port), host: u.hostname, allowHalfOpen: true });
+    const errors: string[] = [];
+    let received = '';
+    socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+    socket.on('error', (err: NodeJS.ErrnoException) => errors.push(err.code ?? err.message));
+    await new Promise((r) => socket.once('connect', r));
+    const piece = Buffer.alloc(64 * 1024, 0x20);
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    socket.write(`POST /rest/v1/rpc/ensure_first_conversation HTTP/1.1\r\nHost: ${host}\r\napikey: ${stack.anonKey}\r\nContent-Type: application/json\r\nContent-Length: ${3 * 1024 * 1024}\r\n\r\n`);
+    socket.write(piece);
+    await pause(3_000); // silent for less than the 5 s: still read
+    socket.write(piece);
+    await pause(500);
+    expect(errors).toEqual([]);
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    await pause(6_500); // silent for more than 5 s since the last piece: given up, so what follows is refused
+    socket.write(piece);
+    await pause(300);
+    socket.write(piece);
+    await pause(700);
+    socket.destroy();
+    expect(errors.some((e) => e === 'ECONNRESET' || e === 'EPIPE')).toBe(true);
+  });
+});
