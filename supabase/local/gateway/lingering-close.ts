@@ -16,7 +16,7 @@
 // is turned off where this runs (`autoCleanupIncoming: false`).
 //
 // Invariant: a request whose body had all arrived when its answer finished closes exactly as before.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
 export interface Lingering {
@@ -31,8 +31,8 @@ export const NGINX_LINGERING: Lingering = { timeMs: 30_000, idleMs: 5_000 };
 const current = Symbol('lingering-close: the request now on this socket');
 type Tracked = Socket & { [current]?: IncomingMessage };
 
-/** Call for every request as it arrives; `res` is unused but names the pair it belongs to. */
-export function lingerAfterResponse(req: IncomingMessage, _res: ServerResponse, bounds: Lingering = NGINX_LINGERING): void {
+/** Call for every request as it arrives. */
+export function lingerAfterResponse(req: IncomingMessage, bounds: Lingering = NGINX_LINGERING): void {
   const socket = req.socket as Tracked;
   if (!(current in socket)) {
     const destroySoon = socket.destroySoon.bind(socket);
