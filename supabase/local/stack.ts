@@ -183,7 +183,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
   // Slow clients (headers or a body a byte at a time) are cut as hosted's nginx cuts them.
   const server = createServer(serverTimeouts(config.httpTimeouts), (req, res) => {
     boundBodyIdle(req, res, config.httpTimeouts.bodyIdleMs);
-    lingerAfterResponse(req);
+    lingerAfterResponse(req, res);
     if (handle) return handle(req, res);
     res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
     res.end(JSON.stringify({ code: 'PGRST000', message: 'Starting up, retry shortly', details: null, hint: null }));

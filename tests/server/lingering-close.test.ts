@@ -89,4 +89,52 @@ describe('a refusal sent before the body has arrived reaches a client still send
     socket.destroy();
     expect(errors.some((e) => e === 'ECONNRESET' || e === 'EPIPE')).toBe(true);
   });
+  // nginx bounds the reading of a refused body the same way when the connection stays open
+  // (ngx_http_finalize_connection: discard_body → lingering_timeout), so a client cannot hold one by
+  // trickling a body nobody wants; one that sends it all promptly keeps its connection. Before session
+  // 47 it did not: the gateway's Web stream of the request was left paused, the rest of the body was
+  // never read, and the next request on that connection was never answered.
+  // (tests/unit/stack/lingering-bounds.test.ts checks each bound on its own, with short bounds.)
+  it('a refusal that keeps the connection open reads the rest of the body within the same bounds', async () => {
+    const u = new URL(stack.url);
+    const open = async () => {
+      const socket = connect({ port: Number(u.port), host: u.hostname, allowHalfOpen: true });
+      const errors: string[] = [];
+      const seen = { received: '' };
+      socket.on('data', (d: Buffer) => (seen.received += d.toString('latin1')));
+      socket.on('error', (err: NodeJS.ErrnoException) => errors.push(err.code ?? err.message));
+      await new Promise((r) => socket.once('connect', r));
+      return { socket, errors, seen };
+    };
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const size = 512 * 1024;
+    const piece = Buffer.alloc(64 * 1024, 0x20);
+    // No apikey: refused before the body is read, and the answer does not close the connection.
+    const head = `POST /rest/v1/rpc/ensure_first_conversation HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`;
+
+    const prompt = await open();
+    prompt.socket.write(head);
+    prompt.socket.write(piece);
+    await pause(500);
+    expect(prompt.seen.received).toMatch(/^HTTP\/1\.1 401 /);
+    expect(prompt.seen.received).not.toMatch(/\r\nconnection: close\r\n/i);
+    for (let n = piece.length; n < size; n += piece.length) prompt.socket.write(piece);
+    prompt.socket.write(`GET /rest/v1/ HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+    await pause(500);
+    expect(prompt.seen.received.match(/HTTP\/1\.1 401 /g)).toHaveLength(2); // the next request was served
+    prompt.socket.destroy();
+
+    const trickle = await open();
+    trickle.socket.write(head);
+    trickle.socket.write(piece);
+    await pause(500);
+    expect(trickle.seen.received).toMatch(/^HTTP\/1\.1 401 /);
+    await pause(6_000); // silent for more than 5 s: given up
+    trickle.socket.write(piece);
+    await pause(300);
+    trickle.socket.write(piece);
+    await pause(700);
+    trickle.socket.destroy();
+    expect(trickle.errors.some((e) => e === 'ECONNRESET' || e === 'EPIPE')).toBe(true);
+  });
 });

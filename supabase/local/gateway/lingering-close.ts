@@ -15,8 +15,15 @@
 // drain of an unread body (500 ms, then the same destroySoon: DRAIN_TIMEOUT_MS in its dist/index.mjs)
 // is turned off where this runs (`autoCleanupIncoming: false`).
 //
+// An answer that keeps the connection open while its body is still arriving (a 401 for a missing key
+// to a POST) has the rest read and dropped before the next request; nginx bounds that reading the same
+// way (ngx_http_finalize_connection in src/http/ngx_http_request.c: a request with `discard_body` gets
+// `lingering_timeout` per read and `lingering_time` in all, then the connection is closed), so the
+// stack does too (`boundDiscard`). Before, only Node's 5 s keep-alive timeout bounded the silence, and
+// nothing the whole.
+//
 // Invariant: a request whose body had all arrived when its answer finished closes exactly as before.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 export interface Lingering {
@@ -32,7 +39,7 @@ const current = Symbol('lingering-close: the request now on this socket');
 type Tracked = Socket & { [current]?: IncomingMessage };
 
 /** Call for every request as it arrives. */
-export function lingerAfterResponse(req: IncomingMessage, bounds: Lingering = NGINX_LINGERING): void {
+export function lingerAfterResponse(req: IncomingMessage, res: ServerResponse, bounds: Lingering = NGINX_LINGERING): void {
   const socket = req.socket as Tracked;
   if (!(current in socket)) {
     const destroySoon = socket.destroySoon.bind(socket);
@@ -43,27 +50,58 @@ export function lingerAfterResponse(req: IncomingMessage, bounds: Lingering = NG
     };
   }
   socket[current] = req;
+  // Node's own 'finish' listener (resOnFinish) was added before the request was handed over, so by now
+  // it has set the body to be dumped, or called destroySoon for an answer that closes.
+  res.once('finish', () => {
+    if (res.shouldKeepAlive && !req.complete && !req.destroyed && !socket.destroyed) boundDiscard(req, socket, bounds);
+  });
+}
+
+/** Keep-alive: the rest of the body is read within the bounds, or the connection is closed. */
+function boundDiscard(req: IncomingMessage, socket: Socket, bounds: Lingering): void {
+  const stopWatching = watch(req, socket, bounds, () => socket.destroy());
+  req.once('end', stopWatching); // all of it read: the connection serves its next request
+}
+
+/**
+ * Calls `cut` once `req`'s body has been silent for idleMs or arriving for timeMs; returns a stop.
+ * Silence is read off the socket's byte count, not 'data' events: a dumped body's bytes are dropped
+ * by the parser (parserOnBody in lib/_http_common.js pushes nothing once `_dumped`), so no event says
+ * they came. Checked every idleMs / 5, so the idle bound holds within a fifth of itself.
+ */
+function watch(req: IncomingMessage, socket: Socket, bounds: Lingering, cut: () => void): () => void {
+  const started = Date.now();
+  let lastBytes = socket.bytesRead;
+  let lastData = started;
+  const stop = () => clearInterval(check);
+  const check = setInterval(() => {
+    const now = Date.now();
+    if (socket.bytesRead !== lastBytes) {
+      lastBytes = socket.bytesRead;
+      lastData = now;
+    }
+    if (now - lastData >= bounds.idleMs || now - started >= bounds.timeMs) {
+      stop();
+      cut();
+    }
+  }, Math.max(10, Math.floor(bounds.idleMs / 5)));
+  // The answer is finished, so nobody wants the rest of the body. Node dumps it (IncomingMessage._dump:
+  // 'data' listeners removed, resumed) only when nothing had begun reading it; a handler that made a Web
+  // stream of the request (Readable.toWeb, as @hono/node-server does when the request is looked at)
+  // left a paused reader behind, and the body then stopped arriving for good: a keep-alive connection
+  // never reached its next request (seen: a 401 for a missing key to a POST). So the same is done here.
+  req.removeAllListeners('data');
+  req.resume();
+  socket.once('close', stop);
+  return stop;
 }
 
 function linger(req: IncomingMessage, socket: Socket, bounds: Lingering): void {
   socket.end(); // the answer is written: FIN after it, and the socket stays readable
-  const cut = () => {
-    clearTimeout(total);
-    clearTimeout(idle);
-    socket.destroy();
-  };
-  const total = setTimeout(cut, bounds.timeMs);
-  let idle = setTimeout(cut, bounds.idleMs);
-  // Node has set the body to be dumped (IncomingMessage._dump: its 'data' listeners removed, resumed),
-  // so a listener added now sees what still arrives without keeping it.
-  req.on('data', () => {
-    clearTimeout(idle);
-    idle = setTimeout(cut, bounds.idleMs);
+  const cut = () => socket.destroy();
+  const stop = watch(req, socket, bounds, cut);
+  req.once('end', () => {
+    stop();
+    cut(); // all of it read: nothing unread is left to turn the close into a reset
   });
-  req.once('end', cut); // all of it read: nothing unread is left to turn the close into a reset
-  socket.once('close', () => {
-    clearTimeout(total);
-    clearTimeout(idle);
-  });
-  req.resume();
 }
