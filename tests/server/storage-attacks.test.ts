@@ -106,6 +106,30 @@ describe('limits and content', () => {
     expect(status(up.error)).toBe(413);
   });
 
+  // Without a declared length the limit is met while the body arrives. Hosted's gateway has read the
+  // whole body before storage answers (nginx's request buffering), so the client gets the 413; here
+  // the answer goes out with the rest still arriving and is followed by a lingering read
+  // (gateway/lingering-close.ts), never a reset that would lose it.
+  it('refuses a raw upload that outgrows 25 MB as it arrives (no declared length) with 413', async () => {
+    const pieces = [new TextEncoder().encode('%PDF-1.4\n'), ...Array.from({ length: 27 }, () => new Uint8Array(1024 * 1024).fill(0x20))];
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        const next = pieces.shift();
+        if (next) c.enqueue(next);
+        else c.close();
+      },
+    });
+    const res = await fetch(storageUrl(stack, `/object/attachments/${attachmentPath(alice, 'tok.pdf')}`), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/pdf' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect((await res.json()).statusCode).toBe('413');
+    expect((await alice.client.storage.from('attachments').exists(attachmentPath(alice, 'tok.pdf'))).data).toBe(false);
+  });
+
   it('refuses a multipart body without a declared length (it would be parsed in memory) with 400', async () => {
     const boundary = 'x-boundary';
     const head = `--${boundary}\r\nContent-Disposition: form-data; name=""; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;

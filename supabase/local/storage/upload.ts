@@ -18,12 +18,18 @@ export interface ReceivedFile {
 
 const limitText = (limit: number) => `the maximum allowed size (${limit} bytes)`;
 
+// Read with a reader that is released, never cancelled, when the body is refused: cancelling a
+// request's Web stream destroys its socket (Readable.toWeb's cancel destroys the IncomingMessage), and
+// a client still sending then got a reset instead of the 413. Released, the rest is read and dropped
+// after the answer within nginx's lingering bounds (gateway/lingering-close.ts).
 async function writeStream(stream: ReadableStream<Uint8Array>, path: string, limit: number): Promise<{ size: number; head: Uint8Array }> {
   const out = createWriteStream(path);
+  const reader = stream.getReader();
   let size = 0;
   const head: number[] = [];
   try {
-    for await (const chunk of stream) {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      const chunk = next.value;
       size += chunk.byteLength;
       if (size > limit) throw errors.tooLarge(limitText(limit));
       if (head.length < SNIFF_BYTES) head.push(...chunk.subarray(0, SNIFF_BYTES - head.length));
@@ -35,6 +41,8 @@ async function writeStream(stream: ReadableStream<Uint8Array>, path: string, lim
     out.destroy();
     await rm(path, { force: true });
     throw err;
+  } finally {
+    reader.releaseLock();
   }
   return { size, head: Uint8Array.from(head) };
 }
