@@ -30,12 +30,17 @@ const shown = (page: Page) => page.evaluate(() => (document.documentElement.clas
 const bar = (page: Page) => page.locator('meta[name="theme-color"]').getAttribute('content');
 
 async function shootAndCheck(page: Page, name: string): Promise<void> {
+  const started = Date.now();
   expect(await axeViolations(page), name).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/${name}.png` });
+  // Printed so a slow run says which screen's axe took the time (axe-helpers.ts may run it three times).
+  console.log(`dark-mode: ${name} judged in ${Date.now() - started} ms`);
 }
 
 test('dark: follows the system before the first paint, every screen walked is AA, and the choice in Nastavenia wins', async ({ page, baseURL }) => {
-  test.setTimeout(150_000);
+  // Eight full axe runs: 32–47 s in a clean-clone run, 78 s and over 150 s (the old bound, cut inside
+  // the fourth axe run) in session 47's, beside other tests. The scores are the property, not the time.
+  test.setTimeout(300_000);
   const chat = await freshChat(baseURL!, 'tmavy');
   await recordThemeAtBody(page);
   await page.setViewportSize(PHONE);
