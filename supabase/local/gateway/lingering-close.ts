@@ -73,7 +73,11 @@ function watch(req: IncomingMessage, socket: Socket, bounds: Lingering, cut: () 
   const started = Date.now();
   let lastBytes = socket.bytesRead;
   let lastData = started;
-  const stop = () => clearInterval(check);
+  // Also off the socket: a keep-alive connection may see many refusals, each adding a 'close' listener.
+  const stop = () => {
+    clearInterval(check);
+    socket.off('close', stop);
+  };
   const check = setInterval(() => {
     const now = Date.now();
     if (socket.bytesRead !== lastBytes) {
