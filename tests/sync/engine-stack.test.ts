@@ -50,8 +50,8 @@ describe('engine on the local stack', () => {
     // Starting is not what this test bounds: 1.4–1.9 s as the file's first test, over 3 s (the
     // default wait) once under CI load, where it pays the file's cold imports and first connections.
     await waitFor(() => a2.engine!.status().loaded && a1.engine!.status().loaded, 'loaded', 20_000);
-    await waitFor(async () => (await a2.engine!.db.conversations.count()) === 1, 'first pull');
-    await waitFor(() => a2.engine!.status().connection === 'online' && a2.net.sockets.size > 0, 'realtime connected');
+    await waitFor(async () => (await a2.engine!.db.conversations.count()) === 1, 'first pull', 20_000);
+    await waitFor(() => a2.engine!.status().connection === 'online' && a2.net.sockets.size > 0, 'realtime connected', 20_000);
     await new Promise((r) => setTimeout(r, 300));
     const h = (await a1.engine!.commands.sendMessage({ conversationId: conv, text: 'Ahoj kolegovia' }))!;
     const seen = await waitFor(async () => (await messages(a2.engine!.db, conv)).find((m) => m.text === 'Ahoj kolegovia'), 'realtime delivery', 3000);

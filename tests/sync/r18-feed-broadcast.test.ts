@@ -49,7 +49,7 @@ describe('R18.4 the feed broadcast on the engine transport', () => {
     const a = await createAccount(db, stack.jwtSecret, 1, 'r18');
     const conv = await createConversation(db, a.id, a.humans[0]!);
     const d = device(a.users[0]!.token, a.id);
-    await waitFor(() => d.statuses.some((s) => s.status === 'connected'), 'both channels joined');
+    await waitFor(() => d.statuses.some((s) => s.status === 'connected'), 'both channels joined', 20_000); // the file's cold start
     const id = await specialistSays(db, conv, 'Dobrý deň');
     const seq = (await db.query<{ change_seq: string }>('select change_seq from public.messages where id = $1', [id])).rows[0]!.change_seq;
     // R18.1: the reply's transaction is announced once, with its last number (the conversation's
@@ -130,7 +130,7 @@ describe('R18.6 R18.7 devices learn of changes through Broadcast from the databa
     const laptop = sim(a.users[0]!, a.id, 2);
     await laptop.start(QUIET);
     await online(laptop);
-    await waitFor(async () => (await laptop.engine!.db.messages.count()) === 1, 'first pull');
+    await waitFor(async () => (await laptop.engine!.db.messages.count()) === 1, 'first pull', 10_000);
     await waitFor(() => joined(laptop, `user:${a.users[0]!.id}`) && joined(laptop, `account:${a.id}`), 'user and account channels joined', 10_000);
     // The default transport left read_cursors to the user topic (R18.6).
     const sync = laptop.supabase!.getChannels().find((c) => c.topic.startsWith(`realtime:sync:${a.id}`))!;
