@@ -35,7 +35,6 @@ async function shownConversations(page: Page): Promise<string[]> {
 }
 
 test('impersonate druhy: see its chats, send as it (once, audited), stop and see the own list again', async ({ page, baseURL }) => {
-  test.setTimeout(90_000);
   const origin = baseURL ?? '';
   const target = await ownedAccount(TARGET_EMAIL);
   const own = await ownedAccount(ADMIN.email);

@@ -21,7 +21,6 @@ test("the app's private joins of its account and user topics are admitted, and a
   browser,
   baseURL,
 }) => {
-  test.setTimeout(90_000);
   const origin = baseURL!;
   const { user, accountId, conversationId } = await freshChat(origin, 'bcast');
   const context = await browser.newContext({ baseURL: origin, viewport: { width: 390, height: 844 } });

@@ -7,7 +7,6 @@ import { storeSession } from './stored-session.ts';
 test.use({ viewport: PHONE, hasTouch: true });
 
 test('the request toast waits for the message to be sent', async ({ page }) => {
-  test.setTimeout(90_000);
   await storeSession(page, 'demo@poradna.test');
   await page.goto('/app/specialists');
   const card = page.getByTestId('specialist').filter({ has: page.getByRole('button', { name: 'Požiadať o špecialistu' }) }).first();

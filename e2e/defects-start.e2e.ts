@@ -8,7 +8,6 @@ import { queuedOps } from './sync-dump.ts';
 test.use({ viewport: PHONE, hasTouch: true });
 
 test('a failing start shows the failure toast, re-enables, and never navigates later', async ({ page, baseURL }) => {
-  test.setTimeout(90_000);
   const user = await freshUser(baseURL!, 'start');
   await signIn(page, user.email);
   await expect(page.getByTestId('conversation-row')).toHaveCount(1, { timeout: 20_000 });
@@ -65,7 +64,6 @@ test('Chatovať opens a chat greeted by the specialist, not a blank one (item 5)
 // Issue 37 user item 7 replaced issue 21 item 5's "greeted by the card": a chat already greeted by
 // 'Chatovať' is reopened without a second greeting (the never-greeted case: card-welcome-once.test.ts).
 test("'Aktivovať špecialistu' on a card whose conversation exists reopens it with no second greeting (issue 37 item 7)", async ({ page, baseURL }) => {
-  test.setTimeout(90_000);
   const user = await freshUser(baseURL!, 'karta');
   await signIn(page, user.email);
   await expect(page.getByTestId('conversation-row')).toHaveCount(1, { timeout: 20_000 });

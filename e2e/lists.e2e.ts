@@ -206,8 +206,7 @@ test.describe('touch', () => {
   test.use({ hasTouch: true, isMobile: true });
   // Two app loads, four gestures and two server round trips: 8 s on a quiet machine, 25 s with the
   // page's CPU throttled tenfold. Stop 51's first attempt ended at about the 60 s default, cause not
-  // recorded (CI keeps only the retry's trace), so this journey gets room and states each step instead.
-  test.setTimeout(90_000);
+  // recorded (CI keeps only the retry's trace), so this journey states each step (and the default is now 120 s).
 
   test('a touch swipe of 72 px or more reveals Archivovať; the row moves to the archive', async ({ page }) => {
     await michalActive();

@@ -39,6 +39,32 @@ export async function twoBuilds(prefix: string): Promise<UpdateDirs> {
 /** The build the page runs ('' while it is between documents, e.g. mid-reload). */
 export const buildOf = (page: Page) => page.evaluate(() => document.documentElement.dataset['build'] ?? '').catch(() => '');
 
+/**
+ * Waits until the page runs `build`. On a timeout the error says where the update stood: the
+ * registration's workers, the page's controller, the loop guard's stamp and the update gate's view
+ * (gateState), plus `extra` (the journey's own counts). A bare "Received: 'a'" (pwa-update, stop 59's
+ * CI run) told nothing of which step had not happened.
+ */
+export async function untilBuild(page: Page, build: string, timeout: number, extra: () => Promise<string> | string = () => ''): Promise<void> {
+  try {
+    await expect.poll(() => buildOf(page), { timeout, message: `the page runs build ${build}` }).toBe(build);
+  } catch (err) {
+    const workers = await page
+      .evaluate(async () => {
+        const reg = await navigator.serviceWorker.getRegistration('/');
+        const at = (w: ServiceWorker | null | undefined) => (w ? `${w.state} ${new URL(w.scriptURL).pathname}` : 'none');
+        const guard = sessionStorage.getItem('poradna.sw-reloaded-at');
+        return (
+          `installing: ${at(reg?.installing)}; waiting: ${at(reg?.waiting)}; active: ${at(reg?.active)}; ` +
+          `controller: ${at(navigator.serviceWorker.controller)}; reload guard: ${guard ? `${Date.now() - Number(guard)} ms ago` : 'never'}; ` +
+          `the gate's last round (data-update): ${document.documentElement.dataset['update'] ?? 'none'}`
+        );
+      })
+      .catch((e: unknown) => `registration not readable: ${String(e)}`);
+    throw new Error(`${(err as Error).message}\nworkers: ${workers}\ngate: ${await gateState(page)}\n${await extra()}`, { cause: err });
+  }
+}
+
 /** Asks the browser to look for a new worker now (as its periodic or visibility check would), then waits until one is waiting. */
 export async function findUpdate(page: Page): Promise<void> {
   await page.evaluate(async () => {

@@ -73,7 +73,9 @@ test('with two tabs open, a draft in either holds the update back; then both rel
       );
     }).toPass({ timeout: 30_000 });
     await expect.poll(() => buildOf(two), { timeout: 30_000 }).toBe('b');
-    expect(loads).toEqual({ one: 1, two: 1 });
+    // The new document can be read (build b) before its load event reaches Playwright's listeners:
+    // wait for that event, not the same instant (once 0 on a loaded machine, session 48).
+    await expect.poll(() => ({ ...loads }), { timeout: 20_000 }).toEqual({ one: 1, two: 1 });
     // No reload loop in either tab: nothing is left that could reload them.
     await noReloadPending(one);
     await noReloadPending(two);

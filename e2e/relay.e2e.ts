@@ -12,15 +12,29 @@ import { storeSession } from './stored-session.ts';
 
 const bubble = (page: Page, text: string) => page.locator('[data-testid="message"][data-own="true"]').filter({ hasText: text });
 
-/** Each device signed in as its user, on the chat, the chat's first message shown. */
+/**
+ * Each device signed in as its user, on the chat, the chat's first message shown, and its relay
+ * channel joined: the server's 'ok' to the page's join of its private `user:<id>` topic, read from the
+ * page's WebSocket frames (as broadcast-private-join.e2e.ts does). A send made before the phone's
+ * channel is joined is not relayed at all (transports/relay.ts `publish`), and one made before the
+ * laptop's is joined is not heard there. (A fixed 1.5 s "moment" once was not enough under a
+ * clean-clone run's load: the laptop never showed the copy; session 50.)
+ */
 async function openChatOn(devices: (readonly [Page, string])[], chat: string): Promise<void> {
+  const joined = new Map<Page, boolean>();
   for (const [page, email] of devices) {
+    joined.set(page, false);
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', (f) => {
+        const frame = String(f.payload);
+        if (frame.includes('"realtime:user:') && frame.includes('phx_reply') && frame.includes('"status":"ok"')) joined.set(page, true);
+      }),
+    );
     await storeSession(page, email);
     await page.goto(chat);
     await expect(page.getByTestId('message').first()).toBeVisible({ timeout: 20_000 });
   }
-  // The relay channels join after the sync engine has started; give them a moment.
-  await devices[0]![0].waitForTimeout(1500);
+  await expect.poll(() => [...joined.values()].every(Boolean), { timeout: 20_000, message: 'every device has joined its relay channel' }).toBe(true);
 }
 
 /** Holds the page's send_message requests until the returned function is called, then lets them go. */

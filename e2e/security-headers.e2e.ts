@@ -133,7 +133,6 @@ test('a page of another origin that opens the app keeps no handle on it', async 
 });
 
 test('the list snapshot page runs under the same policy and starts the app', async ({ baseURL }) => {
-  test.setTimeout(90_000);
   const profile = await mkdtemp(join(tmpdir(), 'poradna-csp-'));
   const context = await launchProfile(profile, baseURL!);
   try {

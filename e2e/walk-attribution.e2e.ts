@@ -54,7 +54,6 @@ test('support writes while impersonating: warned before sending, attributed on t
 });
 
 test('a message written offline shows when it was written; long after, both times are said', async ({ page, context, baseURL }) => {
-  test.setTimeout(90_000);
   const { user, conversationId } = await freshChat(baseURL ?? '', 'walk-written');
   await storeSession(page, user.email);
   await page.goto(`/app/chats/${conversationId}`);

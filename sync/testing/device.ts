@@ -139,6 +139,8 @@ export class TestDevice {
 
   /** Every client made on this device: closed with it (their auth tickers stopped). */
   private readonly clients = new Set<SupabaseClient>();
+  /** Each client's page closing: its requests on the wire end and no new one leaves. */
+  private readonly closers = new WeakMap<SupabaseClient, () => void>();
 
   /** A supabase-js client over this device's network (and its auth session, when not by token); closed by `stop()`. */
   client(): SupabaseClient {
@@ -150,13 +152,43 @@ export class TestDevice {
   private newClient(): SupabaseClient {
     const token = this.user.token;
     const realtime = { transport: this.net.socketClass() as never, reconnectAfterMs: () => 60, timeout: 3000, heartbeatIntervalMs: 5000 };
-    if (token !== undefined)
-      return createClient(this.stack.url, this.stack.anonKey, { accessToken: async () => token, global: { fetch: this.net.fetch }, realtime }) as SupabaseClient;
-    return createClient(this.stack.url, this.stack.anonKey, {
-      auth: { storage: this.authStore, persistSession: true, autoRefreshToken: this.autoRefreshToken, detectSessionInUrl: false, storageKey: `device-${this.user.id}` },
-      global: { fetch: this.net.fetch },
-      realtime,
-    }) as SupabaseClient;
+    // A closed page's requests end with it, and it sends no more: a fetch failure, which auth-js
+    // retries and never answers by removing the stored session (its `_callRefreshToken` removes it only
+    // for an answer that is not a retryable fetch error), so a closed client cannot touch the session
+    // the device's next client reads, and cannot rotate its refresh token.
+    // Each request's own controller, kept only while it is on the wire (not AbortSignal.any on one
+    // long-lived signal: Node 20 keeps every signal derived from it until it goes, ~2 KB and 25 µs a
+    // request, measured 200k in 5 s and 409 MB).
+    let closed = false;
+    const onWire = new Set<AbortController>();
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      if (closed) throw new TypeError('fetch failed (the page was closed)');
+      const own = new AbortController();
+      const outer = init?.signal;
+      const forward = () => own.abort(outer?.reason);
+      if (outer?.aborted) forward();
+      else outer?.addEventListener('abort', forward, { once: true });
+      onWire.add(own);
+      try {
+        return await this.net.fetch(input, { ...init, signal: own.signal });
+      } finally {
+        onWire.delete(own);
+        outer?.removeEventListener('abort', forward);
+      }
+    };
+    const c =
+      token !== undefined
+        ? createClient(this.stack.url, this.stack.anonKey, { accessToken: async () => token, global: { fetch }, realtime })
+        : createClient(this.stack.url, this.stack.anonKey, {
+            auth: { storage: this.authStore, persistSession: true, autoRefreshToken: this.autoRefreshToken, detectSessionInUrl: false, storageKey: `device-${this.user.id}` },
+            global: { fetch },
+            realtime,
+          });
+    this.closers.set(c, () => {
+      closed = true;
+      for (const own of onWire) own.abort(new TypeError('fetch failed (the page was closed)'));
+    });
+    return c;
   }
 
   /** Signs in through the auth server (password users); the session stays across restarts. */
@@ -167,7 +199,7 @@ export class TestDevice {
     if (error) throw new Error(`sign-in failed: ${error.message}`);
     if (!this.supabase) {
       this.clients.delete(supabase);
-      await closeClient(supabase);
+      await this.close(supabase);
     }
   }
 
@@ -190,10 +222,15 @@ export class TestDevice {
     this.engine = null;
     this.supabase = null;
     if (e) await e.stop({ abrupt });
-    if (s) await closeClient(s);
+    if (s) await this.close(s);
     const others = [...this.clients].filter((c) => c !== s);
     this.clients.clear();
-    await Promise.all(others.map(closeClient));
+    await Promise.all(others.map((c) => this.close(c)));
+  }
+
+  private close(s: SupabaseClient): Promise<void> {
+    this.closers.get(s)?.();
+    return closeClient(s);
   }
 
   async restart(abrupt: boolean, opts?: StartOptions): Promise<SyncEngine> {
@@ -220,9 +257,19 @@ async function closeClient(s: SupabaseClient): Promise<void> {
     // auth-js starts its ticker at the end of its initialisation, and the engine's stop gives it back
     // (R9.16: restarted when it had paused it offline); both starts complete within microtasks of
     // that, so this stop, a macrotask later, is the last word.
-    await s.auth.initialize();
-    await new Promise((r) => setTimeout(r, 0));
-    await s.auth.stopAutoRefresh();
+    const stopTicker = async (): Promise<void> => {
+      await new Promise((r) => setTimeout(r, 0));
+      await s.auth.stopAutoRefresh();
+    };
+    const init = s.auth.initialize();
+    const initialised = await Promise.race([init.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 0))]);
+    if (initialised) return await stopTicker();
+    // Still initialising: a client started offline with an expired token retries its refresh
+    // 200 ms × 2ⁿ for up to 30 s (auth-js `_recoverAndRefresh` → `_refreshAccessToken`), and waiting
+    // for it held a restart that long (the hostile fuzz's seeds 2 and 3: 2–28 s). A closed page does
+    // not wait: its requests already fail (close), and the ticker its initialisation starts at the
+    // end is stopped then.
+    void init.then(stopTicker).catch(() => undefined);
   } catch {
     // a client made with the `accessToken` option has no auth
   }

@@ -64,7 +64,7 @@ describe('Chatwoot attachments (issue 38)', () => {
     const list = (rows[0]!.payload as { attachments: { data_url: string; file_size: number; name: string }[] }).attachments;
     expect(list).toEqual([expect.objectContaining({ data_url: `storage:attachments/${path}`, file_size: PDF.length, name: 'brief.pdf' })]);
     expect(rows[0]!.chatwoot_message_id).toBe(String(cw!.id));
-  }, 60_000);
+  });
 
   it("a send naming another account's object is refused (400) and nothing reaches Chatwoot", async () => {
     // druhy stores a file in its own account's folder; demo names it in a send to demo's conversation.
@@ -83,7 +83,7 @@ describe('Chatwoot attachments (issue 38)', () => {
     expect(inChatwoot(correlation)).toEqual([]);
     expect(await stored(correlation)).toEqual([]);
     expect([...world.double.store.files.values()].filter((f) => f.name === 'tajne.pdf')).toEqual([]);
-  }, 60_000);
+  });
 
   it("an agent's file from a Chatwoot webhook is stored as a rich message of the conversation", async () => {
     const cwConv = Number(((await demo.from('conversations').select('chatwoot_conversation_id').eq('id', conv).single()).data as { chatwoot_conversation_id: number }).chatwoot_conversation_id);
@@ -97,7 +97,7 @@ describe('Chatwoot attachments (issue 38)', () => {
     expect((row.payload as { attachments: unknown[] }).attachments).toEqual([
       expect.objectContaining({ file_type: 'image', data_url: dataUrl, thumb_url: dataUrl, file_size: 2048, width: 640, height: 480 }),
     ]);
-  }, 60_000);
+  });
 });
 
 async function waitForRow(chatwootId: number) {

@@ -257,11 +257,31 @@ describe('realtime postgres_changes', () => {
     const l = listen(c, table.name, 'INSERT');
     await subscribed(l);
     await c.realtime.setAuth(tokenB);
-    await new Promise((r) => setTimeout(r, 300)); // the access_token push travels on its own
+    // Nothing answers an access_token push (realtime-js sends it without awaiting a reply), so the
+    // switch is known applied when a row only B may read arrives: such probes are inserted every
+    // 100 ms until one does. Before the switch the channel sees no row of B's; a fixed pause here
+    // failed on a loaded machine, where verifying the token took longer than the pause.
+    const probes = new Set<string>();
+    let lastProbe = 0;
+    await waitFor(
+      async () => {
+        if (l.events.length > 0) return true;
+        if (Date.now() - lastProbe >= 100) {
+          lastProbe = Date.now();
+          probes.add(await insert(userB, 59));
+        }
+        return false;
+      },
+      'a row of the new user (the new token applied)',
+      15_000,
+    );
+    expect(probes).toContain((l.events[0]!.new as Row).id);
     await insert(userA, 60);
     const mine = await insert(userB, 61);
-    await waitFor(() => l.events.length === 1, 'row of the new user');
-    expect((l.events[0]!.new as Row).id).toBe(mine);
+    // Each socket gets its changes in commit order, so A's row 60 would have come before 61.
+    await waitFor(() => l.events.some((e) => (e.new as Row).id === mine), 'row of the new user');
+    const rest = l.events.map((e) => (e.new as Row).id).filter((id) => !probes.has(id));
+    expect(rest).toEqual([mine]);
 
     await c.realtime.setAuth('not-a-jwt');
     await waitFor(() => l.statuses.includes('CLOSED'), 'channel closed after a bad token');

@@ -82,7 +82,10 @@ describe('Chatwoot feed', () => {
     });
     transport.subscribe({ onEvent: (e) => events.push(e), onStatus: () => undefined });
     await waitFor(() => transport!.status() === 'connected', 'connected', 5000);
-    await new Promise((r) => setTimeout(r, 200));
+    // The feed says connected once any one of its subscriptions is; an event sent before the other
+    // is confirmed is not streamed to it (as on Chatwoot), so wait for both, not a fixed pause.
+    const tokens = [a, b].map((x) => x.contactInbox.pubsubToken);
+    await waitFor(() => tokens.every((t) => cw.cableSubscribed(t)), 'both inboxes subscribed', 10_000);
     cw.agentReply(convA.displayId, 'pre A');
     cw.agentReply(convB.displayId, 'pre B');
     await waitFor(() => events.filter((e) => e.kind === 'external-message').length === 2, 'both inboxes', 5000);

@@ -76,6 +76,12 @@ export class CableServer {
     return this.conns.size;
   }
 
+  /** Whether an open connection holds a confirmed subscription streaming `token`'s frames. */
+  isSubscribed(token: string): boolean {
+    for (const conn of this.conns) for (const sub of conn.subs.values()) if (sub.token === token) return true;
+    return false;
+  }
+
   /** Takes an HTTP upgrade for /cable; returns false for other paths so the caller can refuse them. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
     const path = new URL(req.url ?? '/', 'http://double').pathname;

@@ -110,6 +110,9 @@ export interface ChatwootDouble {
   webhooksIdle(): Promise<void>;
   /** Sends Rails' disconnect frame to every socket and closes them. */
   disconnectSockets(reconnect?: boolean): void;
+  /** Whether a cable subscription with this pubsub token is confirmed (the double sent
+   *  confirm_subscription on an open socket): events for it from now on reach that subscriber. */
+  cableSubscribed(pubsubToken: string): boolean;
   /** Chatwoot's side reset: every contact, conversation and message is gone (accounts, agents and
    *  inboxes stay), so links stored on our side point at nothing (404). */
   wipeConversations(): void;
@@ -271,6 +274,7 @@ export async function startChatwootDouble(opts: ChatwootDoubleOptions = {}): Pro
       void actions.assign(conv(displayId), agentId, agentRef(o.agentId)),
     webhooksIdle: () => webhooks.idle(),
     disconnectSockets: (reconnect = true) => cable.disconnectAll(reconnect),
+    cableSubscribed: (pubsubToken) => cable.isSubscribed(pubsubToken),
     async stop() {
       await cable.close();
       await new Promise<void>((resolveClose) => {
