@@ -3,13 +3,14 @@
 //
 //  ┌ network ───────────────┐  ┌ link (realtime) ──────────────────────────────────────────────┐
 //  │ online ◀──ONLINE──┐    │  │            ┌──────────── live (invokes the transport) ───────┐ │
-//  │   │           offline  │  │  paused ──▶│ connecting ──LINK_UP──▶ connected               │ │
+//  │   │           offline  │  │  paused ──▶│ connecting ──LINK_UP──▶ connected ⇄ degraded    │ │
 //  │   └──OFFLINE──▶  ▲     │  │    ▲       └───────────────LINK_DOWN──────┬─────────────────┘ │
 //  └──────────────────┘     │  │    │ OFFLINE (from any)                   ▼                   │
 //                           │  │    └───────────────────────  waiting ── after resubscribe ──▶ live
 //  ┌ poller ──────────────┐ │  │  (resubscribe 1500 ms, ×2, max 30 s; back to 1500 on LINK_UP;  │
 //  │ off ◀─LINK_UP/OFFLINE │ │  │   LINK_UP also asks for a pull: R5.4)        none: no realtime │
-//  │  │      ─LINK_DOWN──▶ on (invokes polling: idle > 5 s, 2000 ms ×1.5 up to 15 s)            │
+//  │  │ ─LINK_DOWN/DEGRADED─▶ on (polling: idle > 5 s, 2000 ms ×1.5 up to 15 s)  (R6.9: degraded │
+//  │                      │ │  │   = joined, the server lost PostgreSQL; LINK_UP when it is back) │
 //  └──────────────────────┘ └────────────────────────────────────────────────────────────────────┘
 //  ┌ fetch ──────────────────────────────────────────────────────────────────────────────────────┐
 //  │ idle ──REQUEST_PULL (gap ≥ 1200 ms since last start)──▶ fetching ──done──▶ idle            │
@@ -56,6 +57,8 @@ export type SyncEvent =
   | { type: 'FLUSH' }
   | { type: 'LINK_UP' }
   | { type: 'LINK_DOWN'; reason?: string }
+  /** R6.9: the joined channel's server lost PostgreSQL (its own word); the channel stays, the link is down. */
+  | { type: 'LINK_DEGRADED'; reason?: string }
   | { type: 'TRANSPORT_EVENT'; event: TransportEvent }
   | { type: 'TYPING_STARTED'; conversationId: string; at: number }
   | { type: 'TYPING_CLEARED'; conversationId: string };
@@ -115,6 +118,7 @@ const linkActor = fromCallback<SyncEvent, { create: () => Transport }>(({ sendBa
     onEvent: (event) => sendBack({ type: 'TRANSPORT_EVENT', event }),
     onStatus: (s, detail) => {
       if (s === 'connected') sendBack({ type: 'LINK_UP' });
+      else if (s === 'degraded') sendBack(detail === undefined ? { type: 'LINK_DEGRADED' } : { type: 'LINK_DEGRADED', reason: detail });
       else if (s === 'error' || s === 'closed' || s === 'disconnected') sendBack(detail === undefined ? { type: 'LINK_DOWN' } : { type: 'LINK_DOWN', reason: detail });
     },
   });
@@ -263,9 +267,24 @@ export const syncMachine = setup({
                     enqueueActions(({ enqueue }) => enqueue.raise({ type: 'REQUEST_PULL', reason: 'reconnect' })),
                   ],
                 },
+                // R6.9: joined while the server is without PostgreSQL: joined (no resubscription), yet down.
+                LINK_DEGRADED: {
+                  target: 'degraded',
+                  actions: assign({ linkUp: false, everConnected: true, linkFailures: 0, resubscribeDelay: ({ context }) => context.deps.timings.resubscribeStartMs }),
+                },
               },
             },
-            connected: {},
+            // R6.9: the server said it lost PostgreSQL; the channel is kept (the server says when it is
+            // back, and a resubscription could not be served sooner), polling stands in meanwhile.
+            connected: { on: { LINK_DEGRADED: { target: 'degraded', actions: assign({ linkUp: false }) } } },
+            degraded: {
+              on: {
+                LINK_UP: {
+                  target: 'connected',
+                  actions: [assign({ linkUp: true }), enqueueActions(({ enqueue }) => enqueue.raise({ type: 'REQUEST_PULL', reason: 'reconnect' }))],
+                },
+              },
+            },
           },
           on: {
             LINK_DOWN: {
@@ -295,7 +314,7 @@ export const syncMachine = setup({
       initial: 'decide',
       states: {
         decide: { always: [{ guard: 'online', target: 'on' }, { target: 'off' }] },
-        off: { on: { LINK_DOWN: { guard: 'online', target: 'on' }, ONLINE: { target: 'on' } } },
+        off: { on: { LINK_DOWN: { guard: 'online', target: 'on' }, LINK_DEGRADED: { guard: 'online', target: 'on' }, ONLINE: { target: 'on' } } },
         on: {
           invoke: { src: 'events', input: ({ context }) => ({ transports: () => [context.deps.createPolling()] }) },
           on: { LINK_UP: { target: 'off' }, OFFLINE: { target: 'off' } },

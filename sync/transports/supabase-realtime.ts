@@ -54,6 +54,24 @@ export function createSupabaseRealtimeTransport(opts: RealtimeOptions): Transpor
           cell.emit({ kind: 'row', table, op: p.eventType, record: p.new, oldRecord: p.old });
         });
       }
+      // R6.9: hosted Realtime says on the channel whether it could subscribe to PostgreSQL
+      // (supabase/realtime lib/realtime_web/channels/realtime_channel.ex `push_system_message`:
+      // event "system", extension "postgres_changes", status "ok" with "Subscribed to PostgreSQL", or
+      // "error" while it cannot, retried by the server every 5–10 s). While it cannot, no change
+      // arrives although the channel is joined: the link is down for the machine (polling, the
+      // connection notice), and up again at the server's "ok". realtime-js hands these on only to a
+      // 'system' listener.
+      let postgresLost = false;
+      ch = ch.on('system', {}, (p: { extension?: string; status?: string; message?: string }) => {
+        if (p.extension !== 'postgres_changes') return;
+        if (p.status === 'error') {
+          postgresLost = true;
+          if (cell.get() === 'connected') cell.set('degraded', p.message ?? 'postgres_changes error');
+        } else if (p.status === 'ok' && postgresLost) {
+          postgresLost = false;
+          if (cell.get() === 'degraded') cell.set('connected');
+        }
+      });
       channel = ch;
       // supabase-js hands out one channel object per topic and client: a second engine on this client
       // leaves the account topic to the first and keeps postgres_changes alone (R18.4).
@@ -69,7 +87,7 @@ export function createSupabaseRealtimeTransport(opts: RealtimeOptions): Transpor
         c.subscribe((status, err) => {
           if (status === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) {
             joined.add(c);
-            if (joined.size === (feed ? 2 : 1)) cell.set('connected');
+            if (joined.size === (feed ? 2 : 1)) cell.set(postgresLost ? 'degraded' : 'connected');
           } else if (status === REALTIME_SUBSCRIBE_STATES.CLOSED) cell.set('disconnected', 'closed');
           else cell.set('error', err?.message ?? status);
         });

@@ -2,7 +2,11 @@
 // it never writes IndexedDB itself (events.ts does, and decides when a pull is needed).
 import type { RemoteTable } from '../model/remote-types.ts';
 
-export type TransportStatus = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'error' | 'closed';
+/**
+ * 'degraded' (R6.9): joined, but the server says it cannot deliver changes for now (Supabase
+ * Realtime's `system` message: postgres_changes, status error); 'connected' again once it says so.
+ */
+export type TransportStatus = 'idle' | 'connecting' | 'connected' | 'degraded' | 'disconnected' | 'error' | 'closed';
 
 /** A message seen on Chatwoot's socket before (or instead of) its database row. */
 export interface ExternalMessage {

@@ -11,6 +11,8 @@ import { startTestStack, type TestStack } from '../helpers/stack.ts';
 import { uniqueEmail } from '../helpers/clients.ts';
 import { signUpConfirmed } from '../helpers/signup.ts';
 import { alive } from '../../supabase/local/process-registry.ts';
+import { createSupabaseRealtimeTransport } from '../../sync/transports/supabase-realtime.ts';
+import type { TransportStatus } from '../../sync/transports/transport.ts';
 
 /** PostgreSQL is back and every part serves again within this (backoffs are 250 ms–5 s). */
 const RECOVERY_MS = 20_000;
@@ -193,6 +195,42 @@ describe('PostgreSQL down', () => {
     await until('the realtime INSERT after recovery', async () => (received.includes(text) ? true : undefined));
     await until('an AI reply after recovery', async () => ((await aiReplies(conversationId)) >= 1 ? true : undefined));
     await c.removeChannel(channel);
+  });
+
+  it("R6.9 the engine's realtime transport is down at once when the server loses PostgreSQL (joined before or during), and up at the server's 'ok'", async () => {
+    const { c, conversationId } = await memberWithConversation();
+    const accountId = (await stack.pool.query<{ account_id: string }>('select account_id from public.conversations where id = $1', [conversationId])).rows[0]!.account_id;
+    const statuses: { before: TransportStatus[]; during: TransportStatus[] } = { before: [], during: [] };
+    const details: string[] = [];
+    const watch = (into: TransportStatus[], topic: string) => {
+      const t = createSupabaseRealtimeTransport({ supabase: c, accountId, topic });
+      t.subscribe({ onEvent: () => undefined, onStatus: (s, detail) => (into.push(s), details.push(`${s}: ${detail ?? ''}`)) });
+      return t;
+    };
+    const before = watch(statuses.before, `sync:${accountId}:r69a`);
+    await until('joined', async () => (statuses.before.at(-1) === 'connected' ? true : undefined), 10_000);
+    await stack.faults.stopPostgres('SIGKILL');
+    try {
+      // The server's word, not a 30 s health pull (R7.3), tells the machine: fallback and polling.
+      await until('degraded on the server losing PostgreSQL', async () => (statuses.before.at(-1) === 'degraded' ? true : undefined), 10_000);
+      // A join meanwhile is refused, as hosted refuses it without its database: the machine then
+      // resubscribes with its back-off (R7.4).
+      const during = watch(statuses.during, `sync:${accountId}:r69b`);
+      await until('a join meanwhile is refused', async () => (statuses.during.at(-1) === 'error' ? true : undefined), 10_000);
+      expect(statuses.during).not.toContain('connected');
+      expect(details.at(-1)).toContain('Realtime was unable to connect to the project database');
+      await during.close();
+    } finally {
+      await stack.faults.startPostgres();
+    }
+    await until("connected again at the server's ok", async () => (statuses.before.at(-1) === 'connected' ? true : undefined));
+    expect(statuses.before.filter((s) => s === 'error' || s === 'disconnected')).toEqual([]); // the channel was kept
+    await before.close();
+    // And a join now is served.
+    const after: TransportStatus[] = [];
+    const again = watch(after, `sync:${accountId}:r69c`);
+    await until('a join after recovery', async () => (after.at(-1) === 'connected' ? true : undefined));
+    await again.close();
   });
 
   it('keeps serving after PostgREST is killed (the supervisor restarts it)', async () => {

@@ -32,7 +32,15 @@ export interface ConnectionContext {
   nextBindingId: () => number;
   log: (line: string) => void;
   guard: FloodGuard;
+  /** False while the LISTEN connection is lost: a join is then refused, as hosted's without its database. */
+  postgresUp: () => boolean;
 }
+
+/** What subscribers hear while the LISTEN connection is lost (server.ts onDown, and a join meanwhile). */
+export const POSTGRES_LOST = 'Lost the connection to PostgreSQL; changes made until it is back are not delivered';
+
+/** Hosted's join refusal while the project's database cannot be reached (realtime_channel.ex). */
+export const DATABASE_UNAVAILABLE = 'Realtime was unable to connect to the project database';
 
 /** Channels one socket may hold at once. */
 export const MAX_CHANNELS = 100;
@@ -223,6 +231,10 @@ export class Connection implements ChannelSink {
       this.ctx.jwtKeys,
     );
     if (!verified.ok) return void this.send(replyError(this.vsn, frame, verified.reason));
+    // Hosted refuses a join while it cannot reach the project's database (supabase/realtime
+    // lib/realtime_web/channels/realtime_channel.ex join/3: `Connect.lookup_or_start_connection`,
+    // {:error, :tenant_database_unavailable}); here that is the LISTEN connection being lost.
+    if (!this.ctx.postgresUp()) return void this.send(replyError(this.vsn, frame, DATABASE_UNAVAILABLE));
     const planned = await planJoin(frame.payload, this.ctx.catalog, this.ctx.nextBindingId, verified.token.role);
     if (!planned.ok) {
       if (planned.detail) this.ctx.log(`realtime: refused a join of ${frame.topic}: ${planned.detail}`);

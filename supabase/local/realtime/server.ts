@@ -14,7 +14,7 @@ import { resolveApiKey } from '../gateway/api-key.ts';
 import { Catalog } from './catalog.ts';
 import { createCheckPool, fillCheckPool } from './check-pool.ts';
 import { ChannelRegistry } from './channel-registry.ts';
-import { Connection, type ConnectionContext } from './connection.ts';
+import { Connection, POSTGRES_LOST, type ConnectionContext } from './connection.ts';
 import { DbBroadcaster, parseBroadcastNotice } from './db-broadcast.ts';
 import type { RealtimeDeps } from './deps.ts';
 import { Dispatcher } from './dispatcher.ts';
@@ -67,6 +67,8 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
   const connections = new Set<Connection>();
   const guard = new FloodGuard({ ...DEFAULT_LIMITS, ...deps.limits });
   let nextId = 0;
+  /** The LISTEN connection is up (listener.ts); until its first connection, as after a loss. */
+  let postgresUp = false;
   const ctx: ConnectionContext = {
     registry,
     catalog,
@@ -75,6 +77,7 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
     nextBindingId: () => ++nextId,
     log,
     guard,
+    postgresUp: () => postgresUp,
   };
   const tellAll = (status: 'ok' | 'error', message: string) =>
     dispatcher.enqueue(() => {
@@ -100,13 +103,16 @@ export async function createRealtimeServer(deps: RealtimeDeps): Promise<Realtime
       else dispatcher.handle(payload);
     },
     onUp: (reconnected) => {
+      postgresUp = true;
       if (!reconnected) return;
       catalog.clear(); // the database may have been replaced or migrated meanwhile
       void fillCheckPool(checkPool, log); // fresh, warmed connections before the next change
       tellAll('ok', 'Subscribed to PostgreSQL');
     },
-    onDown: () =>
-      tellAll('error', 'Lost the connection to PostgreSQL; changes made until it is back are not delivered'),
+    onDown: () => {
+      postgresUp = false;
+      tellAll('error', POSTGRES_LOST);
+    },
   });
   await listener.start();
 

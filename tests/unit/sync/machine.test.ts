@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { rawStatus } from '../../../sync/status.ts';
 import { startHarness } from './helpers/machine-harness.ts';
 
 beforeEach(() => {
@@ -157,6 +158,38 @@ describe('R7 machine timings', () => {
     expect(h.flushes.length).toBe(flushesOffline + 1);
     expect(h.links.length).toBe(2);
     h.actor.stop();
+  });
+
+  it('R6.9 the server losing PostgreSQL marks realtime down at once (fallback, polling) and keeps the channel; its "ok" marks it up with a pull', async () => {
+    const h = startHarness();
+    h.lastLink().up();
+    await advance(0);
+    expect(h.pulls).toEqual([0]);
+    h.lastLink().degrade();
+    await advance(0);
+    const ctx = () => h.actor.getSnapshot().context;
+    expect(rawStatus(ctx())).toEqual({ connection: 'fallback', error: null });
+    // Polling stands in (R6.3: once idle over 5 s), the channel is not left for a resubscription.
+    await advance(5000);
+    expect(h.pulls).toEqual([0, 5000]);
+    await advance(60_000);
+    expect(h.links).toHaveLength(1);
+    expect(h.lastLink().closed).toBe(false);
+    const polled = h.pulls.length;
+    expect(polled).toBeGreaterThan(3);
+    h.lastLink().up();
+    await advance(0);
+    expect(rawStatus(ctx())).toEqual({ connection: 'online', error: null });
+    expect(h.pulls).toHaveLength(polled + 1); // R5.4: back up pulls what the gap missed
+    await advance(20_000);
+    expect(h.pulls).toHaveLength(polled + 1); // polling stopped
+    // Joined while the server is still without PostgreSQL (a first join): down, not 'connecting'.
+    const g = startHarness();
+    g.lastLink().degrade();
+    await advance(0);
+    expect(rawStatus(g.actor.getSnapshot().context)).toEqual({ connection: 'fallback', error: null });
+    h.actor.stop();
+    g.actor.stop();
   });
 
   it('R7.6 a pull failing while online is an error until a pull succeeds or the network comes back', async () => {

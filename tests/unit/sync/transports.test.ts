@@ -137,10 +137,15 @@ describe('R6 transports', () => {
   it('R6.1 Supabase realtime: one channel, three account-filtered postgres_changes bindings, status mapped', async () => {
     const bindings: { filter: unknown }[] = [];
     let onChange: ((p: unknown) => void) | undefined;
+    let onSystem: ((p: unknown) => void) | undefined;
     let onSubscribe: ((s: string, e?: Error) => void) | undefined;
     let removed = 0;
     const channel = {
-      on(_type: string, filter: unknown, cb: (p: unknown) => void) {
+      on(type: string, filter: unknown, cb: (p: unknown) => void) {
+        if (type === 'system') {
+          onSystem = cb;
+          return channel;
+        }
         bindings.push({ filter });
         onChange ??= cb;
         return channel;
@@ -166,8 +171,13 @@ describe('R6 transports', () => {
     );
     onSubscribe?.('SUBSCRIBED');
     onChange?.({ eventType: 'INSERT', table: 'conversations', new: { id: 'c' }, old: {} });
+    // R6.9: the server's word on PostgreSQL; another extension's or a repeated 'ok' changes nothing.
+    onSystem?.({ extension: 'postgres_changes', status: 'ok', message: 'Subscribed to PostgreSQL' });
+    onSystem?.({ extension: 'system', status: 'error', message: 'other' });
+    onSystem?.({ extension: 'postgres_changes', status: 'error', message: 'Lost the connection to PostgreSQL' });
+    onSystem?.({ extension: 'postgres_changes', status: 'ok', message: 'Subscribed to PostgreSQL' });
     onSubscribe?.('CHANNEL_ERROR', new Error('boom'));
-    expect(statuses).toEqual(['connecting', 'connected', 'error']);
+    expect(statuses).toEqual(['connecting', 'connected', 'degraded', 'connected', 'error']);
     expect(events).toEqual([{ kind: 'row', table: 'conversations', op: 'INSERT', record: { id: 'c' }, oldRecord: {} }]);
     await t.close();
     expect(removed).toBe(1);

@@ -12,6 +12,8 @@ export interface FakeLink extends Transport {
   closed: boolean;
   up(): void;
   down(): void;
+  /** R6.9: the server said it lost PostgreSQL (the channel stays joined). */
+  degrade(): void;
   emit(e: TransportEvent): void;
 }
 
@@ -32,6 +34,7 @@ export function fakeLink(): FakeLink {
     },
     up: () => cell.set('connected'),
     down: () => cell.set('error', 'down'),
+    degrade: () => cell.set('degraded', 'Lost the connection to PostgreSQL'),
     emit: (e) => cell.emit(e),
   };
   return link;
