@@ -60,3 +60,34 @@ export async function blobFacts(page: Page, url: string) {
   }, url);
   return { ...facts, bytes: new Uint8Array(Buffer.from(facts.base64, 'base64')) };
 }
+
+/**
+ * The tray empties once the message and its files are stored on the device (AttachmentComposer: files
+ * leave it only then). A 7 MB file is stored 0.2 s after Enter here quiet and 0.8–0.9 s beside eight
+ * busy cores and a disk writer, yet CI's run of 2026-12-02 still showed the tray after 10 s. The bound
+ * is the journey's other waits' (30 s); a failure says what the page was doing: whether Enter was
+ * taken (the composer's text, its mode), whether the store ended (the 'poradna:attachment-stored'
+ * marks), and which Web Locks were held or waited for (the writers lock gates a send, R1.13).
+ */
+export async function untilTrayEmpty(page: Page, timeout = 30_000): Promise<void> {
+  try {
+    await expect(drafts(page)).toHaveCount(0, { timeout });
+  } catch (err) {
+    const state = await page
+      .evaluate(async () => {
+        const form = document.querySelector('form[data-mode]');
+        const locks = (await navigator.locks?.query?.()) ?? { held: [], pending: [] };
+        return {
+          composer: document.querySelector<HTMLTextAreaElement>('textarea')?.value ?? null,
+          mode: form?.getAttribute('data-mode') ?? null,
+          tray: [...document.querySelectorAll('[data-testid="attachment-draft"]')].map((el) => el.getAttribute('data-ready')),
+          stored: performance.getEntriesByName('poradna:attachment-stored').length,
+          notice: document.querySelector('[data-testid="chat-notice"]')?.textContent ?? null,
+          held: (locks.held ?? []).map((l) => `${l.name} ${l.mode}`),
+          pending: (locks.pending ?? []).map((l) => `${l.name} ${l.mode}`),
+        };
+      })
+      .catch((e: unknown) => ({ unreadable: String(e) }));
+    throw new Error(`the tray did not empty within ${timeout} ms: ${JSON.stringify(state)}`, { cause: err });
+  }
+}

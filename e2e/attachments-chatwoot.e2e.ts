@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import type pg from 'pg';
 import type { ChatwootDouble } from '../tests/doubles/chatwoot/server.ts';
-import { composer, drafts, openChat, ownBubble, pick } from './attachment-helpers.ts';
+import { composer, drafts, openChat, ownBubble, pick, untilTrayEmpty } from './attachment-helpers.ts';
 import { sql as query, startChatwootStack, type ChatwootStack } from './admin-helpers.ts';
 import { freshChat, PHONE } from './defects-helpers.ts';
 import { storeSession } from './stored-session.ts';
@@ -80,7 +80,7 @@ async function sendFile(page: Page, file: { name: string; buffer: Buffer }, text
   await composer(page).fill(text);
   await composer(page).press('Enter');
   // Stored on the device: the tray empties (its files left only once their message was stored).
-  await expect(drafts(page)).toHaveCount(0);
+  await untilTrayEmpty(page);
 }
 
 test.beforeAll(async () => {
