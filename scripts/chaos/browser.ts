@@ -58,14 +58,44 @@ export class ChaosContext {
     return this.page.getByRole('textbox', { name: 'Správa' });
   }
 
+  /**
+   * Signs in through the login page. Each step's time goes to the log, and a login form that never
+   * shows says what the page held instead (session 50's CI run: the first context waited 30 s for the
+   * 'E-mail' field, and nothing told whether the page, its script or the form was missing).
+   */
   async signIn(): Promise<void> {
     const p = this.page;
+    const t0 = Date.now();
+    const steps: string[] = [];
+    const step = (name: string) => steps.push(`${name} ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await p.goto('/auth/login');
-    await p.getByLabel('E-mail', { exact: true }).fill(this.user.email);
+    step('loaded');
+    const email = p.getByLabel('E-mail', { exact: true });
+    if (!(await until(() => email.isVisible(), 30_000))) throw new Error(`context ${this.index}: no login form 30 s after the page loaded (${steps.join(', ')}; ${await this.describePage()})`);
+    step('form');
+    await email.fill(this.user.email);
     await p.getByLabel('Heslo', { exact: true }).fill(CHAOS_PASSWORD);
     await p.getByRole('button', { name: 'Prihlásiť', exact: true }).click();
     await p.waitForURL(/\/app\/chats/, { timeout: 30_000 });
+    step('signed in');
     await this.openConversation(0);
+    step('chat ready');
+    this.log(`context ${this.index} (${this.user.email}): ${steps.join(', ')}`);
+  }
+
+  /** What the page shows and loaded, for a step that found nothing to act on. */
+  private async describePage(): Promise<string> {
+    try {
+      return await this.page.evaluate<string>(`(() => {
+        const text = (document.body?.innerText ?? '').replace(/\\s+/g, ' ').trim().slice(0, 200);
+        const res = performance.getEntriesByType('resource');
+        const last = res.length ? res[res.length - 1].name.replace(location.origin, '') : '-';
+        const sw = navigator.serviceWorker?.controller ? 'controlled' : 'not controlled';
+        return location.pathname + ' ' + document.readyState + '; ' + res.length + ' resources (last ' + last + '); ' + sw + '; text: "' + text + '"';
+      })()`);
+    } catch (err) {
+      return `page unreadable: ${(err as Error).message.split('\n')[0]}`;
+    }
   }
 
   /**
