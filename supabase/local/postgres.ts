@@ -114,6 +114,13 @@ export interface EmbeddedOptions {
    * pg-template/). Asked only when DATA_DIR holds no cluster yet; undefined: initdb as usual.
    */
   template?: () => Promise<ClusterTemplate | undefined>;
+  /**
+   * false: `fsync=off`, for throwaway test clusters only (PostgreSQL's "Non-Durable Settings",
+   * runtime-config-wal / non-durability docs). It changes only what survives a crash of the operating
+   * system; a killed PostgreSQL loses nothing, because every commit's WAL is still written to the OS
+   * before the commit returns (synchronous_commit stays on). `npm start` never sets it.
+   */
+  fsync?: boolean;
 }
 
 export async function startEmbeddedPostgres(
@@ -198,7 +205,8 @@ export async function startEmbeddedPostgres(
     const child: ChildProcess = spawn(
       bins.postgres,
       ['-D', pgDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
-        '-c', 'max_connections=200', '-c', 'log_min_messages=warning', '-c', 'shared_buffers=128MB'],
+        '-c', 'max_connections=200', '-c', 'log_min_messages=warning', '-c', 'shared_buffers=128MB',
+        ...(opts.fsync === false ? ['-c', 'fsync=off'] : [])],
       { ...ids, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child.on('error', () => undefined); // a failed spawn also closes; 'close' below reports it

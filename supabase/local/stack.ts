@@ -89,6 +89,8 @@ export interface StartOptions {
    * For throwaway stacks (tests/helpers/stack.ts); `npm start` never sets it.
    */
   pgTemplate?: boolean;
+  /** false: the embedded cluster runs with fsync=off (postgres.ts EmbeddedOptions.fsync); throwaway stacks only. */
+  pgFsync?: boolean;
 }
 
 async function secretsFor(dataDir: string): Promise<{ authenticatorPassword: string }> {
@@ -220,6 +222,7 @@ export async function startStack(config: StackConfig, opts: StartOptions = {}): 
       : await onFreePort((port) =>
           startEmbeddedPostgres(config.dataDir, port, log, {
             ...(opts.pgTemplate ? { template: () => templateOrNone(config.seed, log) } : {}),
+            ...(opts.pgFsync === false ? { fsync: false } : {}),
           }),
         );
     await registry.add(postgres.pid);

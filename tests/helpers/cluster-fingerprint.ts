@@ -34,9 +34,11 @@ const CATALOG: Record<string, string> = {
             from pg_type t join pg_namespace n on n.oid = t.typnamespace where ${SYSTEM_SCHEMAS} and t.typtype in ('e', 'd')`,
   sequences: `select concat_ws(' ', schemaname || '.' || sequencename, last_value) from pg_sequences`,
   databases: `select concat_ws(' ', datname, pg_get_userbyid(datdba), pg_encoding_to_char(encoding), datcollate, datctype, datacl::text) from pg_database`,
-  // What the cluster's files say (initdb, postgresql.conf), not what this run was started with.
+  // What the cluster's files say (initdb, postgresql.conf), not what this run was started with (fsync:
+  // throwaway stacks turn it off on the command line, postgres.ts EmbeddedOptions.fsync, so a run
+  // without that flag lists its default and one with it does not).
   settings: `select name || '=' || setting from pg_settings where source in ('default', 'configuration file', 'override')
-               and name not in ('data_directory', 'config_file', 'hba_file', 'ident_file')`,
+               and name not in ('data_directory', 'config_file', 'hba_file', 'ident_file', 'fsync')`,
 };
 
 const RANDOM_UUID = /\b(?!00000000-)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;

@@ -2,7 +2,10 @@
 // never collide with each other or with `npm start`. Its PostgreSQL is a copy of a migrated and seeded
 // template cluster (supabase/local/pg-template/, issue 42), the same as a fresh one
 // (tests/server/pg-template.test.ts); TEST_PG_TEMPLATE=0 makes every stack initdb and migrate from
-// empty instead, and `pgTemplate: false` does it for one stack.
+// empty instead, and `pgTemplate: false` does it for one stack. It runs with fsync=off (PostgreSQL's
+// non-durable settings for throwaway data: only an operating-system crash could lose anything, and a
+// killed PostgreSQL loses nothing, every commit's WAL being written before it returns); TEST_PG_FSYNC=1
+// keeps fsync on. Measured on the db group: 66 → 51 s and 53 → 43 s (session 51).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,7 +70,8 @@ export async function startTestStack(
   };
   const logs: string[] = [];
   const pgTemplate = process.env.TEST_PG_TEMPLATE !== '0';
-  const stack = await startStack(config, { log: (l) => logs.push(l), pgTemplate, ...opts });
+  const pgFsync = process.env.TEST_PG_FSYNC === '1';
+  const stack = await startStack(config, { log: (l) => logs.push(l), pgTemplate, pgFsync, ...opts });
   if (config.seed && config.passwordHashCost === QUICK_HASH_COST) await quickSeededHashes(stack.databaseUrl);
   return Object.assign(stack, {
     dataDir,
