@@ -144,6 +144,7 @@ export const syncMachine = setup({
   delays: {
     tick: ({ context }) => context.deps.timings.tickMs,
     resubscribe: ({ context }) => context.linkWaitMs,
+    degradedLimit: ({ context }) => context.deps.timings.resubscribeMaxMs,
     restOfGap: ({ context }) => Math.max(0, context.lastFetchStartedAt + context.deps.timings.fetchGapMs - monotonicNow(context.deps.clock)),
     queuedRefetch: ({ context }) =>
       Math.max(context.deps.timings.queuedRefetchMs, context.lastFetchStartedAt + context.deps.timings.fetchGapMs - monotonicNow(context.deps.clock)),
@@ -278,6 +279,9 @@ export const syncMachine = setup({
             // back, and a resubscription could not be served sooner), polling stands in meanwhile.
             connected: { on: { LINK_DEGRADED: { target: 'degraded', actions: assign({ linkUp: false }) } } },
             degraded: {
+              // No 'ok' within R7.4's longest wait: the channel is left and joined anew as after a
+              // failure, so a lost 'ok' can never hold the status at fallback while pulls succeed.
+              after: { degradedLimit: { actions: enqueueActions(({ enqueue }) => enqueue.raise({ type: 'LINK_DOWN', reason: 'no word from the server' })) } },
               on: {
                 LINK_UP: {
                   target: 'connected',

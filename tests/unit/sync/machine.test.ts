@@ -160,7 +160,7 @@ describe('R7 machine timings', () => {
     h.actor.stop();
   });
 
-  it('R6.9 the server losing PostgreSQL marks realtime down at once (fallback, polling) and keeps the channel; its "ok" marks it up with a pull', async () => {
+  it('R6.9 the server losing PostgreSQL marks realtime down at once (fallback, polling) and keeps the channel; its "ok" marks it up with a pull, and none within 30 s rejoins', async () => {
     const h = startHarness();
     h.lastLink().up();
     await advance(0);
@@ -172,7 +172,7 @@ describe('R7 machine timings', () => {
     // Polling stands in (R6.3: once idle over 5 s), the channel is not left for a resubscription.
     await advance(5000);
     expect(h.pulls).toEqual([0, 5000]);
-    await advance(60_000);
+    await advance(24_999);
     expect(h.links).toHaveLength(1);
     expect(h.lastLink().closed).toBe(false);
     const polled = h.pulls.length;
@@ -183,6 +183,16 @@ describe('R7 machine timings', () => {
     expect(h.pulls).toHaveLength(polled + 1); // R5.4: back up pulls what the gap missed
     await advance(20_000);
     expect(h.pulls).toHaveLength(polled + 1); // polling stopped
+    // No 'ok' within 30 s (R7.4's longest wait): the channel is left and joined anew after 1500 ms.
+    h.lastLink().degrade();
+    await advance(30_000);
+    expect(h.lastLink().closed).toBe(true);
+    expect(h.links).toHaveLength(1);
+    await advance(1500);
+    expect(h.links).toHaveLength(2);
+    h.lastLink().up();
+    await advance(0);
+    expect(rawStatus(ctx())).toEqual({ connection: 'online', error: null });
     // Joined while the server is still without PostgreSQL (a first join): down, not 'connecting'.
     const g = startHarness();
     g.lastLink().degrade();
