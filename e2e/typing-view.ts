@@ -19,19 +19,26 @@ export interface TypingView {
 /** Starts recording on the open chat; call before the send whose answer shows the dots. */
 export async function recordTypingViews(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const w = window as unknown as { __typingViews: TypingView[] };
+    const w = window as unknown as { __typingViews: TypingView[]; __typingLooks: TypingLooks };
     w.__typingViews = [];
+    w.__typingLooks = { stale: 0, noDots: 0 };
     // A state is looked at after the frame that painted it (a task queued from its animation frame
     // runs once that frame's layout, resize observers and paint are done). A mutation after the
     // look was queued makes it stale: it is skipped and the next frame's look counts instead, so a
     // state that was never painted (a commit between paint and the look) is never recorded.
     let generation = 0;
     const look = (at: number) => {
-      if (at !== generation) return;
+      if (at !== generation) {
+        w.__typingLooks.stale++;
+        return;
+      }
       const dots = document.querySelector<HTMLElement>('[data-testid="typing-indicator"]');
       const bubble = dots?.firstElementChild;
       const scroller = document.querySelector<HTMLElement>('[data-testid="message-scroller"]');
-      if (!dots || !bubble || !scroller) return;
+      if (!dots || !bubble || !scroller) {
+        w.__typingLooks.noDots++;
+        return;
+      }
       const r = bubble.getBoundingClientRect();
       const s = scroller.getBoundingClientRect();
       const inView = r.top >= s.top && r.bottom <= s.bottom + 0.5 && r.top >= 0 && r.bottom <= window.innerHeight + 0.5;
@@ -50,7 +57,18 @@ export async function recordTypingViews(page: Page): Promise<void> {
   });
 }
 
+/** Looks the recorder skipped: the page changed again before they ran (stale), or no dots were there. */
+export interface TypingLooks {
+  stale: number;
+  noDots: number;
+}
+
 /** Every painted state that showed the dots since recordTypingViews. */
 export async function typingViews(page: Page): Promise<TypingView[]> {
   return page.evaluate(() => (window as unknown as { __typingViews: TypingView[] }).__typingViews);
+}
+
+/** The looks skipped since recordTypingViews, for a failure message. */
+export async function typingLooks(page: Page): Promise<TypingLooks> {
+  return page.evaluate(() => (window as unknown as { __typingLooks: TypingLooks }).__typingLooks);
 }
