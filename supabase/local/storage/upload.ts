@@ -5,6 +5,7 @@
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import { baseMime, SNIFF_BYTES } from './content.ts';
 import { errors } from './errors.ts';
 
@@ -24,11 +25,19 @@ const limitText = (limit: number) => `the maximum allowed size (${limit} bytes)`
 // after the answer within nginx's lingering bounds (gateway/lingering-close.ts).
 async function writeStream(stream: ReadableStream<Uint8Array>, path: string, limit: number): Promise<{ size: number; head: Uint8Array }> {
   const out = createWriteStream(path);
+  // Every 'error' of the file is heard: one unheard ends the whole stack process. A refusal destroys
+  // the file while a write may still be in the file system's hands; that write then completes with
+  // ERR_STREAM_DESTROYED, emitted as 'error' once the file has closed (WriteStream's _write and
+  // _destroy in node:internal/fs/streams). Seen under load as a 413 lost to a dead stack (session 52;
+  // tests/unit/stack/upload-refused.test.ts). The file's own failure (a full disk) is thrown here.
+  let failed: Error | undefined;
+  out.on('error', (e) => (failed ??= e));
   const reader = stream.getReader();
   let size = 0;
   const head: number[] = [];
   try {
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      if (failed) throw failed;
       const chunk = next.value;
       size += chunk.byteLength;
       if (size > limit) throw errors.tooLarge(limitText(limit));
@@ -36,7 +45,7 @@ async function writeStream(stream: ReadableStream<Uint8Array>, path: string, lim
       if (!out.write(chunk)) await once(out, 'drain');
     }
     out.end();
-    await once(out, 'finish');
+    await finished(out); // also settles for an error already emitted, which once() would wait past
   } catch (err) {
     out.destroy();
     await rm(path, { force: true });
