@@ -130,6 +130,22 @@ export interface PushDeps {
   badge: BadgeApi;
 }
 
+/**
+ * R11.4: pushes are handled in the order they were delivered: each waits until the one before it has
+ * settled (shown, skipped or failed). Two handled side by side can finish out of order (each first
+ * asks for the windows), and for one conversation's tag the earlier message's notification then
+ * replaced the later one, with the earlier unread count on the badge (push-notifications.e2e, session
+ * 52: a burst of two showed the first's text).
+ */
+export function inDeliveryOrder(): <T>(task: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const run = last.then(task);
+    last = run.catch(() => undefined); // a failed push holds up no later one
+    return run;
+  };
+}
+
 /** Handles one push; answers what it did (for the tests). */
 export async function handlePush(raw: unknown, deps: PushDeps): Promise<'shown' | 'skipped-visible' | 'badge' | 'ignored'> {
   const p = parsePushPayload(raw, deps.origin);

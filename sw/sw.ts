@@ -21,7 +21,7 @@ import { readMirroredSession } from '../sync/background/session-store.ts';
 import { API_PREFIXES, LIST_SNAPSHOT_PATH, MEDIA_CACHE, MEDIA_MAX_AGE_S, MEDIA_MAX_ENTRIES, SW_MESSAGES } from './config.ts';
 import { answerAttachment, isAttachmentRequest } from './attachment-cache.ts';
 import { readListSnapshotAndSession, SHELL_HEADERS_KEPT, shellWithSnapshot, snapshotRules } from './list-snapshot.ts';
-import { handleClick, handlePush, type WindowLike } from './push.ts';
+import { handleClick, handlePush, inDeliveryOrder, type WindowLike } from './push.ts';
 import { fetchRpc, resubscribe } from './push-resubscribe.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: { url: string; revision: string | null }[] };
@@ -194,6 +194,8 @@ self.addEventListener('activate', (event) => {
 /** Every window of this origin, also those this worker does not control yet. */
 const windows = async (): Promise<readonly WindowLike[]> => self.clients.matchAll({ type: 'window', includeUncontrolled: true });
 
+const pushInOrder = inDeliveryOrder();
+
 self.addEventListener('push', (event) => {
   let raw: unknown;
   try {
@@ -208,12 +210,14 @@ self.addEventListener('push', (event) => {
   const started = Date.now();
   console.info('Push: started');
   event.waitUntil(
-    handlePush(raw, {
-      origin: self.location.origin,
-      windows,
-      show: (title, options) => self.registration.showNotification(title, options),
-      badge: self.navigator,
-    }).then(
+    pushInOrder(() =>
+      handlePush(raw, {
+        origin: self.location.origin,
+        windows,
+        show: (title, options) => self.registration.showNotification(title, options),
+        badge: self.navigator,
+      }),
+    ).then(
       (outcome) => console.info(`Push: ${outcome} in ${Date.now() - started} ms`),
       (err: unknown) => {
         console.warn(`Push: failed in ${Date.now() - started} ms:`, err);

@@ -1,7 +1,7 @@
 // The service worker's push handlers (sw/push.ts, sw/push-resubscribe.ts) with injected parts: what a
 // push shows, when it is skipped, the badge, where a click lands, and re-subscription (R11.x).
 import { describe, expect, it, vi, type Mock } from 'vitest';
-import { applyBadge, BADGE_WAIT_MS, handleClick, handlePush, parsePushPayload, safeAppPath, type WindowLike } from '../../../sw/push.ts';
+import { applyBadge, BADGE_WAIT_MS, handleClick, handlePush, inDeliveryOrder, parsePushPayload, safeAppPath, type WindowLike } from '../../../sw/push.ts';
 import { resubscribe, type SubscriptionLike } from '../../../sw/push-resubscribe.ts';
 import type { MirroredSession } from '../../../sync/background/session-store.ts';
 
@@ -98,6 +98,32 @@ describe('push (R11.4, R11.5)', () => {
     const p = parsePushPayload(msg({ url: 'https://evil.test/app/chats/x', icon: 'javascript:alert(1)', tag: 'other' }), ORIGIN);
     expect(p).toMatchObject({ url: `/app/chats/${CID}`, icon: null, tag: `conversation:${CID}` });
     expect(show).not.toHaveBeenCalled();
+  });
+
+  // Session 52: two pushes of one conversation handled side by side finished out of order, and the
+  // first's text replaced the second's under their shared tag.
+  it('R11.4 a burst is shown in delivery order: the later message and its unread count are what stays, though the earlier one was slower to start', async () => {
+    const { deps, show, badge } = pushDeps();
+    const inOrder = inDeliveryOrder();
+    let windowsAsked = 0;
+    // The first push's look at the windows takes longer than the second's.
+    const slowFirst = { ...deps, windows: async () => (++windowsAsked === 1 ? new Promise<readonly WindowLike[]>((r) => setTimeout(() => r([]), 30)) : []) };
+    const first = inOrder(() => handlePush(msg({ body: 'Prvá', unread: 3 }), slowFirst));
+    const second = inOrder(() => handlePush(msg({ body: 'Druhá', unread: 4 }), slowFirst));
+    expect(await Promise.all([first, second])).toEqual(['shown', 'shown']);
+    expect(show.mock.calls.map(([, o]) => o.body)).toEqual(['Prvá', 'Druhá']);
+    expect(badge.setAppBadge.mock.calls.map(([n]) => n)).toEqual([3, 4]);
+  });
+
+  it('a push that failed holds up none after it', async () => {
+    const { deps, show } = pushDeps();
+    const inOrder = inDeliveryOrder();
+    const broken = { ...deps, show: async () => Promise.reject(new Error('no permission')) };
+    const first = inOrder(() => handlePush(msg({ body: 'Prvá' }), broken));
+    const second = inOrder(() => handlePush(msg({ body: 'Druhá' }), deps));
+    await expect(first).rejects.toThrow('no permission');
+    expect(await second).toBe('shown');
+    expect(show.mock.calls.map(([, o]) => o.body)).toEqual(['Druhá']);
   });
 
   it('safeAppPath keeps only same-origin paths under /app/', () => {
