@@ -82,7 +82,7 @@ async function deliver(cdp: CDPSession, origin: string, regId: string, data: unk
 }
 
 /** What the pages, the worker's notifications and the server held when the journey failed (diagnostics; asserts nothing). */
-async function failureDump(context: BrowserContext, origin: string, userId: string): Promise<unknown> {
+async function failureDump(context: BrowserContext, origin: string, userId: string): Promise<{ trail: string[]; pages: { url: string; state: unknown }[]; viewing: unknown }> {
   const pages = await Promise.all(
     context.pages().map(async (p) => ({
       url: p.url(),
@@ -224,7 +224,13 @@ test('registers on open, the card turns it off and on, the badge counts unread, 
   } catch (err) {
     // Once in ~17 runs this journey failed around 'notify once per conversation' (issue 19's notes):
     // the next failure says what the worker showed, what it was handed and what the pages logged.
-    if (context) console.log(`push-notifications failure dump:\n${JSON.stringify(await failureDump(context, origin, user.id), null, 1)}`);
+    if (context) {
+      const dump = await failureDump(context, origin, user.id);
+      console.log(`push-notifications failure dump:\n${JSON.stringify(dump, null, 1)}`);
+      // CI shows the end of the output only; its summary prints this attachment under the failure.
+      const pages = dump.pages.map((p) => `page ${p.url}: ${JSON.stringify(p.state)}`);
+      await test.info().attach('diagnostics', { contentType: 'text/plain', body: [...dump.trail, ...pages, `push_viewing: ${JSON.stringify(dump.viewing)}`].join('\n') });
+    }
     throw err;
   } finally {
     await context?.close();

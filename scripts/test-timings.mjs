@@ -96,6 +96,22 @@ export function vitestFailures(report, label) {
   return out;
 }
 
+/** Lines a journey's failure gives CI beyond its error (at most this many, each cut at 300 characters). */
+export const DIAGNOSTIC_LINES = 24;
+
+/**
+ * A journey's own account of a failure: a text attachment named 'diagnostics' (testInfo.attach), whose
+ * lines CI shows under the failure. Its whole output is in the run's log, but CI shows only the end.
+ */
+function diagnosticLines(result) {
+  const a = (result?.attachments ?? []).find((x) => x.name === 'diagnostics' && x.body);
+  if (!a) return [];
+  const text = Buffer.from(a.body, 'base64').toString('utf8');
+  const lines = plain(text).split('\n').filter((l) => l.trim());
+  const shown = lines.slice(-DIAGNOSTIC_LINES).map((l) => l.slice(0, 300));
+  return lines.length > DIAGNOSTIC_LINES ? [`(the last ${DIAGNOSTIC_LINES} of ${lines.length} lines)`, ...shown] : shown;
+}
+
 /** Each journey whose last attempt failed (a retry that passed is flaky, and fails the run too). */
 export function playwrightFailures(report) {
   const out = [];
@@ -111,7 +127,8 @@ export function playwrightFailures(report) {
         const kind = last?.status === 'passed' ? 'flaky' : last?.status;
         const err = bad.at(-1).error;
         const at = err?.location ? ` (${rel(err.location.file)}:${err.location.line})` : '';
-        out.push(`e2e/${f} > ${[...path, spec.title].join(' > ')} ${test.projectName ? `[${test.projectName}] ` : ''}${kind}${at}: ${firstLines(err?.message)}`);
+        const head = `e2e/${f} > ${[...path, spec.title].join(' > ')} ${test.projectName ? `[${test.projectName}] ` : ''}${kind}${at}: ${firstLines(err?.message)}`;
+        out.push([head, ...diagnosticLines(bad.at(-1))].join('\n'));
       }
     for (const child of suite.suites ?? []) visit(child, f, path);
   };
@@ -158,7 +175,10 @@ export function summarizeTimings({ top = 10, dir = TIMINGS_DIR } = {}) {
       failed.push(`${st.name}: ended without its report ${reportOf[st.name]} (a crash or a kill: its last lines follow)`);
   if (failed.length) {
     lines.push(`  failed (${failed.length}):`);
-    for (const f of failed) lines.push(`    ✖ ${f.slice(0, 600)}`);
+    for (const f of failed) {
+      const [first, ...more] = f.split('\n');
+      lines.push(`    ✖ ${first.slice(0, 600)}`, ...more.map((l) => `        ${l}`));
+    }
   }
   if (files.length === 0) return lines.join('\n');
   const groups = new Map();

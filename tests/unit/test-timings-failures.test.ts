@@ -58,6 +58,27 @@ describe('test summary names every failure', () => {
     ]);
   });
 
+  // Stop 60's run: push-notifications printed its failure dump, but CI shows only the output's end.
+  it("shows a journey's 'diagnostics' attachment under its failure, its last lines when long", () => {
+    const body = (text: string) => Buffer.from(text).toString('base64');
+    const long = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n');
+    const report = {
+      suites: [{ file: 'push.e2e.ts', title: 'push.e2e.ts', specs: [
+        { title: 'notifies', tests: [{ projectName: '', results: [
+          { status: 'failed', error: { message: 'Error: none shown' }, attachments: [{ name: 'screenshot', contentType: 'image/png', path: '/x.png' }, { name: 'diagnostics', contentType: 'text/plain', body: body('Push: started\n\n\x1b[31mPush: shown in 140 ms\x1b[39m') }] },
+          { status: 'passed' },
+        ] }] },
+        { title: 'long', tests: [{ projectName: '', results: [{ status: 'failed', error: { message: 'Error: x' }, attachments: [{ name: 'diagnostics', contentType: 'text/plain', body: body(long) }] }] }] },
+      ] }],
+    };
+    const [short, cut] = playwrightFailures(report);
+    expect(short).toBe('e2e/push.e2e.ts > notifies flaky: Error: none shown\nPush: started\nPush: shown in 140 ms');
+    expect(cut!.split('\n')).toEqual(['e2e/push.e2e.ts > long failed: Error: x', '(the last 24 of 30 lines)', ...Array.from({ length: 24 }, (_, i) => `line ${i + 7}`)]);
+    const dir = mkdtempSync(join(tmpdir(), 'timings-'));
+    writeFileSync(join(dir, 'playwright.json'), JSON.stringify(report));
+    expect(summarizeTimings({ dir })).toContain('    ✖ e2e/push.e2e.ts > notifies flaky: Error: none shown\n        Push: started\n        Push: shown in 140 ms');
+  });
+
   // Stop 49's run: the Vitest step failed after 244 s and left no report; the summary named nothing.
   it('names a failed step that ended without its report, with its exit status', () => {
     const dir = mkdtempSync(join(tmpdir(), 'timings-'));
