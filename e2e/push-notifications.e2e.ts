@@ -229,7 +229,9 @@ test('registers on open, the card turns it off and on, the badge counts unread, 
       console.log(`push-notifications failure dump:\n${JSON.stringify(dump, null, 1)}`);
       // CI shows the end of the output only; its summary prints this attachment under the failure.
       const pages = dump.pages.map((p) => `page ${p.url}: ${JSON.stringify(p.state)}`);
-      await test.info().attach('diagnostics', { contentType: 'text/plain', body: [...dump.trail, ...pages, `push_viewing: ${JSON.stringify(dump.viewing)}`].join('\n') });
+      // Chromium's records repeat the payload the line before them gave.
+      const trailShort = dump.trail.map((l) => l.replace(/ \(Payload=\{.*\}\)$/, ''));
+      await test.info().attach('diagnostics', { contentType: 'text/plain', body: [...trailShort, ...pages, `push_viewing: ${JSON.stringify(dump.viewing)}`].join('\n') });
     }
     throw err;
   } finally {
