@@ -131,17 +131,38 @@ export interface PushDeps {
 }
 
 /**
- * R11.4: pushes are handled in the order they were delivered: each waits until the one before it has
- * settled (shown, skipped or failed). Two handled side by side can finish out of order (each first
- * asks for the windows), and for one conversation's tag the earlier message's notification then
- * replaced the later one, with the earlier unread count on the badge (push-notifications.e2e, session
- * 52: a burst of two showed the first's text).
+ * How long a push waits at most for the one before it (R11.4). A push settles in well under a second
+ * (its windows, its notification, the badge bounded by BADGE_WAIT_MS); one that has not after this is
+ * stuck (a `clients.matchAll` or `showNotification` that never answers), and the browser would let it
+ * hold every later push until it ends the worker's event, minutes later.
  */
-export function inDeliveryOrder(): <T>(task: () => Promise<T>) => Promise<T> {
-  let last: Promise<unknown> = Promise.resolve();
+export const PUSH_TURN_MS = 10_000;
+
+/**
+ * R11.4: pushes are handled in the order they were delivered: each waits until the one before it has
+ * settled (shown, skipped or failed), or has had PUSH_TURN_MS to. Two handled side by side can finish
+ * out of order (each first asks for the windows), and for one conversation's tag the earlier message's
+ * notification then replaced the later one, with the earlier unread count on the badge
+ * (push-notifications.e2e, session 52: a burst of two showed the first's text).
+ */
+export function inDeliveryOrder(turnMs = PUSH_TURN_MS): <T>(task: () => Promise<T>) => Promise<T> {
+  let last: Promise<void> = Promise.resolve();
   return (task) => {
-    const run = last.then(task);
-    last = run.catch(() => undefined); // a failed push holds up no later one
+    const before = last;
+    const run = before.then(task);
+    // The next push's turn comes when this one has settled (a failed push holds up no later one) or
+    // when this one has had turnMs since it started.
+    last = before.then(
+      () =>
+        new Promise<void>((next) => {
+          const timer = setTimeout(next, turnMs);
+          const settled = () => {
+            clearTimeout(timer);
+            next();
+          };
+          run.then(settled, settled);
+        }),
+    );
     return run;
   };
 }

@@ -1,7 +1,7 @@
 // The service worker's push handlers (sw/push.ts, sw/push-resubscribe.ts) with injected parts: what a
 // push shows, when it is skipped, the badge, where a click lands, and re-subscription (R11.x).
 import { describe, expect, it, vi, type Mock } from 'vitest';
-import { applyBadge, BADGE_WAIT_MS, handleClick, handlePush, inDeliveryOrder, parsePushPayload, safeAppPath, type WindowLike } from '../../../sw/push.ts';
+import { applyBadge, BADGE_WAIT_MS, handleClick, handlePush, inDeliveryOrder, parsePushPayload, PUSH_TURN_MS, safeAppPath, type WindowLike } from '../../../sw/push.ts';
 import { resubscribe, type SubscriptionLike } from '../../../sw/push-resubscribe.ts';
 import type { MirroredSession } from '../../../sync/background/session-store.ts';
 
@@ -123,6 +123,23 @@ describe('push (R11.4, R11.5)', () => {
     const second = inOrder(() => handlePush(msg({ body: 'Druhá' }), deps));
     await expect(first).rejects.toThrow('no permission');
     expect(await second).toBe('shown');
+    expect(show.mock.calls.map(([, o]) => o.body)).toEqual(['Druhá']);
+  });
+
+  it('R11.4 a push that never settles holds up the next only for its turn (PUSH_TURN_MS)', async () => {
+    expect(PUSH_TURN_MS).toBe(10_000);
+    const { deps, show } = pushDeps();
+    const inOrder = inDeliveryOrder(80);
+    // The first push's notification never answers (a stuck showNotification).
+    const stuck = { ...deps, show: () => new Promise<void>(() => undefined) };
+    void inOrder(() => handlePush(msg({ body: 'Prvá' }), stuck));
+    const started = Date.now();
+    let shownAt = 0;
+    const second = inOrder(() => handlePush(msg({ body: 'Druhá' }), deps)).then((r) => ((shownAt = Date.now()), r));
+    await new Promise((r) => setTimeout(r, 40));
+    expect(show, 'the second waited while the first had its turn').not.toHaveBeenCalled();
+    expect(await second).toBe('shown');
+    expect(shownAt - started).toBeGreaterThanOrEqual(70);
     expect(show.mock.calls.map(([, o]) => o.body)).toEqual(['Druhá']);
   });
 
