@@ -1,9 +1,8 @@
 // How fuzz.test.ts runs its seeds: `parallel` lanes taking seeds from one queue, each seed bounded in
 // time. A seed that has not ended after `limitMs` is waiting for something that will not come: it is
 // reported as held, with where it stood (SeedProgress) and what `diagnose` finds (the database's busy
-// connections, a probe of the stack), and no further seed of the batch is started, because what held
-// it is likely to hold them too; the batch then fails within its own bound, saying why, instead of at
-// it. The held seed's promise is not cancelled (nothing in it can be), only no longer awaited.
+// connections, a probe of the stack), and no further seed is started, because what held it is likely
+// to hold them too; the batch then fails within its own bound, saying why, instead of at it. The held seed's promise is not cancelled (nothing in it can be), only no longer awaited.
 // Kept apart from the stack so the bound itself is tested (tests/unit/sync/seed-lanes.test.ts).
 import type { SeedProgress, SeedResult } from './fuzz-run.ts';
 
@@ -40,19 +39,48 @@ async function runBounded(seed: number, opts: LaneOptions): Promise<SeedResult> 
   return first === 'limit' ? held(seed, progress, t0, opts) : first;
 }
 
-/** Runs `seeds` in `opts.parallel` lanes; ends once every started seed ended or was given up on. */
-export async function runLanes(seeds: number[], opts: LaneOptions): Promise<LaneResults> {
-  const results: SeedResult[] = [];
-  const queue = [...seeds];
+/** Lanes started over a queue of seeds; each seed's result is asked for on its own. */
+export interface Lanes {
+  /** The seed's result once it has ended or been given up on; null if it was never started (a seed before it was held). */
+  result(seed: number): Promise<SeedResult | null>;
+  /** Settles once every started seed ended or was given up on. */
+  done: Promise<void>;
+}
+
+/**
+ * Starts `seeds` (in their order, each once) in `opts.parallel` lanes. A lane takes the next seed as
+ * soon as its own has ended, whoever asks for which result when: the fuzz's batches are read one after
+ * another, but a batch's slowest seed no longer leaves the other lanes idle until it ends (issue 42,
+ * session 53). After a held seed no further seed starts.
+ */
+export function startLanes(seeds: number[], opts: LaneOptions): Lanes {
+  const queue = [...new Set(seeds)];
+  const settle = new Map<number, (r: SeedResult | null) => void>();
+  const results = new Map(queue.map((seed) => [seed, new Promise<SeedResult | null>((r) => settle.set(seed, r))]));
   let stop = false;
-  await Promise.all(
+  const done = Promise.all(
     Array.from({ length: opts.parallel }, async () => {
       while (!stop && queue.length) {
-        const r = await runBounded(queue.shift()!, opts);
+        const seed = queue.shift()!;
+        const r = await runBounded(seed, opts);
         stop ||= r.held === true;
-        results.push(r);
+        settle.get(seed)!(r);
       }
     }),
-  );
-  return { results, notStarted: stop ? queue : [] };
+  ).then(() => {
+    for (const seed of queue) settle.get(seed)!(null);
+  });
+  return {
+    result: (seed) => results.get(seed) ?? Promise.reject(new Error(`seed ${seed} is not in these lanes`)),
+    done,
+  };
+}
+
+/** Runs `seeds` in `opts.parallel` lanes; ends once every started seed ended or was given up on. */
+export async function runLanes(seeds: number[], opts: LaneOptions): Promise<LaneResults> {
+  const lanes = startLanes(seeds, opts);
+  await lanes.done;
+  const all = await Promise.all(seeds.map((seed) => lanes.result(seed).then((r) => [seed, r] as const)));
+  const results = all.flatMap(([, r]) => (r ? [r] : []));
+  return { results, notStarted: all.filter(([, r]) => r === null).map(([seed]) => seed) };
 }

@@ -4,7 +4,7 @@
 // nothing said).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SeedProgress, SeedResult } from '../../sync/helpers/fuzz-run.ts';
-import { runLanes } from '../../sync/helpers/seed-lanes.ts';
+import { runLanes, startLanes } from '../../sync/helpers/seed-lanes.ts';
 
 const done = (seed: number, ms = 0): Promise<SeedResult> =>
   new Promise((r) => setTimeout(() => r({ seed, ok: true, problems: [], ops: [`op of ${seed}`], ms, faults: {}, typed: 1, healMs: 0 }), ms));
@@ -46,6 +46,38 @@ describe('fuzz seed lanes', () => {
     expect(started).toEqual([1, 2, 3]);
     expect(results.filter((r) => r.ok).map((r) => r.seed)).toEqual([1, 3]);
     expect(notStarted).toEqual([4, 5, 6]);
+  });
+
+  it('a slow seed leaves no lane idle: the next batch\'s seeds run while it does (issue 42, session 53)', async () => {
+    vi.useFakeTimers();
+    const ends = new Map<number, number>();
+    // Batch one is seeds 1–2, batch two 3–4; seed 1 takes 300 ms, the others 50.
+    const lanes = startLanes([1, 2, 3, 4], {
+      parallel: 2,
+      limitMs: 5_000,
+      run: (seed) => done(seed, seed === 1 ? 300 : 50).then((r) => (ends.set(seed, Date.now()), r)),
+      diagnose: async () => [],
+    });
+    const t0 = Date.now();
+    const batchOne = Promise.all([lanes.result(1), lanes.result(2)]);
+    await vi.advanceTimersByTimeAsync(300);
+    expect((await batchOne).map((r) => r?.seed)).toEqual([1, 2]);
+    // Seeds 3 and 4 ran one after the other in lane two while seed 1 held lane one.
+    expect([ends.get(3)! - t0, ends.get(4)! - t0]).toEqual([100, 150]);
+    expect((await Promise.all([lanes.result(3), lanes.result(4)])).map((r) => r?.ok)).toEqual([true, true]);
+    await lanes.done;
+    await expect(lanes.result(5)).rejects.toThrow('seed 5 is not in these lanes');
+  });
+
+  it('after a held seed every later seed, of any batch, answers null (not started)', async () => {
+    const lanes = startLanes([1, 2, 3], {
+      parallel: 1,
+      limitMs: 30,
+      run: (seed) => (seed === 1 ? new Promise<SeedResult>(() => {}) : done(seed)),
+      diagnose: async () => [],
+    });
+    expect((await lanes.result(1))?.held).toBe(true);
+    expect(await Promise.all([lanes.result(2), lanes.result(3)])).toEqual([null, null]);
   });
 
   it('seeds that end are returned as they ran, every one of them, with nothing left unstarted', async () => {
