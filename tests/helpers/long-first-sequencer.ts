@@ -14,6 +14,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // shorter files; with the four longest first the step is about as long as its longest file.
 export const LONG_FIRST = [
   'tests/sync/fuzz.test.ts',
+  'tests/sync/fuzz-2.test.ts',
   'tests/db/access-matrix.test.ts',
   'tests/server/push-delivery.test.ts',
   'tests/sync/slow-link.test.ts',
