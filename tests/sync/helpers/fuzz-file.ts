@@ -8,9 +8,10 @@
 // and in `npm test` that one thread was the suite's critical path. Beside the journeys it was runnable
 // 96 % of the time and ran 9 % (/proc schedstat, 2.7 s run and 28.9 s waiting in 30 s): CPU-starved
 // behind ~20 runnable threads, so more lanes in it could not go faster. Vitest runs two files at a
-// time; as one file it held one of them for 1,770–2,140 s, and for the step's last ~530 s it ran
-// alone. Two files take both at the start (tests/helpers/long-first-sequencer.ts) and the rest of the
-// group runs after them.
+// time; as one file it held one of them for 1,770–2,140 s and ended the step in sessions 51–52. Two
+// files take both at the start (tests/helpers/long-first-sequencer.ts) and the rest of the group runs
+// after them: in the session's run each seed cost its thread ~1.7 CPU-s instead of 3.1, and the fuzz
+// ended at ~1,420 s (docs/TESTING.md, session 53).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type pg from 'pg';
 import { HEAL_MS, runSeed, type FuzzStack, type SeedResult } from './fuzz-run.ts';
@@ -24,7 +25,7 @@ const BATCH = 40;
 /** Seeds that once failed; they run first (in the first file), every time. */
 const PINNED: number[] = [];
 
-/** The seeds of one file: the first takes the first half of SYNC_FUZZ_FROM…+SYNC_FUZZ_SEEDS (and PINNED), the second the rest. */
+/** The seeds of one file: the first takes the first half of SYNC_FUZZ_FROM…+SYNC_FUZZ_SEEDS, the second the rest (PINNED run in the first too). */
 export function seedsOf(part: 1 | 2, from = FROM, seeds = SEEDS): number[] {
   const first = Math.ceil(seeds / 2);
   const [start, count] = part === 1 ? [from, first] : [from + first, seeds - first];
