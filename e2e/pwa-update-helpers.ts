@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 /** Where one update journey keeps its files; `root` holds them all (remove it when done). */
 export interface UpdateDirs {
@@ -61,7 +61,10 @@ export async function untilBuild(page: Page, build: string, timeout: number, ext
         );
       })
       .catch((e: unknown) => `registration not readable: ${String(e)}`);
-    throw new Error(`${(err as Error).message}\nworkers: ${workers}\ngate: ${await gateState(page)}\n${await extra()}`, { cause: err });
+    const where = `workers: ${workers}\ngate: ${await gateState(page)}\n${await extra()}`;
+    // Also as the journey's `diagnostics`, which CI's summary prints under the failure (docs/TESTING.md).
+    await test.info().attach('diagnostics', { contentType: 'text/plain', body: where });
+    throw new Error(`${(err as Error).message}\n${where}`, { cause: err });
   }
 }
 

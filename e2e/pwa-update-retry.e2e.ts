@@ -5,7 +5,7 @@
 // old build until it was reloaded by hand (src/pwa/register-sw.ts).
 import { cp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
 import { startTestStack } from '../tests/helpers/stack.ts';
 import { launchProfile, signInControlled } from './pwa-helpers.ts';
 import { buildOf, noReloadPending, twoBuilds, untilBuild } from './pwa-update-helpers.ts';
@@ -21,7 +21,25 @@ async function recordInstalls(page: Page): Promise<() => Promise<string[]>> {
       sw?.addEventListener('statechange', () => w.installStates.push(sw.state));
     });
   });
-  return () => page.evaluate(() => (window as unknown as { installStates: string[] }).installStates).catch(() => []);
+  // A document loaded since (build b's) has no record: said so, rather than failing the failure's own message.
+  return () => page.evaluate(() => (window as unknown as { installStates?: string[] }).installStates ?? ['(not recorded in this document)']).catch(() => []);
+}
+
+/**
+ * The requests of the page and of its service workers that have not ended, for a failure: Chromium
+ * activates a worker that skipped waiting only once the active worker has no work in flight
+ * (service_worker_registration.cc `IsReadyToActivate`), and session 53's failure saw 'activate'
+ * sent for over a minute with nothing activated.
+ */
+function requestsInFlight(context: BrowserContext): () => string {
+  const inFlight = new Map<Request, number>();
+  context.on('request', (r) => inFlight.set(r, Date.now()));
+  context.on('requestfinished', (r) => inFlight.delete(r));
+  context.on('requestfailed', (r) => inFlight.delete(r));
+  return () =>
+    [...inFlight]
+      .map(([r, at]) => `${r.method()} ${new URL(r.url()).pathname} (${r.serviceWorker() ? 'worker' : 'page'}, ${r.resourceType()}) for ${Math.round((Date.now() - at) / 1000)} s`)
+      .join('; ') || 'none';
 }
 
 const lookForUpdate = (page: Page) => page.evaluate(async () => void (await (await navigator.serviceWorker.getRegistration('/'))?.update().catch(() => undefined)));
@@ -38,6 +56,7 @@ test('a build whose first install failed is applied when it is found again, with
 
   let stack = await startTestStack({ webDir: webA }, { dataDir });
   const context = await launchProfile(profile, stack.url);
+  const pending = requestsInFlight(context);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await signInControlled(page);
@@ -63,7 +82,7 @@ test('a build whose first install failed is applied when it is found again, with
     // 60 s: the whole precache of b is fetched from a stack started a moment ago, then the gate asks
     // (every 5 s); on session 43's slow machine that once took longer than 30 s, and the failure said
     // only 'a'. It now says where the update stood: installing, waiting (and the gate's view), or gone.
-    await untilBuild(page, 'b', 60_000, async () => `install states since build b: ${(await installs()).join(', ')}\nloads: ${loads}`);
+    await untilBuild(page, 'b', 60_000, async () => `install states since build b: ${(await installs()).join(', ')}\nloads: ${loads}\nrequests in flight: ${pending()}`);
     // The new document can be read (build b) before its load event reaches Playwright's listener:
     // wait for that event, not the same instant (once 0 on a loaded machine, session 48).
     await expect.poll(() => loads, { timeout: 20_000 }).toBe(1);
