@@ -1,8 +1,10 @@
-// How fuzz.test.ts runs its seeds: `parallel` lanes taking seeds from one queue, each seed bounded in
-// time. A seed that has not ended after `limitMs` is waiting for something that will not come: it is
-// reported as held, with where it stood (SeedProgress) and what `diagnose` finds (the database's busy
-// connections, a probe of the stack), and no further seed is started, because what held it is likely
-// to hold them too; the batch then fails within its own bound, saying why, instead of at it. The held seed's promise is not cancelled (nothing in it can be), only no longer awaited.
+// How the fuzz files run their seeds (helpers/fuzz-file.ts): `parallel` lanes taking seeds from one
+// queue, each seed bounded in time. A seed that has not ended after `limitMs` is waiting for something
+// that will not come: it is reported as held, with where it stood (SeedProgress) and what `diagnose`
+// finds (the database's busy connections, a probe of the stack), and no further seed is started,
+// because what held it is likely to hold them too; the batch then fails within its own bound, saying
+// why, instead of at it. The held seed's promise is not cancelled (nothing in it can be), only no
+// longer awaited. `runLanes` (all seeds at once) is what the unit tests drive.
 // Kept apart from the stack so the bound itself is tested (tests/unit/sync/seed-lanes.test.ts).
 import type { SeedProgress, SeedResult } from './fuzz-run.ts';
 
