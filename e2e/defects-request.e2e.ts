@@ -25,3 +25,24 @@ test('the request toast waits for the message to be sent', async ({ page }) => {
   await expect(page.getByText(`Žiadosť odoslaná ${name}`)).toBeVisible();
   await shootBoth(page, 'request-sent');
 });
+
+test('a request made offline says it waits for the network, and then that it was sent', async ({ page, context }) => {
+  await storeSession(page, 'demo@poradna.test');
+  await page.goto('/app/specialists');
+  const card = page.getByTestId('specialist').filter({ has: page.getByRole('button', { name: 'Požiadať o špecialistu' }) }).first();
+  const name = (await card.getByRole('heading').textContent())!.trim();
+  await context.setOffline(true);
+  await card.getByRole('button', { name: 'Požiadať o špecialistu' }).click();
+  await expect(page).toHaveURL(/\/app\/chats\//, { timeout: 15_000 });
+  const request = page.locator('[data-testid="message"][data-own="true"]', { hasText: `Mám záujem o vytvorenie projektu s ${name}` }).last();
+  await expect(request).toHaveAttribute('data-state', 'sending');
+  const waits = page.getByText(`Žiadosť pre ${name} sa odošle po pripojení`);
+  await expect(waits).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText(`Žiadosť odoslaná ${name}`)).toHaveCount(0);
+  await shootBoth(page, 'request-waits-offline');
+  await context.setOffline(false);
+  await expect(request).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
+  // The same toast now says the outcome: the 'it waits' line is not left beside it.
+  await expect(page.getByText(`Žiadosť odoslaná ${name}`)).toBeVisible({ timeout: 10_000 });
+  await expect(waits).toHaveCount(0);
+});

@@ -4,14 +4,16 @@ import { toast } from 'sonner';
 interface ToastOptions {
   description?: string | null | undefined;
   duration?: number;
+  /** A toast given the id of one still shown replaces it (sonner), e.g. 'it waits' → 'sent'. */
+  id?: string;
 }
 
-function options({ description, duration }: ToastOptions): { description?: string; duration?: number } {
-  return { ...(description ? { description } : {}), ...(duration === undefined ? {} : { duration }) };
+function options({ description, duration, id }: ToastOptions): { description?: string; duration?: number; id?: string } {
+  return { ...(description ? { description } : {}), ...(duration === undefined ? {} : { duration }), ...(id === undefined ? {} : { id }) };
 }
 
-export function toastError(title: string, description?: string): void {
-  toast.error(title, options({ description }));
+export function toastError(title: string, description?: string, opts: Pick<ToastOptions, 'id'> = {}): void {
+  toast.error(title, options({ description, ...opts }));
 }
 
 export function toastSuccess(title: string, opts: ToastOptions = {}): void {

@@ -196,6 +196,8 @@ export const sk = {
     requestFailed: 'Nepodarilo sa odoslať žiadosť. Skúste to znova.',
     skills: 'Zručnosti', // ours: label of the skill list
     requestQueued: (name: string) => `Žiadosť pre ${name} sa odošle po pripojení`, // ours: item 12, the request waits offline
+    requestQueuedSignIn: (name: string) => `Žiadosť pre ${name} sa odošle po prihlásení`, // ours: item 12, it waits for sign-in
+    requestSlow: (name: string) => `Žiadosť pre ${name} sa ešte odosiela…`, // ours: item 12, online but the server is slow
   },
   placeholder: {
     chats: 'Tu bude zoznam konverzácií: vyhľadávanie, filtre, archivované konverzácie a nové správy.', // ours
