@@ -207,6 +207,7 @@ export function readConfig(env: Env = process.env, cwd = process.cwd()): StackCo
       headersMs: int(env, 'HTTP_HEADERS_TIMEOUT_SECONDS', DEFAULT_HTTP_TIMEOUTS.headersMs / 1000) * 1000,
       bodyIdleMs: int(env, 'HTTP_BODY_TIMEOUT_SECONDS', DEFAULT_HTTP_TIMEOUTS.bodyIdleMs / 1000) * 1000,
       requestMs: int(env, 'HTTP_REQUEST_TIMEOUT_SECONDS', DEFAULT_HTTP_TIMEOUTS.requestMs / 1000) * 1000,
+      keepAliveMs: int(env, 'HTTP_KEEPALIVE_TIMEOUT_SECONDS', DEFAULT_HTTP_TIMEOUTS.keepAliveMs / 1000) * 1000,
     },
   };
 }

@@ -2,7 +2,7 @@
 // second, or their body a byte at a time, or stop in the middle of a body. They must not hold the
 // server or keep other users waiting, and they are cut as hosted's nginx cuts them
 // (supabase/local/gateway/slow-clients.ts: headers within 60 s, at most 60 s between two reads of a
-// body, answered 408).
+// body, answered 408); an idle keep-alive connection is kept as hosted's Cloudflare keeps it (400 s).
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { anonClient, uniqueEmail } from '../helpers/clients.ts';
@@ -68,6 +68,33 @@ function headerHeads(url: string, n: number): string[] {
   return Array.from({ length: n }, (_, i) => `GET /rest/v1/plans?slow=${i} HTTP/1.1\r\nHost: ${host(url)}\r\nX-Slow: `);
 }
 
+/** A keep-alive GET that needs no body (GoTrue's health). */
+const healthGet = (url: string, key: string) => `GET /auth/v1/health HTTP/1.1\r\nHost: ${host(url)}\r\napikey: ${key}\r\n\r\n`;
+const answers = (c: SlowClient) => c.received.split('HTTP/1.1 200 ').length - 1;
+
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('idle keep-alive connections, as hosted (Cloudflare keeps them 400 s)', () => {
+  it("a connection idle past Node's 5 s default still serves its next request (stop 61: ECONNRESET on a reused socket)", async () => {
+    const c = await open(shared.url, healthGet(shared.url, shared.anonKey));
+    try {
+      await until(() => answers(c) === 1, 'the first answer');
+      await new Promise((r) => setTimeout(r, 6_000));
+      expect(c.isClosed(), 'the server kept the idle connection').toBe(false);
+      c.socket.write(healthGet(shared.url, shared.anonKey));
+      await until(() => answers(c) === 2, 'the second answer on the same connection').catch((e) => { throw new Error(`${e.message}: ${JSON.stringify(c.received)}`); });
+    } finally {
+      c.socket.destroy();
+    }
+  });
+});
+
 describe('slow clients against the gateway (slow-loris)', () => {
   it('400 clients sending headers or bodies a byte a second hold no one up: a new user signs up, reads and calls a function meanwhile', async () => {
     const slow = await Promise.all([
@@ -105,7 +132,7 @@ describe('slow clients are cut as hosted nginx cuts them (bounds shortened to 1 
   beforeAll(async () => {
     // The header and body bounds shortened from 60 s; the whole-request bound kept long, so only the
     // bound under test can end a connection.
-    stack = await startTestStack({ httpTimeouts: { headersMs: 1_000, bodyIdleMs: 1_000, requestMs: 120_000 } });
+    stack = await startTestStack({ httpTimeouts: { headersMs: 1_000, bodyIdleMs: 1_000, requestMs: 120_000, keepAliveMs: 1_000 } });
   });
   afterAll(async () => {
     await stack?.destroy();
@@ -137,6 +164,16 @@ describe('slow clients are cut as hosted nginx cuts them (bounds shortened to 1 
     // GoTrue's answer to a wrong password, not a timeout.
     expect(c.received).toMatch(/^HTTP\/1\.1 400 /);
     expect(c.received).toContain('invalid_credentials');
+  });
+
+  it('an idle keep-alive connection is closed at its bound', async () => {
+    const c = await open(stack.url, healthGet(stack.url, stack.keys.anonKey));
+    await until(() => answers(c) === 1, 'the answer');
+    const answered = Date.now();
+    await c.closed;
+    // At its bound (1 s here), not at Node's default 5 s.
+    expect(Date.now() - answered).toBeGreaterThanOrEqual(900);
+    expect(Date.now() - answered).toBeLessThan(4_500);
   });
 
   it('headers sent a byte at a time are cut at the header bound', async () => {

@@ -10,6 +10,14 @@
 // file adds nginx's body bound and sets Node's two explicitly, so the values are the stack's choice
 // and not a Node version's.
 //
+// An idle keep-alive connection: a client faces Cloudflare on hosted, which keeps an idle HTTP/1.1
+// connection 400 s ("Connection Keep-Alive HTTP/1.1: 400 s", Cloudflare's Connection limits,
+// developers.cloudflare.com/fundamentals/reference/connection-limits). Node's default closes it after
+// 5 s, and a client that sends its next request on it just then gets ECONNRESET ('socket hang up'):
+// Playwright's request context, whose keep-alive agent has no idle bound of its own, did in stop 61's
+// CI run (auth.e2e's mail poll, ~5 s after the test's previous request). So the local stack is not
+// stricter than hosted here either: `keepAliveMs`, 400 s.
+//
 // Invariant: the body bound runs only while a request's body is still arriving; once the body has been
 // read (or the request ended) the socket's timeout is given back to Node, so a long answer (an AI
 // stream, a download) and Node's own keep-alive timeout are never cut by it.
@@ -22,19 +30,22 @@ export interface HttpTimeouts {
   bodyIdleMs: number;
   /** The whole request, body included, within this (Node requestTimeout, its default 300 s). */
   requestMs: number;
+  /** An idle keep-alive connection is closed after this (Cloudflare's 400 s; Node keepAliveTimeout). */
+  keepAliveMs: number;
 }
 
-export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 60_000, bodyIdleMs: 60_000, requestMs: 300_000 };
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 60_000, bodyIdleMs: 60_000, requestMs: 300_000, keepAliveMs: 400_000 };
 
 /**
  * Node checks headersTimeout and requestTimeout every connectionsCheckingInterval (default 30 s), so a
  * slow client is cut between the bound and the bound + the interval; shorter bounds check sooner.
  */
-export function serverTimeouts(t: HttpTimeouts): Pick<ServerOptions, 'headersTimeout' | 'requestTimeout' | 'connectionsCheckingInterval'> {
+export function serverTimeouts(t: HttpTimeouts): Pick<ServerOptions, 'headersTimeout' | 'requestTimeout' | 'connectionsCheckingInterval' | 'keepAliveTimeout'> {
   const shortest = Math.min(t.headersMs, t.requestMs);
   return {
     headersTimeout: t.headersMs,
     requestTimeout: t.requestMs,
+    keepAliveTimeout: t.keepAliveMs,
     connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(shortest / 4))),
   };
 }
